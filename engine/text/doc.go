@@ -43,6 +43,7 @@ type Line struct {
 type Doc struct {
 	bom   bool
 	lines []Line
+	size  int // bytes on disk
 }
 
 // Sentinel errors for content that is not text.
@@ -82,6 +83,10 @@ func FromString(s string) *Doc {
 		s = s[len(BOM):]
 	}
 	d.lines = SplitLines(s)
+	d.size = len(s)
+	if d.bom {
+		d.size += len(BOM)
+	}
 	return d
 }
 
@@ -116,8 +121,22 @@ func New(bom bool, lines []Line, eol string) *Doc {
 			lines[i].EOL = eol
 		}
 	}
-	return &Doc{bom: bom, lines: lines}
+	return newDoc(bom, lines)
 }
+
+func newDoc(bom bool, lines []Line) *Doc {
+	d := &Doc{bom: bom, lines: lines}
+	if bom {
+		d.size = len(BOM)
+	}
+	for _, l := range lines {
+		d.size += len(l.Text) + len(l.EOL)
+	}
+	return d
+}
+
+// Size is the file's size on disk in bytes.
+func (d *Doc) Size() int { return d.size }
 
 // BOM reports whether the file starts with a byte-order mark.
 func (d *Doc) BOM() bool { return d.bom }
@@ -242,7 +261,10 @@ func (d *Doc) Revision() string { return Revision(d.Bytes()) }
 
 // Equal reports whether two Docs are the same bytes on disk.
 func (d *Doc) Equal(o *Doc) bool {
-	if d.bom != o.bom || len(d.lines) != len(o.lines) {
+	if d == o {
+		return true
+	}
+	if d.bom != o.bom || d.size != o.size || len(d.lines) != len(o.lines) {
 		return false
 	}
 	for i := range d.lines {
@@ -309,5 +331,5 @@ func (d *Doc) ReplaceMany(reps []LineReplacement) *Doc {
 	if !final && len(out) > 0 {
 		out[len(out)-1].EOL = ""
 	}
-	return &Doc{bom: d.bom, lines: out}
+	return newDoc(d.bom, out)
 }

@@ -1,0 +1,45 @@
+// Command devbroker is a language-server-backed capability broker for AI
+// coding agents and editor plugins. See the README for its commands.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit codes shared by the commands.
+const (
+	exitOK       = 0 // success, or no findings
+	exitNotOK    = 1 // the plan failed, or there are findings
+	exitBadUsage = 2 // malformed invocation or input
+)
+
+const usage = `devbroker — a language-server-backed capability broker
+
+Usage:
+  devbroker run [--root DIR] PLAN.json|-   run a plan; print the DevResult as JSON
+  devbroker help                           show this help
+
+Exit codes: 0 ok, 1 not ok, 2 malformed invocation or input.
+`
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+// run dispatches a command line and returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitBadUsage
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(args[1:], stdin, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	default:
+		fmt.Fprintf(stderr, "devbroker: unknown command %q\n\n%s", args[0], usage)
+		return exitBadUsage
+	}
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/rootfs"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"devbroker": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		// devbroker-faulty is devbroker with a disk fault injected:
+		// DEVBROKER_FAIL=OP:PATH fails that operation (write, rename,
+		// remove) with an I/O error.
+		"devbroker-faulty": func() {
+			op, path, _ := strings.Cut(os.Getenv("DEVBROKER_FAIL"), ":")
+			engineOptions = func() engine.Options {
+				return engine.Options{Hooks: rootfs.Hooks{BeforeOp: func(o, p, _ string) error {
+					if o == op && p == path {
+						return fmt.Errorf("injected fault: %s %s", o, p)
+					}
+					return nil
+				}}}
+			}
+			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+	})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script against the
+// real binary.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") != "",
+		RequireExplicitExec: true,
+		Cmds:                scriptCmds,
+	})
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// scriptCmds are the extra commands of the end-to-end scripts.
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	// cmpbytes FILE1 FILE2: byte-exact comparison (cmp normalizes nothing
+	// either, but this also reports the first differing offset).
+	"cmpbytes": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 2 {
+			ts.Fatalf("usage: cmpbytes FILE1 FILE2")
+		}
+		a, err := os.ReadFile(ts.MkAbs(args[0]))
+		ts.Check(err)
+		b, err := os.ReadFile(ts.MkAbs(args[1]))
+		ts.Check(err)
+		eq := bytes.Equal(a, b)
+		if eq == neg {
+			i := 0
+			for i < len(a) && i < len(b) && a[i] == b[i] {
+				i++
+			}
+			ts.Fatalf("%s and %s: equal=%v (first difference at byte %d; %q vs %q)", args[0], args[1], eq, i, clip(a, i), clip(b, i))
+		}
+	},
+	// decode FILE...: replace each file's content by its Go-unquoted
+	// form, to write \r, a BOM or a missing final newline in a txtar.
+	"decode": func(ts *testscript.TestScript, neg bool, args []string) {
+		for _, f := range args {
+			data, err := os.ReadFile(ts.MkAbs(f))
+			ts.Check(err)
+			s, err := strconv.Unquote("\"" + string(bytes.TrimRight(data, "\n")) + "\"")
+			if err != nil {
+				ts.Fatalf("decode %s: %v", f, err)
+			}
+			ts.Check(os.WriteFile(ts.MkAbs(f), []byte(s), 0o644))
+		}
+	},
+	// chmod MODE FILE: set a file's mode (octal).
+	"chmod": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 2 {
+			ts.Fatalf("usage: chmod MODE FILE")
+		}
+		m, err := strconv.ParseUint(args[0], 8, 32)
+		ts.Check(err)
+		ts.Check(os.Chmod(ts.MkAbs(args[1]), os.FileMode(m)))
+	},
+	// mode MODE FILE: assert a file's permission bits (octal).
+	"mode": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 2 {
+			ts.Fatalf("usage: mode MODE FILE")
+		}
+		st, err := os.Stat(ts.MkAbs(args[1]))
+		ts.Check(err)
+		got := fmt.Sprintf("%o", st.Mode().Perm())
+		if (got == args[0]) == neg {
+			ts.Fatalf("%s has mode %s, want %s", args[1], got, args[0])
+		}
+	},
+}
+
+func clip(b []byte, i int) []byte {
+	end := i + 16
+	if end > len(b) {
+		end = len(b)
+	}
+	if i > len(b) {
+		i = len(b)
+	}
+	return b[i:end]
+}

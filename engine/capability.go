@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"context"
+	"sort"
+
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// Kind is a capability kind: what a format, lint or check step asks for.
+type Kind string
+
+// The capability kinds.
+const (
+	Format Kind = "format"
+	Lint   Kind = "lint"
+	Check  Kind = "check"
+)
+
+// Capabilities answers the format, lint and check steps. The engine defines
+// this interface and never learns how it is served (language servers,
+// linked-in tools, commands): see capabilities/ for the implementations.
+type Capabilities interface {
+	// Has reports whether at least one working driver serves kind.
+	Has(kind Kind) bool
+	// Run runs kind over the request's files. An error means the
+	// capability machinery itself failed; a driver that timed out or
+	// crashed is reported in the response's statuses, not as an error.
+	Run(ctx context.Context, req Request) (*Response, error)
+}
+
+// Request is one format, lint or check over a view of the workspace.
+type Request struct {
+	Kind Kind
+	// Root is the workspace root directory on disk.
+	Root string
+	// Files is every file of the workspace, current content.
+	Files map[string]*text.Doc
+	// Changed lists the files whose content differs from disk (changed,
+	// added or moved), sorted.
+	Changed []string
+	// Deleted lists the files deleted in the workspace but still on disk.
+	Deleted []string
+	// Paths narrows the request to these workspace paths; nil means all
+	// files of the workspace.
+	Paths []string
+	// Fix asks lint to apply the fixes it can.
+	Fix bool
+}
+
+// Response is a capability's answer.
+type Response struct {
+	Diagnostics []Diagnostic
+	// Edits holds the new content of files that format or lint --fix
+	// changed, by path.
+	Edits map[string]*text.Doc
+	// Drivers says, per driver that took part, whether its answer is
+	// complete.
+	Drivers []DriverStatus
+}
+
+// Status is the state of one driver's answer.
+type Status string
+
+// Driver statuses: only ok means the answer is complete and current.
+const (
+	StatusOK           Status = "ok"
+	StatusTimeout      Status = "timeout"
+	StatusCrashed      Status = "crashed"
+	StatusNotInstalled Status = "not_installed"
+	StatusIndexing     Status = "indexing"
+)
+
+// DriverStatus is one driver's status in an answer.
+type DriverStatus struct {
+	Driver  string `json:"driver"`
+	Status  Status `json:"status"`
+	Message string `json:"message,omitempty"`
+}
+
+// Severity of a diagnostic.
+type Severity string
+
+// Severities, most severe first.
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+	SeverityInfo    Severity = "info"
+)
+
+func (s Severity) rank() int {
+	switch s {
+	case SeverityError:
+		return 0
+	case SeverityWarning:
+		return 1
+	default:
+		return 2
+	}
+}
+
+// Diagnostic is one finding about the workspace content. Lines and
+// columns are 1-based; columns count Unicode characters.
+type Diagnostic struct {
+	Path      string   `json:"path"`
+	Line      int      `json:"line"`
+	Column    int      `json:"column"`
+	EndLine   int      `json:"end_line"`
+	EndColumn int      `json:"end_column"`
+	Severity  Severity `json:"severity"`
+	Source    string   `json:"source"`
+	Code      string   `json:"code,omitempty"`
+	Message   string   `json:"message"`
+	Fixes     []Fix    `json:"fixes,omitempty"`
+}
+
+// Fix is a change a driver offers for a diagnostic.
+type Fix struct {
+	Title string    `json:"title"`
+	Edits []FixEdit `json:"edits,omitempty"`
+}
+
+// FixEdit replaces a range of a file (1-based, columns in characters).
+type FixEdit struct {
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
+	New       string `json:"new"`
+}
+
+// SortDiagnostics sorts by severity, then path, line and column.
+func SortDiagnostics(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.Severity.rank() != b.Severity.rank() {
+			return a.Severity.rank() < b.Severity.rank()
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+}

@@ -1,0 +1,96 @@
+// Package engine is devbroker's workspace engine: it runs plans of the seven
+// workspace steps (read_lines, edit, apply_patch, write, format, lint,
+// check) over an in-memory workspace and reports a [Result].
+//
+// The principal types are [Engine] (one session's workspace over one root),
+// [Plan] and [Result]. Capability steps go through the [Capabilities]
+// interface defined here; the engine starts no process and speaks no
+// protocol. Subpackages hold the parts: text (the text model and position
+// mapper), rootfs (the root-confined filesystem), patch (the envelope
+// parser and hunk matcher), workspace (acquisition, copy-on-write changes,
+// ordered writes) and fault (error kinds).
+package engine
+
+import (
+	"context"
+
+	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/workspace"
+)
+
+// Options configure an [Engine].
+type Options struct {
+	// Limits bound the workspace; zero fields take the defaults.
+	Limits workspace.Limits
+	// Capabilities serve format, lint and check; nil means none.
+	Capabilities Capabilities
+	// Hooks inject faults into disk operations, for tests.
+	Hooks rootfs.Hooks
+}
+
+// Engine is one session's workspace over one root, and the plans run over
+// it. The workspace persists between plans until it is written, discarded
+// or dropped. An Engine is not safe for concurrent use.
+type Engine struct {
+	fs   *rootfs.FS
+	caps Capabilities
+	ws   *workspace.Workspace
+}
+
+// New returns an Engine over root.
+func New(root string, opts Options) (*Engine, error) {
+	fsys, err := rootfs.New(root)
+	if err != nil {
+		return nil, err
+	}
+	fsys = fsys.WithHooks(opts.Hooks)
+	return &Engine{fs: fsys, caps: opts.Capabilities, ws: workspace.New(fsys, opts.Limits)}, nil
+}
+
+// Root is the absolute root directory.
+func (e *Engine) Root() string { return e.fs.Root() }
+
+// FS is the engine's root-confined filesystem.
+func (e *Engine) FS() *rootfs.FS { return e.fs }
+
+// Workspace is the engine's workspace.
+func (e *Engine) Workspace() *workspace.Workspace { return e.ws }
+
+// Discard drops the workspace's unwritten changes.
+func (e *Engine) Discard() { e.ws.Discard() }
+
+// SetCapabilities replaces the capabilities (after a new probe).
+func (e *Engine) SetCapabilities(c Capabilities) { e.caps = c }
+
+// Run validates the plan, acquires its paths and runs its steps in order.
+// The first failing step ends the plan; the steps before it keep their
+// effect. Run never returns nil.
+func (e *Engine) Run(ctx context.Context, p *Plan) *Result {
+	r := newResult()
+	if err := e.Validate(p); err != nil {
+		r.fail(0, "", err)
+		r.finish()
+		return r
+	}
+	if err := e.ws.Acquire(p.Paths); err != nil {
+		r.fail(0, "acquire", err)
+		r.finish()
+		return r
+	}
+	for i := range p.Ops {
+		op := &p.Ops[i]
+		if err := ctx.Err(); err != nil {
+			r.fail(i+1, op.Step, err)
+			break
+		}
+		if err := e.runStep(ctx, op, r); err != nil {
+			r.fail(i+1, op.Step, err)
+			break
+		}
+	}
+	if ch := e.ws.Changes(); len(ch) > 0 {
+		r.Changes = ch
+	}
+	r.finish()
+	return r
+}

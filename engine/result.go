@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/workspace"
+)
+
+// Result is a plan's outcome: the DevResult of seed 000.
+type Result struct {
+	// OK is false when a step failed or any diagnostic is an error.
+	OK bool `json:"ok"`
+	// Reads holds read_lines output by label (default: the path).
+	Reads map[string]string `json:"reads"`
+	// Changes lists how the workspace differs from what was acquired.
+	Changes []workspace.Change `json:"changes"`
+	// Written lists the paths written to disk, in order.
+	Written []string `json:"written"`
+	// Diagnostics are the findings of lint and check, most severe first.
+	Diagnostics []Diagnostic `json:"diagnostics"`
+	// Drivers says per driver whether its part of the answer is complete.
+	Drivers []DriverStatus `json:"drivers,omitempty"`
+	// Error describes the step that failed, if one did.
+	Error *StepError `json:"error,omitempty"`
+}
+
+// StepError is the failure of one step.
+type StepError struct {
+	// Step is the 1-based index of the failing step; 0 for the plan
+	// itself (validation or acquisition).
+	Step int `json:"step"`
+	// Name is the step's name ("" for validation, "acquire").
+	Name      string     `json:"name"`
+	Kind      fault.Kind `json:"kind"`
+	Message   string     `json:"message"`
+	Retryable bool       `json:"retryable"`
+	// Written lists what a failed write had written before it failed.
+	Written []string `json:"written,omitempty"`
+	// Temp names a rename swap's temporary file left on disk.
+	Temp string `json:"temp,omitempty"`
+}
+
+func newResult() *Result {
+	return &Result{Reads: map[string]string{}, Changes: []workspace.Change{}, Written: []string{}, Diagnostics: []Diagnostic{}}
+}
+
+func (r *Result) fail(step int, name string, err error) {
+	kind := fault.KindOf(err)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		kind = fault.Timeout
+	case errors.Is(err, context.Canceled) && kind == fault.Internal:
+		kind = fault.IO
+	}
+	se := &StepError{Step: step, Name: name, Kind: kind, Message: err.Error(), Retryable: kind.Retryable()}
+	var we *workspace.WriteError
+	if errors.As(err, &we) {
+		se.Written = append([]string{}, we.Written...)
+		se.Temp = we.Temp
+	}
+	r.Error = se
+}
+
+func (r *Result) finish() {
+	SortDiagnostics(r.Diagnostics)
+	r.OK = r.Error == nil
+	for _, d := range r.Diagnostics {
+		if d.Severity == SeverityError {
+			r.OK = false
+		}
+	}
+}

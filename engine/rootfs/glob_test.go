@@ -1,0 +1,70 @@
+package rootfs
+
+import (
+	"errors"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+func TestGlob(t *testing.T) {
+	f, tmp := newTree(t)
+	root := f.Root()
+	for _, p := range []string{"b.go", "a.go", "c.txt", "pkg/z.go", "pkg/deep/y.go", "pkg/deep/x.txt", ".hidden.go"} {
+		mustMkdir(t, filepath.Dir(filepath.Join(root, p)))
+		mustWrite(t, filepath.Join(root, p), p)
+	}
+	mustMkdir(t, filepath.Join(root, "dir.go")) // a directory that matches *.go
+	outside := filepath.Join(tmp, "outside")
+	mustWrite(t, filepath.Join(outside, "o.go"), "o")
+	mustSymlink(t, outside, filepath.Join(root, "pkg", "outdir"))                   // dir out
+	mustSymlink(t, filepath.Join(outside, "o.go"), filepath.Join(root, "out.go"))    // file out
+	mustSymlink(t, "../../outside/o.go", filepath.Join(root, "pkg", "rel.go"))       // file out, relative
+	mustSymlink(t, "a.go", filepath.Join(root, "in.go"))                             // file in
+	mustSymlink(t, "..", filepath.Join(root, "pkg", "loop"))                         // loop
+	mustSymlink(t, filepath.Join(root, "missing.go"), filepath.Join(root, "dead.go")) // dangling
+
+	tests := []struct {
+		pattern string
+		want    []string
+	}{
+		{"*.go", []string{".hidden.go", "a.go", "b.go", "in.go"}},
+		{"**/*.go", []string{".hidden.go", "a.go", "b.go", "in.go", "pkg/deep/y.go", "pkg/z.go"}},
+		{"pkg/**", []string{"pkg/deep/x.txt", "pkg/deep/y.go", "pkg/z.go"}},
+		{"pkg/*", []string{"pkg/z.go"}},
+		{"pkg/outdir/*", []string{}},
+		{"{a,b,a}.go", []string{"a.go", "b.go"}},
+		{"*.rs", []string{}},
+		{"nodir/**", []string{}},
+		{"[ab].go", []string{"a.go", "b.go"}},
+	}
+	for _, tt := range tests {
+		got, err := f.Glob(tt.pattern)
+		if err != nil {
+			t.Errorf("Glob(%q): %v", tt.pattern, err)
+			continue
+		}
+		if got == nil {
+			got = []string{}
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Glob(%q) = %q, want %q", tt.pattern, got, tt.want)
+		}
+	}
+	for _, bad := range []string{"[ab", "{a,b", "../*", "/etc/*", "a//*", "./*", "C:/*", "//srv/*", "a\x00*"} {
+		_, err := f.Glob(bad)
+		if err == nil {
+			t.Errorf("Glob(%q) accepted", bad)
+			continue
+		}
+		if !strings.Contains(err.Error(), quoted(bad)) {
+			t.Errorf("Glob(%q) error %q does not name the pattern", bad, err)
+		}
+	}
+	if _, err := f.Glob("[ab"); !errors.Is(err, doublestar.ErrBadPattern) {
+		t.Errorf("bad pattern error %v does not wrap ErrBadPattern", err)
+	}
+}

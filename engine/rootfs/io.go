@@ -1,0 +1,309 @@
+package rootfs
+
+// This file defines the disk operations of [FS]: reading, stat, atomic
+// writes, renames and removals. Each resolves its path with [FS.Abs] and then
+// acts through an [os.Root] on the resolved, symlink-free path.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/google/renameio/v2"
+)
+
+// Mode bits of new files and directories, applied exactly, whatever the umask.
+const (
+	NewFileMode fs.FileMode = 0o644
+	NewDirMode  fs.FileMode = 0o755
+)
+
+// keptBits are the mode bits an overwritten file keeps.
+const keptBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
+
+// open resolves rel for op and opens the root. It returns the root (to be
+// closed by the caller) and rel's resolved path relative to it.
+func (f *FS) open(op, rel string) (*os.Root, string, error) {
+	abs, err := f.Abs(rel)
+	if err != nil {
+		return nil, "", withOp(err, op)
+	}
+	root, err := os.OpenRoot(f.root)
+	if err != nil {
+		return nil, "", ioError(op, rel, err)
+	}
+	return root, f.rootRel(abs), nil
+}
+
+// ReadFile returns the content and mode of the regular file rel, following
+// symlinks that stay inside the root. A directory is refused with a hint to
+// use a glob.
+func (f *FS) ReadFile(rel string) ([]byte, fs.FileMode, error) {
+	root, name, err := f.open("read", rel)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer root.Close()
+	file, err := root.Open(name)
+	if err != nil {
+		return nil, 0, ioError("read", rel, err)
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return nil, 0, ioError("read", rel, err)
+	}
+	if err := regular("read", rel, fi); err != nil {
+		return nil, 0, err
+	}
+	data, err := io.ReadAll(file)
+	if err != nil {
+		return nil, 0, ioError("read", rel, err)
+	}
+	return data, fi.Mode(), nil
+}
+
+// regular refuses anything but a regular file.
+func regular(op, rel string, fi fs.FileInfo) error {
+	switch {
+	case fi.IsDir():
+		return &PathError{Op: op, Path: rel, Err: fs.ErrInvalid,
+			Reason: fmt.Sprintf("is a directory; a directory needs a glob, such as %q", rel+"/**")}
+	case !fi.Mode().IsRegular():
+		return &PathError{Op: op, Path: rel, Err: fs.ErrInvalid,
+			Reason: fmt.Sprintf("is not a regular file (%v); only regular files can be used", fi.Mode().Type())}
+	}
+	return nil
+}
+
+// Stat returns the file info of rel, following symlinks that stay inside the
+// root. A missing file gives an error for which errors.Is(err,
+// fs.ErrNotExist) holds.
+func (f *FS) Stat(rel string) (fs.FileInfo, error) {
+	root, name, err := f.open("stat", rel)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	fi, err := root.Stat(name)
+	if err != nil {
+		return nil, ioError("stat", rel, err)
+	}
+	return fi, nil
+}
+
+// WriteFile replaces the content of rel atomically: it writes a temporary
+// file in the same directory, fsyncs it, renames it over rel and fsyncs the
+// directory (best effort), so a crash leaves the old or the new content,
+// never a mix. An existing file keeps its mode bits exactly (and, where the
+// platform allows, its owner); a new file gets [NewFileMode], and missing
+// parent directories are created with [NewDirMode], whatever the umask.
+// Writing through a symlink that stays inside the root writes its target and
+// keeps the link. Directories and other non-regular files are refused.
+func (f *FS) WriteFile(rel string, data []byte) error {
+	if err := f.before(OpWrite, rel, ""); err != nil {
+		return err
+	}
+	root, name, err := f.open(OpWrite, rel)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+
+	mode := NewFileMode
+	existing, err := root.Stat(name)
+	switch {
+	case err == nil:
+		if err := regular(OpWrite, rel, existing); err != nil {
+			return err
+		}
+		mode = existing.Mode() & keptBits
+	case !errors.Is(err, fs.ErrNotExist):
+		return ioError(OpWrite, rel, err)
+	}
+
+	dir, base := filepath.Split(name)
+	if err := mkdirs(root, dir, rel); err != nil {
+		return err
+	}
+	dirRoot, err := root.OpenRoot(dirOrDot(dir))
+	if err != nil {
+		return ioError(OpWrite, rel, err)
+	}
+	defer dirRoot.Close()
+
+	pf, err := renameio.NewPendingFile(base, renameio.WithRoot(dirRoot), renameio.WithStaticPermissions(mode&fs.ModePerm))
+	if err != nil {
+		return ioError(OpWrite, rel, err)
+	}
+	defer pf.Cleanup()
+	if existing != nil {
+		keepOwner(pf.File, existing) // before the chmod: chown clears setuid
+	}
+	if mode&^fs.ModePerm != 0 {
+		if err := pf.Chmod(mode); err != nil {
+			return ioError(OpWrite, rel, err)
+		}
+	}
+	if _, err := pf.Write(data); err != nil {
+		return ioError(OpWrite, rel, err)
+	}
+	if err := pf.CloseAtomicallyReplace(); err != nil {
+		return ioError(OpWrite, rel, err)
+	}
+	syncDir(dirRoot)
+	return nil
+}
+
+// Rename moves the file from to the path to, replacing a file there, and
+// creates to's missing parent directories. Both paths are confined as by
+// [FS.Abs]; a symlink is moved as a link (its target is not touched).
+// Directories are refused.
+func (f *FS) Rename(from, to string) error {
+	if err := f.before(OpRename, from, to); err != nil {
+		return err
+	}
+	src, err := f.entry(OpRename, from)
+	if err != nil {
+		return err
+	}
+	dst, err := f.entry(OpRename, to)
+	if err != nil {
+		return err
+	}
+	root, err := os.OpenRoot(f.root)
+	if err != nil {
+		return ioError(OpRename, from, err)
+	}
+	defer root.Close()
+	fi, err := root.Lstat(src)
+	if err != nil {
+		return ioError(OpRename, from, err)
+	}
+	if fi.IsDir() {
+		return &PathError{Op: OpRename, Path: from, Err: fs.ErrInvalid, Reason: "is a directory; only files are renamed"}
+	}
+	if fi, err := root.Lstat(dst); err == nil && fi.IsDir() {
+		return &PathError{Op: OpRename, Path: to, Err: fs.ErrInvalid, Reason: "the destination is a directory; give a file path"}
+	}
+	if src == dst {
+		return nil
+	}
+	dir, _ := filepath.Split(dst)
+	if err := mkdirs(root, dir, to); err != nil {
+		return err
+	}
+	if err := root.Rename(src, dst); err != nil {
+		return &PathError{Op: OpRename, Path: from, Err: err,
+			Reason: fmt.Sprintf("cannot move to %q: %s", to, causeText(err))}
+	}
+	return nil
+}
+
+// Remove deletes the file rel (a symlink is removed as a link). Directories
+// are refused.
+func (f *FS) Remove(rel string) error {
+	if err := f.before(OpRemove, rel, ""); err != nil {
+		return err
+	}
+	name, err := f.entry(OpRemove, rel)
+	if err != nil {
+		return err
+	}
+	root, err := os.OpenRoot(f.root)
+	if err != nil {
+		return ioError(OpRemove, rel, err)
+	}
+	defer root.Close()
+	fi, err := root.Lstat(name)
+	if err != nil {
+		return ioError(OpRemove, rel, err)
+	}
+	if fi.IsDir() {
+		return &PathError{Op: OpRemove, Path: rel, Err: fs.ErrInvalid, Reason: "is a directory; only files are removed"}
+	}
+	if err := root.Remove(name); err != nil {
+		return ioError(OpRemove, rel, err)
+	}
+	return nil
+}
+
+// before runs the BeforeOp hook.
+func (f *FS) before(op, path, to string) error {
+	if f.hooks.BeforeOp == nil {
+		return nil
+	}
+	if err := f.hooks.BeforeOp(op, path, to); err != nil {
+		return &PathError{Op: op, Path: path, Err: err, Reason: "aborted by hook: " + err.Error()}
+	}
+	return nil
+}
+
+// entry confines rel as [FS.Abs] does and returns, relative to the root, the
+// directory entry rel names itself: its parent resolved, its last component
+// literal, so that a symlink is renamed or removed as a link.
+func (f *FS) entry(op, rel string) (string, error) {
+	if _, err := f.Abs(rel); err != nil {
+		return "", withOp(err, op)
+	}
+	parent, base := filepath.Split(filepath.FromSlash(rel))
+	dir := f.root
+	if parent != "" {
+		var err error
+		if dir, err = f.resolve(filepath.Clean(parent)); err != nil {
+			return "", withOp(err, op)
+		}
+	}
+	return f.rootRel(filepath.Join(dir, base)), nil
+}
+
+// mkdirs creates the missing directories of dir (relative to root) with
+// exactly [NewDirMode]. rel is the workspace path for errors.
+func mkdirs(root *os.Root, dir, rel string) error {
+	dir = filepath.Clean(dirOrDot(dir))
+	if dir == "." {
+		return nil
+	}
+	if err := mkdirs(root, filepath.Dir(dir), rel); err != nil {
+		return err
+	}
+	fi, err := root.Stat(dir)
+	switch {
+	case err == nil && fi.IsDir():
+		return nil
+	case err == nil:
+		return &PathError{Op: OpWrite, Path: rel, Err: fs.ErrInvalid,
+			Reason: fmt.Sprintf("%q is a file, not a directory", filepath.ToSlash(dir))}
+	case !errors.Is(err, fs.ErrNotExist):
+		return ioError(OpWrite, rel, err)
+	}
+	if err := root.Mkdir(dir, NewDirMode); err != nil && !errors.Is(err, fs.ErrExist) {
+		return ioError(OpWrite, rel, err)
+	}
+	if err := root.Chmod(dir, NewDirMode); err != nil { // undo the umask
+		return ioError(OpWrite, rel, err)
+	}
+	return nil
+}
+
+func dirOrDot(dir string) string {
+	if dir == "" {
+		return "."
+	}
+	return dir
+}
+
+// syncDir fsyncs a directory so a rename in it is durable. Best effort: the
+// new content is already in place, and not every platform can sync a
+// directory.
+func syncDir(dir *os.Root) {
+	d, err := dir.Open(".")
+	if err != nil {
+		return
+	}
+	_ = d.Sync()
+	_ = d.Close()
+}

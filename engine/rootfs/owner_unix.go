@@ -1,0 +1,27 @@
+//go:build unix
+
+package rootfs
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// keepOwner gives the replacement file the owner and group of the file it
+// replaces. Best effort: only a privileged process can give a file away, and
+// a failure leaves the writer's ownership, as any editor would.
+func keepOwner(f *os.File, old fs.FileInfo) {
+	st, ok := old.Sys().(*syscall.Stat_t)
+	if !ok {
+		return
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return
+	}
+	if cur, ok := fi.Sys().(*syscall.Stat_t); ok && cur.Uid == st.Uid && cur.Gid == st.Gid {
+		return
+	}
+	_ = f.Chown(int(st.Uid), int(st.Gid))
+}

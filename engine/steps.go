@@ -1,0 +1,217 @@
+package engine
+
+// This file runs the seven steps of seed 000 over the workspace.
+
+import (
+	"context"
+	"errors"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/patch"
+	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// runStep runs one validated step.
+func (e *Engine) runStep(ctx context.Context, op *Op, r *Result) error {
+	switch a := op.args.(type) {
+	case *ReadLinesArgs:
+		end := 0
+		if a.End != nil {
+			end = *a.End
+		}
+		out, err := e.ws.ReadLines(a.Path, *a.Start, end)
+		if err != nil {
+			return err
+		}
+		key := op.Label
+		if key == "" {
+			key = a.Path
+		}
+		r.Reads[key] = out
+	case *EditArgs:
+		return e.edit(a)
+	case *ApplyPatchArgs:
+		return e.applyPatch(a.Patch)
+	case *PathsArgs:
+		if op.Step == "write" {
+			written, err := e.ws.Write(ctx, a.Paths)
+			r.Written = append(r.Written, written...)
+			return err
+		}
+		return e.capability(ctx, Format, a.Paths, false, r)
+	case *LintArgs:
+		return e.capability(ctx, Lint, a.Paths, a.Fix, r)
+	case *CheckArgs:
+		return e.capability(ctx, Check, nil, false, r)
+	default:
+		return fault.New(fault.Internal, "step %q was not validated", op.Step)
+	}
+	return nil
+}
+
+// edit lowers each {find, replace} to a hunk for the shared matcher.
+func (e *Engine) edit(a *EditArgs) error {
+	path, err := rootfs.Clean(a.Path)
+	if err != nil {
+		return fault.Wrap(fault.BadArgument, err, "edit")
+	}
+	doc, ok := e.ws.Doc(path)
+	if !ok {
+		return e.wsMissing(path)
+	}
+	hunks := make([]patch.Hunk, len(a.Edits))
+	for i, fr := range a.Edits {
+		hunks[i] = patch.FromFindReplace(*fr.Find, *fr.Replace)
+	}
+	out, err := patch.Apply(doc, hunks)
+	if err != nil {
+		return matchFault(err, path, "edit")
+	}
+	if out.Equal(doc) {
+		return fault.New(fault.BadArgument, "edit %s: the edits change nothing (each replace equals its find); give the new text in replace", path)
+	}
+	return e.ws.Set(path, out)
+}
+
+// applyPatch applies a "*** Begin Patch" envelope all or nothing.
+func (e *Engine) applyPatch(src string) error {
+	ops, err := patch.ParseEnvelope(src)
+	if err != nil {
+		return fault.Wrap(fault.BadArgument, err, "apply_patch")
+	}
+	t := e.ws.Begin()
+	for _, op := range ops {
+		path, err := rootfs.Clean(op.Path)
+		if err != nil {
+			return fault.Wrap(fault.BadArgument, err, "apply_patch")
+		}
+		switch op.Kind {
+		case patch.Add:
+			lines := append([]text.Line(nil), op.Lines...)
+			if n := len(lines); n > 0 && lines[n-1].EOL == "" {
+				lines[n-1].EOL = text.LF // added files end with a newline
+			}
+			if err := t.Add(path, text.New(false, lines, text.LF)); err != nil {
+				return err
+			}
+		case patch.Delete:
+			if _, ok := t.Doc(path); !ok {
+				return e.wsMissing(path)
+			}
+			if err := t.Delete(path); err != nil {
+				return err
+			}
+		case patch.Update:
+			doc, ok := t.Doc(path)
+			if !ok {
+				return e.wsMissing(path)
+			}
+			out := doc
+			if len(op.Hunks) > 0 {
+				out, err = patch.Apply(doc, op.Hunks)
+				if err != nil {
+					return matchFault(err, path, "hunk")
+				}
+			}
+			dest := path
+			if op.MoveTo != "" {
+				if dest, err = rootfs.Clean(op.MoveTo); err != nil {
+					return fault.Wrap(fault.BadArgument, err, "apply_patch: Move to")
+				}
+				if err := t.Move(path, dest); err != nil {
+					return err
+				}
+			}
+			if err := t.Set(dest, out); err != nil {
+				return err
+			}
+		}
+	}
+	return t.Commit()
+}
+
+// wsMissing explains a path that is not in the workspace.
+func (e *Engine) wsMissing(path string) error {
+	if _, err := e.fs.Stat(path); err == nil {
+		return fault.New(fault.NotFound, "%s exists on disk but is not in the workspace: add it to the plan's paths so it is acquired", path)
+	}
+	return fault.New(fault.NotFound, "%s is not in the workspace (and not on disk); to create it use apply_patch with \"*** Add File: %s\"", path, path)
+}
+
+// matchFault turns a matcher error into a classified one that names the
+// file and the edit or hunk; its message still starts with the seed's
+// sentence.
+func matchFault(err error, path, unit string) error {
+	var me *patch.MatchError
+	if !errors.As(err, &me) {
+		return fault.Wrap(fault.BadArgument, err, "%s", path)
+	}
+	kind := fault.NoMatch
+	if me.Kind == patch.Ambiguous {
+		kind = fault.Ambiguous
+	}
+	return &fault.Error{Kind: kind, Err: me.Relabel(unit, path)}
+}
+
+// capability runs format, lint or check over the workspace.
+func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, fix bool, r *Result) error {
+	if e.caps == nil || !e.caps.Has(kind) {
+		return e.unavailable(string(kind))
+	}
+	req := Request{Kind: kind, Root: e.fs.Root(), Files: map[string]*text.Doc{}, Fix: fix}
+	for _, p := range e.ws.Paths() {
+		d, _ := e.ws.Doc(p)
+		req.Files[p] = d
+	}
+	for _, p := range e.ws.Unwritten() {
+		if _, ok := req.Files[p]; ok {
+			req.Changed = append(req.Changed, p)
+		} else {
+			req.Deleted = append(req.Deleted, p)
+		}
+	}
+	if len(selectors) > 0 {
+		paths, err := e.selectPaths(selectors)
+		if err != nil {
+			return err
+		}
+		req.Paths = paths
+	}
+	resp, err := e.caps.Run(ctx, req)
+	if err != nil {
+		return err
+	}
+	r.Diagnostics = append(r.Diagnostics, resp.Diagnostics...)
+	r.Drivers = append(r.Drivers, resp.Drivers...)
+	if kind == Check || len(resp.Edits) == 0 {
+		return nil
+	}
+	t := e.ws.Begin()
+	for p, d := range resp.Edits {
+		if err := t.Set(p, d); err != nil {
+			return err
+		}
+	}
+	return t.Commit()
+}
+
+// selectPaths matches selectors (paths or globs) against the workspace.
+func (e *Engine) selectPaths(selectors []string) ([]string, error) {
+	var out []string
+	for _, s := range selectors {
+		n := 0
+		for _, p := range e.ws.Paths() {
+			if ok, _ := doublestar.Match(s, p); ok || s == p {
+				out = append(out, p)
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, fault.New(fault.NotFound, "paths: %q matches no file in the workspace", s)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,91 @@
+package workspace
+
+import (
+	"sort"
+
+	"github.com/aymanbagabas/go-udiff/lcs"
+
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// ChangeKind says how a file differs from the acquisition baseline.
+type ChangeKind string
+
+// Change kinds.
+const (
+	Modified ChangeKind = "modified"
+	Added    ChangeKind = "added"
+	Deleted  ChangeKind = "deleted"
+	Renamed  ChangeKind = "renamed"
+)
+
+// Change is one file's difference from the acquisition baseline.
+type Change struct {
+	Path    string     `json:"path"`
+	Kind    ChangeKind `json:"kind"`
+	From    string     `json:"from,omitempty"` // the old path of a renamed file
+	Added   int        `json:"added"`          // lines added
+	Removed int        `json:"removed"`        // lines removed
+}
+
+// Changes lists every difference between the workspace and its acquisition
+// baseline, sorted by path. A renamed file whose content also changed is one
+// "renamed" change with its line counts.
+func (w *Workspace) Changes() []Change {
+	var out []Change
+	owned := make(map[string]bool, len(w.files))
+	for p, f := range w.files {
+		if f.acq == "" {
+			out = append(out, Change{Path: p, Kind: Added, Added: f.doc.Len()})
+			continue
+		}
+		owned[f.acq] = true
+		base := w.acq[f.acq]
+		if f.acq == p {
+			if base.Equal(f.doc) {
+				continue
+			}
+			a, r := LineCounts(base, f.doc)
+			out = append(out, Change{Path: p, Kind: Modified, Added: a, Removed: r})
+			continue
+		}
+		a, r := LineCounts(base, f.doc)
+		out = append(out, Change{Path: p, Kind: Renamed, From: f.acq, Added: a, Removed: r})
+	}
+	for p, d := range w.acq {
+		if !owned[p] {
+			out = append(out, Change{Path: p, Kind: Deleted, Removed: d.Len()})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// LineCounts returns how many lines were added and removed between two
+// versions of a file. A line whose terminator changed counts as both.
+func LineCounts(before, after *text.Doc) (added, removed int) {
+	a, b := before.Lines(), after.Lines()
+	// Strip the common prefix and suffix first: edits are usually small
+	// and files can be large.
+	for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
+		a, b = a[1:], b[1:]
+	}
+	for len(a) > 0 && len(b) > 0 && a[len(a)-1] == b[len(b)-1] {
+		a, b = a[:len(a)-1], b[:len(b)-1]
+	}
+	if len(a) == 0 || len(b) == 0 {
+		return len(b), len(a)
+	}
+	as, bs := make([]string, len(a)), make([]string, len(b))
+	for i, l := range a {
+		as[i] = l.Text + l.EOL
+	}
+	for i, l := range b {
+		bs[i] = l.Text + l.EOL
+	}
+	for _, d := range lcs.DiffLines(as, bs) {
+		removed += d.End - d.Start
+		added += d.ReplEnd - d.ReplStart
+	}
+	return added, removed
+}

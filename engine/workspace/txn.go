@@ -1,0 +1,172 @@
+package workspace
+
+import (
+	"errors"
+	"io/fs"
+
+	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// Txn is a copy-on-write change to a workspace: it records the files it
+// touches (a nil entry is a deletion) over the workspace's current state and
+// applies them all at once on [Txn.Commit]. Dropping a Txn discards it. A
+// Txn costs what it touches, not what the workspace holds.
+type Txn struct {
+	w     *Workspace
+	delta map[string]*file
+	bytes int64
+}
+
+// Begin starts a transaction.
+func (w *Workspace) Begin() *Txn {
+	return &Txn{w: w, delta: make(map[string]*file), bytes: w.bytes}
+}
+
+func (t *Txn) get(path string) (*file, bool) {
+	if f, ok := t.delta[path]; ok {
+		return f, f != nil
+	}
+	f, ok := t.w.files[path]
+	return f, ok
+}
+
+// Doc returns path's content as the transaction sees it.
+func (t *Txn) Doc(path string) (*text.Doc, bool) {
+	f, ok := t.get(path)
+	if !ok {
+		return nil, false
+	}
+	return f.doc, true
+}
+
+func (t *Txn) put(path string, f *file) error {
+	old, had := t.get(path)
+	if had {
+		t.bytes -= int64(old.doc.Size())
+	}
+	if f != nil {
+		t.bytes += int64(f.doc.Size())
+		if t.bytes > t.w.limits.MaxTotalBytes {
+			return fault.New(fault.Bounds, "changing %s would make the workspace %d bytes, over its limit of %d bytes", path, t.bytes, t.w.limits.MaxTotalBytes)
+		}
+		if int64(f.doc.Size()) > t.w.limits.MaxFileBytes {
+			return fault.New(fault.Bounds, "%s would be %d bytes, over the per-file limit of %d bytes", path, f.doc.Size(), t.w.limits.MaxFileBytes)
+		}
+	}
+	t.delta[path] = f
+	return nil
+}
+
+// Set replaces the content of an existing file.
+func (t *Txn) Set(path string, doc *text.Doc) error {
+	f, ok := t.get(path)
+	if !ok {
+		return t.w.notInWorkspace(path)
+	}
+	nf := *f
+	nf.doc = doc
+	return t.put(path, &nf)
+}
+
+// Add creates a file. The path must be free in the workspace and, unless
+// the workspace already knows it (deleted or moved away), on disk.
+func (t *Txn) Add(path string, doc *text.Doc) error {
+	if err := t.free(path, "add"); err != nil {
+		return err
+	}
+	if t.count()+1 > t.w.limits.MaxFiles {
+		return fault.New(fault.Bounds, "adding %s would make %d files, over the workspace limit of %d", path, t.count()+1, t.w.limits.MaxFiles)
+	}
+	return t.put(path, &file{doc: doc})
+}
+
+// Delete removes a file from the workspace.
+func (t *Txn) Delete(path string) error {
+	if _, ok := t.get(path); !ok {
+		return t.w.notInWorkspace(path)
+	}
+	return t.put(path, nil)
+}
+
+// Move moves a file to a free path, keeping its content and history.
+func (t *Txn) Move(from, to string) error {
+	f, ok := t.get(from)
+	if !ok {
+		return t.w.notInWorkspace(from)
+	}
+	if from == to {
+		return nil
+	}
+	if err := t.free(to, "move onto"); err != nil {
+		return err
+	}
+	if err := t.put(from, nil); err != nil {
+		return err
+	}
+	return t.put(to, f)
+}
+
+// free checks that path can receive a new file.
+func (t *Txn) free(path string, verb string) error {
+	if _, err := t.w.fs.Abs(path); err != nil {
+		return fault.Wrap(fault.BadArgument, err, "cannot %s %s", verb, path)
+	}
+	if _, ok := t.get(path); ok {
+		return fault.New(fault.Conflict, "cannot %s %s: the file already exists in the workspace; update it instead, or delete it first", verb, path)
+	}
+	if _, known := t.w.pers[path]; known {
+		return nil // on disk, but deleted or moved away in the workspace
+	}
+	switch _, err := t.w.fs.Stat(path); {
+	case err == nil:
+		return fault.New(fault.Conflict, "cannot %s %s: the file already exists on disk; acquire it and update it instead", verb, path)
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	default:
+		var pe *rootfs.PathError
+		if errors.As(err, &pe) || errors.Is(err, rootfs.ErrOutsideRoot) {
+			return fault.Wrap(fault.BadArgument, err, "cannot %s %s", verb, path)
+		}
+		return fault.Wrap(fault.IO, err, "cannot %s %s", verb, path)
+	}
+}
+
+func (t *Txn) count() int {
+	n := len(t.w.files)
+	for p, f := range t.delta {
+		_, was := t.w.files[p]
+		switch {
+		case was && f == nil:
+			n--
+		case !was && f != nil:
+			n++
+		}
+	}
+	return n
+}
+
+// Touched returns the paths the transaction changed, in no order.
+func (t *Txn) Touched() []string {
+	out := make([]string, 0, len(t.delta))
+	for p := range t.delta {
+		out = append(out, p)
+	}
+	return out
+}
+
+// Commit applies the transaction to the workspace. It cannot fail once the
+// transaction's own operations have succeeded.
+func (t *Txn) Commit() error {
+	for p, f := range t.delta {
+		if f == nil {
+			delete(t.w.files, p)
+		} else {
+			t.w.files[p] = f
+		}
+	}
+	t.w.bytes = t.bytes
+	t.delta = nil
+	return nil
+}

@@ -1,0 +1,205 @@
+// Package workspace holds devbroker's in-memory workspace: the files
+// acquired from one root directory, changed by the workspace steps and
+// written back in a safe order.
+//
+// The principal type is [Workspace]. It keeps three views of the files: the
+// current content, the acquisition baseline (what [Workspace.Changes]
+// reports against) and the persisted baseline (what is on disk as far as
+// the workspace knows; [Workspace.Write] compares against it and moves it
+// forward operation by operation). Changes are copy-on-write: a [Txn]
+// records only the files it touches over the current state and commits them
+// in one step, so a failed patch leaves the workspace as it was, at a cost
+// proportional to what it touched.
+package workspace
+
+import (
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// file is one file of the workspace. Values are immutable; a change makes a
+// new one.
+type file struct {
+	doc  *text.Doc
+	mode fs.FileMode // 0 for a file not yet on disk (written as 0644)
+	// acq is the acquisition-baseline path this file descends from, "" if
+	// the workspace created it.
+	acq string
+	// pers is the persisted-baseline path this file descends from, "" if it
+	// is not on disk yet.
+	pers string
+}
+
+// disk is the persisted state of one path as the workspace knows it.
+type disk struct {
+	doc  *text.Doc
+	mode fs.FileMode
+}
+
+// Workspace is an in-memory set of files over one root. It is not safe for
+// concurrent use.
+type Workspace struct {
+	fs     *rootfs.FS
+	limits Limits
+	files  map[string]*file     // current content
+	acq    map[string]*text.Doc // acquisition baseline
+	pers   map[string]disk      // persisted baseline
+	bytes  int64                // total size of current content
+}
+
+// New returns an empty workspace over fsys.
+func New(fsys *rootfs.FS, limits Limits) *Workspace {
+	return &Workspace{
+		fs:     fsys,
+		limits: limits.withDefaults(),
+		files:  make(map[string]*file),
+		acq:    make(map[string]*text.Doc),
+		pers:   make(map[string]disk),
+	}
+}
+
+// FS returns the workspace's root-confined filesystem.
+func (w *Workspace) FS() *rootfs.FS { return w.fs }
+
+// Len is the number of files in the workspace.
+func (w *Workspace) Len() int { return len(w.files) }
+
+// Paths returns the paths of the workspace's files, sorted.
+func (w *Workspace) Paths() []string {
+	out := make([]string, 0, len(w.files))
+	for p := range w.files {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Doc returns the current content of path.
+func (w *Workspace) Doc(path string) (*text.Doc, bool) {
+	f, ok := w.files[path]
+	if !ok {
+		return nil, false
+	}
+	return f.doc, true
+}
+
+// notInWorkspace is the error for a path that the workspace does not hold.
+func (w *Workspace) notInWorkspace(path string) error {
+	return fault.New(fault.NotFound, "%s is not in the workspace: add it (or a glob that matches it) to the plan's paths so it is acquired first", path)
+}
+
+// ReadLines returns lines start..end (1-based, inclusive; end 0 = to the end
+// of the file) of path, joined with "\n" and without a trailing newline.
+func (w *Workspace) ReadLines(path string, start, end int) (string, error) {
+	d, ok := w.Doc(path)
+	if !ok {
+		return "", w.notInWorkspace(path)
+	}
+	if start < 1 {
+		return "", fault.New(fault.BadArgument, "read_lines: start must be a positive integer (lines are 1-based), got %d", start)
+	}
+	n := d.Len()
+	if n == 0 {
+		return "", fault.New(fault.Bounds, "read_lines: %s: the file has 0 lines, so there is no line %d to start at", path, start)
+	}
+	if start > n {
+		return "", fault.New(fault.Bounds, "read_lines: %s: start %d is past the end of the file: the file has %d lines", path, start, n)
+	}
+	if end == 0 || end > n {
+		end = n
+	}
+	if end < start {
+		return "", fault.New(fault.Bounds, "read_lines: %s: invalid range: end %d is before start %d; give end >= start, or omit end to read to the end of the file", path, end, start)
+	}
+	var b strings.Builder
+	for i := start - 1; i < end; i++ {
+		if i > start-1 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(d.Line(i).Text)
+	}
+	return b.String(), nil
+}
+
+// Set replaces the content of path, which must be in the workspace. It is
+// how drivers' formatting and fixes land.
+func (w *Workspace) Set(path string, doc *text.Doc) error {
+	t := w.Begin()
+	if err := t.Set(path, doc); err != nil {
+		return err
+	}
+	return t.Commit()
+}
+
+// Discard drops every unwritten change: the current content goes back to
+// the persisted baseline.
+func (w *Workspace) Discard() {
+	files := make(map[string]*file, len(w.pers))
+	var total int64
+	for p, d := range w.pers {
+		acq := ""
+		if _, ok := w.acq[p]; ok {
+			acq = p
+		}
+		files[p] = &file{doc: d.doc, mode: d.mode, acq: acq, pers: p}
+		total += int64(d.doc.Size())
+	}
+	w.files, w.bytes = files, total
+}
+
+// Dirty reports whether the workspace differs from the persisted baseline.
+func (w *Workspace) Dirty() bool {
+	if len(w.files) != len(w.pers) {
+		return true
+	}
+	for p, f := range w.files {
+		d, ok := w.pers[p]
+		if f.pers != p || !ok || !d.doc.Equal(f.doc) {
+			return true
+		}
+	}
+	return false
+}
+
+// Unwritten returns the paths whose content or location differs from the
+// persisted baseline, including deleted ones, sorted.
+func (w *Workspace) Unwritten() []string {
+	set := map[string]bool{}
+	owned := map[string]bool{}
+	for p, f := range w.files {
+		if f.pers != "" {
+			owned[f.pers] = true
+		}
+		if f.pers != p {
+			set[p] = true
+			if f.pers != "" {
+				set[f.pers] = true
+			}
+			continue
+		}
+		if !w.pers[p].doc.Equal(f.doc) {
+			set[p] = true
+		}
+	}
+	for p := range w.pers {
+		if !owned[p] {
+			set[p] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (w *Workspace) String() string {
+	return fmt.Sprintf("workspace(%s, %d files)", w.fs.Root(), len(w.files))
+}

@@ -1,0 +1,406 @@
+package workspace
+
+// This file defines [Workspace.Write]: it persists the workspace in the
+// order of seed 000 — renames (dependency order, lexical for ties, swaps
+// through a temporary), then deletions, then creates and modifications —
+// after checking that the disk still holds what the workspace read.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/devbroker/devbroker/engine/fault"
+)
+
+// WriteError is a failed write. Written lists the paths already written
+// when it failed (destinations only, never removals); Temp names a swap's
+// temporary file left on disk, if any.
+type WriteError struct {
+	Written []string
+	Temp    string
+	Err     error
+}
+
+func (e *WriteError) Error() string {
+	msg := e.Err.Error()
+	if e.Temp != "" {
+		msg += fmt.Sprintf("; a rename swap left its temporary file at %s: move it back by hand", e.Temp)
+	}
+	if len(e.Written) > 0 {
+		msg += fmt.Sprintf(" (already written before the failure: %s)", strings.Join(e.Written, ", "))
+	}
+	return msg
+}
+
+func (e *WriteError) Unwrap() error { return e.Err }
+
+type rename struct{ from, to string }
+
+// plan is the set of disk operations one write performs.
+type writePlan struct {
+	renames []rename
+	deletes []string
+	writes  []string // creates and modifications, by current path
+}
+
+// Write persists the differences between the workspace and the persisted
+// baseline, or, with selectors, those of the files they match (by current,
+// old or deleted path; literal paths or globs). Operations that a selected
+// one depends on (vacating its destination) are included. It returns the
+// paths written. Before the first disk operation every path it will touch
+// must hold on disk what the persisted baseline says (or be absent for a
+// create); otherwise nothing is written.
+func (w *Workspace) Write(ctx context.Context, selectors []string) ([]string, error) {
+	p, err := w.planWrite(selectors)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.checkDisk(p); err != nil {
+		return nil, err
+	}
+	return w.execute(ctx, p)
+}
+
+// planWrite computes the operations of a write.
+func (w *Workspace) planWrite(selectors []string) (*writePlan, error) {
+	var all writePlan
+	owned := make(map[string]bool, len(w.files))
+	for p, f := range w.files {
+		if f.pers != "" {
+			owned[f.pers] = true
+		}
+		switch {
+		case f.pers == "":
+			all.writes = append(all.writes, p)
+		case f.pers != p:
+			all.renames = append(all.renames, rename{f.pers, p})
+			if !w.pers[f.pers].doc.Equal(f.doc) {
+				all.writes = append(all.writes, p)
+			}
+		case !w.pers[p].doc.Equal(f.doc):
+			all.writes = append(all.writes, p)
+		}
+	}
+	for p := range w.pers {
+		if !owned[p] {
+			all.deletes = append(all.deletes, p)
+		}
+	}
+	if len(selectors) > 0 {
+		sel, err := w.selectOps(&all, selectors)
+		if err != nil {
+			return nil, err
+		}
+		all = *sel
+	}
+	// A deletion of a path that a rename or a create will overwrite is
+	// done by that operation.
+	target := map[string]bool{}
+	for _, r := range all.renames {
+		target[r.to] = true
+	}
+	for _, p := range all.writes {
+		target[p] = true
+	}
+	deletes := all.deletes[:0]
+	for _, p := range all.deletes {
+		if !target[p] {
+			deletes = append(deletes, p)
+		}
+	}
+	all.deletes = deletes
+	sort.Strings(all.deletes)
+	sort.Strings(all.writes)
+	return &all, nil
+}
+
+// selectOps keeps the operations that selectors match, plus those they
+// depend on.
+func (w *Workspace) selectOps(all *writePlan, selectors []string) (*writePlan, error) {
+	match := func(p string) bool {
+		for _, s := range selectors {
+			if s == p {
+				return true
+			}
+			if ok, _ := doublestar.Match(s, p); ok {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range selectors {
+		if !doublestar.ValidatePattern(s) {
+			return nil, fault.New(fault.BadArgument, "write: bad path pattern %q", s)
+		}
+	}
+	renameTo := map[string]rename{}   // by destination
+	renameFrom := map[string]rename{} // by source
+	for _, r := range all.renames {
+		renameTo[r.to] = r
+		renameFrom[r.from] = r
+	}
+	isWrite := map[string]bool{}
+	for _, p := range all.writes {
+		isWrite[p] = true
+	}
+	isDelete := map[string]bool{}
+	for _, p := range all.deletes {
+		isDelete[p] = true
+	}
+	selR, selW, selD := map[rename]bool{}, map[string]bool{}, map[string]bool{}
+	for _, r := range all.renames {
+		if match(r.from) || match(r.to) {
+			selR[r] = true
+		}
+	}
+	for _, p := range all.writes {
+		if match(p) {
+			selW[p] = true
+		}
+	}
+	for _, p := range all.deletes {
+		if match(p) {
+			selD[p] = true
+		}
+	}
+	if len(selR)+len(selW)+len(selD) == 0 {
+		return nil, fault.New(fault.BadArgument, "write: paths %q match no unwritten change; the unwritten paths are: %s", selectors, strings.Join(w.Unwritten(), ", "))
+	}
+	// Close over dependencies until nothing changes: a renamed file's
+	// content change goes with it, and a destination must be vacated.
+	for changed := true; changed; {
+		changed = false
+		need := func(dst string) {
+			if r, ok := renameFrom[dst]; ok && !selR[r] {
+				selR[r], changed = true, true
+			}
+			if isDelete[dst] && !selD[dst] {
+				selD[dst], changed = true, true
+			}
+		}
+		for r := range selR {
+			if isWrite[r.to] && !selW[r.to] {
+				selW[r.to], changed = true, true
+			}
+			need(r.to)
+		}
+		for p := range selW {
+			if r, ok := renameTo[p]; ok && !selR[r] {
+				selR[r], changed = true, true
+			}
+			need(p)
+		}
+	}
+	out := &writePlan{}
+	for _, r := range all.renames {
+		if selR[r] {
+			out.renames = append(out.renames, r)
+		}
+	}
+	for p := range selW {
+		out.writes = append(out.writes, p)
+	}
+	for p := range selD {
+		out.deletes = append(out.deletes, p)
+	}
+	return out, nil
+}
+
+// checkDisk refuses the write when any path it touches changed on disk
+// since the workspace read or wrote it.
+func (w *Workspace) checkDisk(p *writePlan) error {
+	touched := map[string]bool{}
+	for _, r := range p.renames {
+		touched[r.from], touched[r.to] = true, true
+	}
+	for _, d := range p.deletes {
+		touched[d] = true
+	}
+	for _, x := range p.writes {
+		touched[x] = true
+	}
+	paths := make([]string, 0, len(touched))
+	for x := range touched {
+		paths = append(paths, x)
+	}
+	sort.Strings(paths)
+	var problems []string
+	for _, x := range paths {
+		want, known := w.pers[x]
+		data, _, err := w.fs.ReadFile(x)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if known {
+				problems = append(problems, x+" (deleted on disk)")
+			}
+		case err != nil:
+			return fault.Wrap(fault.IO, err, "write: cannot check %s on disk before writing; nothing was written", x)
+		case !known:
+			problems = append(problems, x+" (created on disk)")
+		case !bytes.Equal(data, want.doc.Bytes()):
+			problems = append(problems, fmt.Sprintf("%s (changed on disk: expected %s, found %s)", x, want.doc.Revision(), revisionOf(data)))
+		}
+	}
+	if len(problems) > 0 {
+		return fault.New(fault.Conflict, "write refused, nothing was written: %d file(s) changed on disk since they were read: %s; read them again (acquire them in a new plan) and redo the change", len(problems), strings.Join(problems, ", "))
+	}
+	return nil
+}
+
+// execute performs the operations in order, advancing the persisted
+// baseline after each one.
+func (w *Workspace) execute(ctx context.Context, p *writePlan) ([]string, error) {
+	var written []string
+	seen := map[string]bool{}
+	note := func(x string) {
+		if !seen[x] {
+			seen[x] = true
+			written = append(written, x)
+		}
+	}
+	fail := func(temp string, err error) error {
+		if fault.KindOf(err) == fault.Internal {
+			err = fault.Wrap(fault.IO, err, "write failed")
+		}
+		return &WriteError{Written: written, Temp: temp, Err: err}
+	}
+	steps, err := orderRenames(p.renames, w.fs.TempRenameName)
+	if err != nil {
+		return nil, fail("", err)
+	}
+	temp := ""
+	for _, r := range steps {
+		if err := ctx.Err(); err != nil {
+			return written, fail(temp, err)
+		}
+		if err := w.fs.Rename(r.from, r.to); err != nil {
+			return written, fail(temp, fmt.Errorf("rename %s -> %s: %w", r.from, r.to, err))
+		}
+		w.moved(r.from, r.to)
+		switch {
+		case r.temp:
+			temp = r.to
+		case r.from == temp:
+			temp = ""
+			note(r.to)
+		default:
+			note(r.to)
+		}
+	}
+	for _, x := range p.deletes {
+		if err := ctx.Err(); err != nil {
+			return written, fail(temp, err)
+		}
+		if err := w.fs.Remove(x); err != nil {
+			return written, fail(temp, fmt.Errorf("delete %s: %w", x, err))
+		}
+		delete(w.pers, x)
+	}
+	for _, x := range p.writes {
+		if err := ctx.Err(); err != nil {
+			return written, fail(temp, err)
+		}
+		f := w.files[x]
+		if err := w.fs.WriteFile(x, f.doc.Bytes()); err != nil {
+			return written, fail(temp, fmt.Errorf("write %s: %w", x, err))
+		}
+		mode := f.mode
+		if old, ok := w.pers[x]; ok {
+			mode = old.mode
+		}
+		if mode == 0 {
+			mode = 0o644
+		}
+		nf := *f
+		nf.pers, nf.mode = x, mode
+		w.files[x] = &nf
+		w.pers[x] = disk{doc: f.doc, mode: mode}
+		note(x)
+	}
+	return written, nil
+}
+
+// moved records a completed rename in the persisted baseline.
+func (w *Workspace) moved(from, to string) {
+	d := w.pers[from]
+	delete(w.pers, from)
+	w.pers[to] = d
+	for p, f := range w.files {
+		if f.pers == from {
+			nf := *f
+			nf.pers = to
+			w.files[p] = &nf
+			break
+		}
+	}
+}
+
+// renameStep is one rename issued to disk; temp marks a move to a swap's
+// temporary file.
+type renameStep struct {
+	from, to string
+	temp     bool
+}
+
+// orderRenames orders renames so that no rename overwrites a file that
+// another has yet to move: dependency first, lexical (by destination, then
+// source) for ties. A cycle (a genuine swap) is broken by moving its
+// lexically first source to a temporary name from tempName, which costs
+// one extra rename per cycle.
+func orderRenames(renames []rename, tempName func(dir string) (string, error)) ([]renameStep, error) {
+	pending := make(map[string]rename, len(renames)) // by source
+	for _, r := range renames {
+		pending[r.from] = r
+	}
+	var out []renameStep
+	less := func(a, b rename) bool {
+		if a.to != b.to {
+			return a.to < b.to
+		}
+		return a.from < b.from
+	}
+	for len(pending) > 0 {
+		// Ready: the destination is not a source still to be moved.
+		var ready []rename
+		for _, r := range pending {
+			if _, busy := pending[r.to]; !busy {
+				ready = append(ready, r)
+			}
+		}
+		if len(ready) > 0 {
+			sort.Slice(ready, func(i, j int) bool { return less(ready[i], ready[j]) })
+			r := ready[0]
+			delete(pending, r.from)
+			out = append(out, renameStep{from: r.from, to: r.to})
+			continue
+		}
+		// Only cycles remain: break the lexically first one.
+		var first rename
+		started := false
+		for _, r := range pending {
+			if !started || less(r, first) {
+				first, started = r, true
+			}
+		}
+		dir := path.Dir(first.from)
+		if dir == "." {
+			dir = ""
+		}
+		tmp, err := tempName(dir)
+		if err != nil {
+			return nil, fault.Wrap(fault.IO, err, "rename swap %s -> %s: no free temporary name", first.from, first.to)
+		}
+		out = append(out, renameStep{from: first.from, to: tmp, temp: true})
+		delete(pending, first.from)
+		pending[tmp] = rename{from: tmp, to: first.to}
+	}
+	return out, nil
+}
