@@ -1,0 +1,4 @@
+export default {
+  port: 3000,
+  host: "localhost",
+}
