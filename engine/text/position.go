@@ -110,7 +110,7 @@ func (m *Mapper) Position(offset int, unit Unit) (line, col int) {
 	if end := m.lineEnd(line); offset > end {
 		offset = end
 	}
-	for offset > start && !utf8.RuneStart(m.s[offset]) && offset < len(m.s) {
+	for offset > start && offset < len(m.s) && !utf8.RuneStart(m.s[offset]) {
 		offset--
 	}
 	switch unit {
