@@ -2,6 +2,7 @@ package rootfs
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -127,9 +128,8 @@ func assertRefusal(t *testing.T, err error, path, why string) {
 	}
 }
 
-func quoted(s string) string {
-	return strings.Trim(strings.TrimSpace((&PathError{Path: s, Reason: "-"}).Error()[len("path "):]), ": -")
-}
+// quoted is how error messages show a path.
+func quoted(s string) string { return fmt.Sprintf("%q", s) }
 
 func TestPathErrorMessage(t *testing.T) {
 	_, err := Clean("a/../b")

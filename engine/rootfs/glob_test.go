@@ -20,11 +20,11 @@ func TestGlob(t *testing.T) {
 	mustMkdir(t, filepath.Join(root, "dir.go")) // a directory that matches *.go
 	outside := filepath.Join(tmp, "outside")
 	mustWrite(t, filepath.Join(outside, "o.go"), "o")
-	mustSymlink(t, outside, filepath.Join(root, "pkg", "outdir"))                   // dir out
-	mustSymlink(t, filepath.Join(outside, "o.go"), filepath.Join(root, "out.go"))    // file out
-	mustSymlink(t, "../../outside/o.go", filepath.Join(root, "pkg", "rel.go"))       // file out, relative
-	mustSymlink(t, "a.go", filepath.Join(root, "in.go"))                             // file in
-	mustSymlink(t, "..", filepath.Join(root, "pkg", "loop"))                         // loop
+	mustSymlink(t, outside, filepath.Join(root, "pkg", "outdir"))                     // dir out
+	mustSymlink(t, filepath.Join(outside, "o.go"), filepath.Join(root, "out.go"))     // file out
+	mustSymlink(t, "../../outside/o.go", filepath.Join(root, "pkg", "rel.go"))        // file out, relative
+	mustSymlink(t, "a.go", filepath.Join(root, "in.go"))                              // file in
+	mustSymlink(t, "..", filepath.Join(root, "pkg", "loop"))                          // loop
 	mustSymlink(t, filepath.Join(root, "missing.go"), filepath.Join(root, "dead.go")) // dangling
 
 	tests := []struct {

@@ -47,7 +47,14 @@ func (f *FS) ReadFile(rel string) ([]byte, fs.FileMode, error) {
 		return nil, 0, err
 	}
 	defer root.Close()
-	file, err := root.Open(name)
+	if fi, err := root.Stat(name); err != nil {
+		return nil, 0, ioError("read", rel, err)
+	} else if err := regular("read", rel, fi); err != nil {
+		return nil, 0, err
+	}
+	// Non-blocking, so that a FIFO swapped in after the check below cannot
+	// hang the open; the fstat after it refuses it.
+	file, err := root.OpenFile(name, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, 0, ioError("read", rel, err)
 	}
@@ -126,7 +133,7 @@ func (f *FS) WriteFile(rel string, data []byte) error {
 	}
 
 	dir, base := filepath.Split(name)
-	if err := mkdirs(root, dir, rel); err != nil {
+	if err := mkdirs(root, OpWrite, dir, rel); err != nil {
 		return err
 	}
 	dirRoot, err := root.OpenRoot(dirOrDot(dir))
@@ -193,7 +200,7 @@ func (f *FS) Rename(from, to string) error {
 		return nil
 	}
 	dir, _ := filepath.Split(dst)
-	if err := mkdirs(root, dir, to); err != nil {
+	if err := mkdirs(root, OpRename, dir, to); err != nil {
 		return err
 	}
 	if err := root.Rename(src, dst); err != nil {
@@ -261,13 +268,13 @@ func (f *FS) entry(op, rel string) (string, error) {
 }
 
 // mkdirs creates the missing directories of dir (relative to root) with
-// exactly [NewDirMode]. rel is the workspace path for errors.
-func mkdirs(root *os.Root, dir, rel string) error {
+// exactly [NewDirMode]. op and rel are for errors.
+func mkdirs(root *os.Root, op, dir, rel string) error {
 	dir = filepath.Clean(dirOrDot(dir))
 	if dir == "." {
 		return nil
 	}
-	if err := mkdirs(root, filepath.Dir(dir), rel); err != nil {
+	if err := mkdirs(root, op, filepath.Dir(dir), rel); err != nil {
 		return err
 	}
 	fi, err := root.Stat(dir)
@@ -275,16 +282,16 @@ func mkdirs(root *os.Root, dir, rel string) error {
 	case err == nil && fi.IsDir():
 		return nil
 	case err == nil:
-		return &PathError{Op: OpWrite, Path: rel, Err: fs.ErrInvalid,
+		return &PathError{Op: op, Path: rel, Err: fs.ErrInvalid,
 			Reason: fmt.Sprintf("%q is a file, not a directory", filepath.ToSlash(dir))}
 	case !errors.Is(err, fs.ErrNotExist):
-		return ioError(OpWrite, rel, err)
+		return ioError(op, rel, err)
 	}
 	if err := root.Mkdir(dir, NewDirMode); err != nil && !errors.Is(err, fs.ErrExist) {
-		return ioError(OpWrite, rel, err)
+		return ioError(op, rel, err)
 	}
 	if err := root.Chmod(dir, NewDirMode); err != nil { // undo the umask
-		return ioError(OpWrite, rel, err)
+		return ioError(op, rel, err)
 	}
 	return nil
 }

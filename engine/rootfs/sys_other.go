@@ -9,3 +9,6 @@ import (
 
 // keepOwner does nothing where files have no Unix owner.
 func keepOwner(*os.File, fs.FileInfo) {}
+
+// openNonblock is not needed where opens of special files do not block.
+const openNonblock = 0

@@ -8,6 +8,9 @@ import (
 	"syscall"
 )
 
+// openNonblock keeps an open of a FIFO or device from blocking.
+const openNonblock = syscall.O_NONBLOCK
+
 // keepOwner gives the replacement file the owner and group of the file it
 // replaces. Best effort: only a privileged process can give a file away, and
 // a failure leaves the writer's ownership, as any editor would.
