@@ -19,6 +19,8 @@ const usage = `devbroker — a language-server-backed capability broker
 
 Usage:
   devbroker run [--root DIR] PLAN.json|-   run a plan; print the DevResult as JSON
+  devbroker edit [--root DIR] [--json] CALLS.json|-
+                                           run edit_file calls (one object, or an array as one session)
   devbroker help                           show this help
 
 Exit codes: 0 ok, 1 not ok, 2 malformed invocation or input.
@@ -35,6 +37,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		return cmdRun(args[1:], stdin, stdout, stderr)
+	case "edit":
+		return cmdEdit(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -1,0 +1,84 @@
+package editfile
+
+import (
+	"strings"
+
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// body is a file's text as edit_file matches it: without the BOM and, in a
+// file whose every line ends in CRLF, with LF line ends (CONTRACT §2: there
+// old_str, anchors and new_str are read with LF and written with CRLF). In
+// any other file it is the raw text, byte-exact, "\r" included.
+type body struct {
+	s    string
+	crlf bool
+	bom  bool
+}
+
+func bodyOf(d *text.Doc) body {
+	if d.AllCRLF() {
+		return body{s: d.LFContent(), crlf: true, bom: d.BOM()}
+	}
+	return body{s: d.Content(), bom: d.BOM()}
+}
+
+// in converts a caller's string to the body's form.
+func (b body) in(s string) string {
+	if b.crlf {
+		return strings.ReplaceAll(s, "\r\n", "\n")
+	}
+	return s
+}
+
+// bytes converts body text back to file bytes.
+func (b body) bytes(s string) []byte {
+	if b.crlf {
+		s = strings.ReplaceAll(s, "\n", "\r\n")
+	}
+	if b.bom {
+		s = text.BOM + s
+	}
+	return []byte(s)
+}
+
+// lineOf is the 1-based line of byte offset off in s.
+func lineOf(s string, off int) int { return strings.Count(s[:off], "\n") + 1 }
+
+// lines splits s into lines without terminators; a final "\n" does not
+// start another line.
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// lineStart returns the byte offset where 1-based line n starts in s
+// (len(s) when n is past the end).
+func lineStart(s string, n int) int {
+	off := 0
+	for i := 1; i < n; i++ {
+		j := strings.IndexByte(s[off:], '\n')
+		if j < 0 {
+			return len(s)
+		}
+		off += j + 1
+	}
+	return off
+}
+
+// indexAll returns the start offsets of the non-overlapping occurrences of
+// sub in s.
+func indexAll(s, sub string) []int {
+	var out []int
+	for off := 0; off <= len(s); {
+		i := strings.Index(s[off:], sub)
+		if i < 0 {
+			break
+		}
+		out = append(out, off+i)
+		off += i + len(sub)
+	}
+	return out
+}

@@ -1,0 +1,42 @@
+package editfile
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/syntax"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// finish validates, previews or writes an edit and renders its result.
+func (s *Session) finish(f *file, p *Params, ed *edit) (*Result, error) {
+	data := ed.body.bytes(ed.now)
+	if string(data) == string(f.data) {
+		return nil, fault.New(fault.BadArgument, "the %s leaves %s unchanged: nothing to do (check new_str)", p.Command, f.abs)
+	}
+	if p.ValidateSyntax {
+		if err := syntax.Validate(f.rel, f.data, data); err != nil {
+			return nil, fault.Wrap(fault.BadArgument, err, "validate_syntax rejected the %s, nothing was written", p.Command)
+		}
+	}
+	diff := unifiedDiff(f.abs, ed.before, ed.now)
+	if p.DryRun {
+		rev := text.Revision(data)
+		return &Result{
+			Path:     f.abs,
+			Text:     fmt.Sprintf("Dry run: %s would change as follows (nothing was written):\n%s\nrevision (would be): %s\n", f.abs, diff, rev),
+			Revision: rev,
+			Diff:     diff,
+		}, nil
+	}
+	rev, err := s.commit(f, data)
+	if err != nil {
+		return nil, err
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "Edited %s.\n", f.abs)
+	out.WriteString(snippet(ed.now, ed.first, ed.last))
+	fmt.Fprintf(&out, "revision: %s\n", rev)
+	return &Result{Path: f.abs, Text: out.String(), Revision: rev, Diff: diff, Changed: true}, nil
+}

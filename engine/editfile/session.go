@@ -1,0 +1,248 @@
+// Package editfile implements seed 004's edit_file tool (view, str_replace,
+// insert, patch, replace_symbol, undo_edit) and its siblings read_file and
+// write_file, over the files on disk under one root.
+//
+// The principal type is [Session]: one caller's read tracking and undo
+// history. Edits go through the engine's text model, revisions and
+// root-confined atomic writes; nothing here has its own copy of them.
+package editfile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"sync"
+
+	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// UndoDepth is how many earlier contents a session keeps per file.
+const UndoDepth = 32
+
+// Workspace is what edit_file needs from the same session's workspace: it
+// refuses to edit a file with unwritten workspace changes, and refreshes an
+// unchanged workspace copy after a commit.
+type Workspace interface {
+	// Pending reports whether the workspace holds changes to path that
+	// are not on disk, and describes them.
+	Pending(path string) (string, bool)
+	// Refresh tells the workspace that path now holds doc on disk.
+	Refresh(path string, doc *text.Doc, mode fs.FileMode)
+}
+
+// Session is one caller's edit_file state: which revision of each file it
+// has seen, and each file's undo stack. It is safe for concurrent use.
+type Session struct {
+	fs *rootfs.FS
+	ws Workspace
+
+	mu   sync.Mutex
+	seen map[string]string // path → revision this session last saw
+	undo map[string][]undoEntry
+}
+
+// undoEntry is the content a file had before one of this session's
+// mutations, and the revision that mutation produced.
+type undoEntry struct {
+	before []byte // nil: the file did not exist
+	after  string // revision after the mutation
+}
+
+// NewSession returns a session over fsys. ws may be nil.
+func NewSession(fsys *rootfs.FS, ws Workspace) *Session {
+	return &Session{fs: fsys, ws: ws, seen: map[string]string{}, undo: map[string][]undoEntry{}}
+}
+
+// Result is the outcome of one call.
+type Result struct {
+	// Path is the file's absolute path.
+	Path string `json:"path"`
+	// Text is what the caller (a model) reads: numbered lines, a snippet
+	// of the edit, or a diff, ending with the revision.
+	Text string `json:"text"`
+	// Revision is the file's revision after the call (the would-be
+	// revision for a dry run; "" after undoing a file's creation).
+	Revision string `json:"revision"`
+	// Diff is the unified diff of a dry run or an edit.
+	Diff string `json:"diff,omitempty"`
+	// Changed reports whether the call wrote the file.
+	Changed bool `json:"changed"`
+}
+
+// file is a file loaded for an edit.
+type file struct {
+	rel  string // workspace path
+	abs  string
+	data []byte
+	doc  *text.Doc
+	rev  string
+}
+
+// resolve maps edit_file's absolute path to a workspace path.
+func (s *Session) resolve(p string) (rel, abs string, err error) {
+	rel, err = s.fs.Rel(p)
+	if err != nil {
+		return "", "", fault.Wrap(fault.BadArgument, err, "file_path")
+	}
+	abs, err = s.fs.Abs(rel)
+	if err != nil {
+		return "", "", fault.Wrap(fault.BadArgument, err, "file_path")
+	}
+	return rel, p, nil
+}
+
+// load reads and parses a file.
+func (s *Session) load(p string) (*file, error) {
+	rel, abs, err := s.resolve(p)
+	if err != nil {
+		return nil, err
+	}
+	data, _, err := s.fs.ReadFile(rel)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fault.Wrap(fault.NotFound, err, "%s does not exist; to create it use write_file", abs)
+		}
+		return nil, fault.Wrap(fault.IO, err, "%s", abs)
+	}
+	doc, err := text.Parse(data)
+	if err != nil {
+		return nil, fault.Wrap(fault.BadArgument, err, "%s cannot be edited", abs)
+	}
+	return &file{rel: rel, abs: abs, data: data, doc: doc, rev: text.Revision(data)}, nil
+}
+
+// markSeen records that the session saw rev of path.
+func (s *Session) markSeen(rel, rev string) {
+	s.mu.Lock()
+	s.seen[rel] = rev
+	s.mu.Unlock()
+}
+
+// checkRead enforces "read this turn": the session must have seen the
+// file's current revision, or the caller passes it as revision.
+func (s *Session) checkRead(f *file, given string) error {
+	if given != "" {
+		if given != f.rev {
+			return fault.New(fault.Conflict, "%s changed since revision %s: it is now at %s. View it again and redo the edit on what is there now", f.abs, given, f.rev)
+		}
+		return nil
+	}
+	s.mu.Lock()
+	seen, ok := s.seen[f.rel]
+	s.mu.Unlock()
+	switch {
+	case !ok:
+		return fault.New(fault.Conflict, "read %s before editing it: view it (or read_file) first, or pass its current revision", f.abs)
+	case seen != f.rev:
+		return fault.New(fault.Conflict, "%s changed since you read it (you saw %s, it is now %s): view it again before editing", f.abs, seen, f.rev)
+	}
+	return nil
+}
+
+// checkWorkspace refuses a file that the session's workspace changed.
+func (s *Session) checkWorkspace(f *file) error {
+	if s.ws == nil {
+		return nil
+	}
+	if what, dirty := s.ws.Pending(f.rel); dirty {
+		return fault.New(fault.Conflict, "%s has unwritten changes in this session's workspace (%s): write or discard them first, then edit the file", f.abs, what)
+	}
+	return nil
+}
+
+// commit writes data to f's path if the disk still holds what was loaded,
+// records the undo entry and the new revision, and refreshes the
+// workspace.
+func (s *Session) commit(f *file, data []byte) (string, error) {
+	cur, _, err := s.fs.ReadFile(f.rel)
+	switch {
+	case err == nil && text.Revision(cur) != f.rev:
+		return "", fault.New(fault.Conflict, "%s changed on disk while the edit was being made (it was %s, it is now %s); nothing was written: view it again", f.abs, f.rev, text.Revision(cur))
+	case err != nil && !(f.data == nil && errors.Is(err, fs.ErrNotExist)):
+		return "", fault.Wrap(fault.IO, err, "%s", f.abs)
+	}
+	if err := s.fs.WriteFile(f.rel, data); err != nil {
+		return "", fault.Wrap(fault.IO, err, "writing %s; nothing was written", f.abs)
+	}
+	rev := text.Revision(data)
+	s.mu.Lock()
+	stack := append(s.undo[f.rel], undoEntry{before: f.data, after: rev})
+	if len(stack) > UndoDepth {
+		stack = stack[len(stack)-UndoDepth:]
+	}
+	s.undo[f.rel] = stack
+	s.seen[f.rel] = rev
+	s.mu.Unlock()
+	s.refresh(f.rel, data)
+	return rev, nil
+}
+
+func (s *Session) refresh(rel string, data []byte) {
+	if s.ws == nil || data == nil {
+		return
+	}
+	doc, err := text.Parse(data)
+	if err != nil {
+		return
+	}
+	mode := fs.FileMode(0o644)
+	if st, err := s.fs.Stat(rel); err == nil {
+		mode = st.Mode().Perm()
+	}
+	s.ws.Refresh(rel, doc, mode)
+}
+
+// Call runs one edit_file call given as JSON parameters.
+func (s *Session) Call(ctx context.Context, params []byte) (*Result, error) {
+	p, err := parseParams(params)
+	if err != nil {
+		return nil, err
+	}
+	return s.Do(ctx, p)
+}
+
+// Do runs one edit_file call.
+func (s *Session) Do(ctx context.Context, p *Params) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	switch p.Command {
+	case "view":
+		return s.view(p)
+	case "undo_edit":
+		return s.undoEdit(p)
+	}
+	f, err := s.load(p.FilePath)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkWorkspace(f); err != nil {
+		return nil, err
+	}
+	if err := s.checkRead(f, p.Revision); err != nil {
+		return nil, err
+	}
+	var ed *edit
+	switch p.Command {
+	case "str_replace":
+		ed, err = strReplace(f, p)
+	case "insert":
+		ed, err = insert(f, p)
+	case "patch":
+		ed, err = applyPatch(f, p)
+	case "replace_symbol":
+		ed, err = replaceSymbol(f, p)
+	default:
+		err = fault.New(fault.BadArgument, "edit_file: unknown command %q: use one of %s", p.Command, strings.Join(Commands, ", "))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.finish(f, p, ed)
+}
+
+func (f *file) String() string { return fmt.Sprintf("%s@%s", f.abs, f.rev) }

@@ -1,0 +1,65 @@
+package editfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// undoEdit reverts this session's last mutation of a file, unless the file
+// changed since.
+func (s *Session) undoEdit(p *Params) (*Result, error) {
+	rel, abs, err := s.resolve(p.FilePath)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	stack := s.undo[rel]
+	s.mu.Unlock()
+	if len(stack) == 0 {
+		return nil, fault.New(fault.NotFound, "nothing to undo for %s: this session has not edited it (or has undone every edit)", abs)
+	}
+	top := stack[len(stack)-1]
+	cur, _, err := s.fs.ReadFile(rel)
+	curRev := ""
+	switch {
+	case err == nil:
+		curRev = text.Revision(cur)
+	case errors.Is(err, fs.ErrNotExist):
+		curRev = "(deleted)"
+	default:
+		return nil, fault.Wrap(fault.IO, err, "%s", abs)
+	}
+	if curRev != top.after {
+		return nil, fault.New(fault.Conflict, "cannot undo: %s changed since your last edit of it (the edit left %s, it is now %s); undoing would lose that change. View the file and edit it instead", abs, top.after, curRev)
+	}
+	if top.before == nil {
+		if err := s.fs.Remove(rel); err != nil {
+			return nil, fault.Wrap(fault.IO, err, "undo %s", abs)
+		}
+	} else if err := s.fs.WriteFile(rel, top.before); err != nil {
+		return nil, fault.Wrap(fault.IO, err, "undo %s", abs)
+	}
+	s.mu.Lock()
+	s.undo[rel] = stack[:len(stack)-1]
+	rev := ""
+	if top.before != nil {
+		rev = text.Revision(top.before)
+		s.seen[rel] = rev
+	} else {
+		delete(s.seen, rel)
+	}
+	s.mu.Unlock()
+	s.refresh(rel, top.before)
+	if top.before == nil {
+		return &Result{Path: abs, Text: fmt.Sprintf("Undid the creation of %s: the file was removed.\n", abs), Changed: true}, nil
+	}
+	doc, _ := text.Parse(top.before)
+	b := bodyOf(doc)
+	n := len(lines(b.s))
+	msg := fmt.Sprintf("Undid the last edit of %s (%d lines now).\n", abs, n)
+	return &Result{Path: abs, Text: msg + fmt.Sprintf("revision: %s\n", rev), Revision: rev, Changed: true}, nil
+}
