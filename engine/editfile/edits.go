@@ -218,7 +218,7 @@ func insert(f *file, p *Params) (*edit, error) {
 		text += eol
 	}
 	at := lineStart(b.s, after+1)
-	now := b.s
+	var now string
 	finalNL := b.s == "" || strings.HasSuffix(b.s, "\n")
 	if at == len(b.s) && !finalNL {
 		// Appending after a last line without a newline: end that line,

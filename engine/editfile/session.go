@@ -88,8 +88,7 @@ func (s *Session) resolve(p string) (rel, abs string, err error) {
 	if err != nil {
 		return "", "", fault.Wrap(fault.BadArgument, err, "file_path")
 	}
-	abs, err = s.fs.Abs(rel)
-	if err != nil {
+	if _, err = s.fs.Abs(rel); err != nil {
 		return "", "", fault.Wrap(fault.BadArgument, err, "file_path")
 	}
 	return rel, p, nil

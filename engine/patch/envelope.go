@@ -124,6 +124,7 @@ type parser struct {
 	i     int            // the next line, 0-based
 	ops   []FileOp       // parsed so far
 	seen  map[string]int // cleaned path → line that named it
+	inRun int            // lines before it are in a blank run that is not a separator
 }
 
 // ParseEnvelope parses a "*** Begin Patch" ... "*** End Patch" envelope into
@@ -201,7 +202,11 @@ func (p *parser) parse() error {
 	for {
 		p.skipBlank()
 		if p.i == len(p.lines) {
-			return p.errAt(len(p.lines)-1, `the patch ends without "*** End Patch"`)
+			last := len(p.lines) - 1
+			for blank(p.lines[last].text) {
+				last--
+			}
+			return p.errAt(last, `the patch ends without "*** End Patch"`)
 		}
 		m := marker(p.lines[p.i].text)
 		var err error
@@ -300,13 +305,21 @@ func (p *parser) parseAdd() error {
 }
 
 // separator reports whether the blank line at p.i begins a run of blank
-// lines that ends at a header, an "@@" line or the end of the text.
+// lines that ends at a header, an "@@" line or the end of the text. It
+// remembers a run that does not, so a long run is scanned once.
 func (p *parser) separator() bool {
+	if p.i < p.inRun {
+		return false
+	}
 	j := p.i
 	for j < len(p.lines) && blank(p.lines[j].text) {
 		j++
 	}
-	return j == len(p.lines) || isHeader(p.lines[j].text) || strings.HasPrefix(p.lines[j].text, "@@")
+	if j == len(p.lines) || isHeader(p.lines[j].text) || strings.HasPrefix(p.lines[j].text, "@@") {
+		return true
+	}
+	p.inRun = j
+	return false
 }
 
 func (p *parser) parseUpdate() error {
@@ -339,7 +352,7 @@ func (p *parser) parseUpdate() error {
 			op.Hunks = append(op.Hunks, h)
 			continue
 		case blank(t) && (len(op.Hunks) == 0 || p.separator()):
-			p.i++
+			p.skipBlank()
 			continue
 		case len(op.Hunks) == 0 && (t[0] == ' ' || t[0] == '-' || t[0] == '+'):
 			// A first hunk without its "@@" line.

@@ -144,7 +144,7 @@ func TestParseEnvelopeErrors(t *testing.T) {
 		{name: "svn diff", patch: "Index: x\n=====\n", line: 1, unified: true},
 		{name: "bare hunk", patch: "@@ -1 +1 @@\n-a\n+b\n", line: 1, unified: true},
 		{name: "no End Patch", patch: "*** Begin Patch\n*** Delete File: a\n", line: 2, msg: `the patch ends without "*** End Patch"`},
-		{name: "no End Patch after a hunk", patch: "*** Begin Patch\n*** Update File: a\n@@\n-x\n\n", line: 5, msg: `the patch ends without "*** End Patch"`},
+		{name: "no End Patch after a hunk", patch: "*** Begin Patch\n*** Update File: a\n@@\n-x\n\n", line: 4, text: "-x", msg: `the patch ends without "*** End Patch"`},
 		{name: "no operations", patch: "*** Begin Patch\n*** End Patch", line: 2, msg: "the patch has no file operations"},
 		{
 			name:  "bad hunk line",

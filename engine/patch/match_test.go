@@ -116,6 +116,12 @@ func TestApply(t *testing.T) {
 			msg:   []string{"leaves none of them after it"},
 		},
 		{
+			name:  "hint keeps only the candidates that start after its line",
+			file:  "x\ny\nx\ny\n",
+			hunks: []Hunk{{Hint: "x", Old: []string{"x"}, New: ls("z")}},
+			want:  "x\ny\nz\ny\n",
+		},
+		{
 			name:  "hint does not move a unique match",
 			file:  "func a() {\n\treturn 7\n}\nfunc b() {\n\treturn 1\n}\n",
 			hunks: []Hunk{{Hint: "func b() {", Old: []string{"\treturn 7"}, New: ls("\treturn 8")}},

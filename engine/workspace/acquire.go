@@ -22,6 +22,24 @@ type Limits struct {
 // DefaultLimits are the limits of CONTRACT §2.
 var DefaultLimits = Limits{MaxFiles: 500, MaxFileBytes: 2 << 20, MaxTotalBytes: 32 << 20}
 
+// tooMany is the error for a workspace that would hold n files, over the
+// limit, by taking path.
+func (l Limits) tooMany(path string, n int) error {
+	return fault.New(fault.Bounds, "%s: the workspace would hold %d files, over its limit of %d files (max_files); acquire fewer files (narrow the globs) or raise the limit", path, n, l.MaxFiles)
+}
+
+// checkSize checks a file of size bytes at path against the per-file limit
+// and, with the other files' total, against the workspace limit.
+func (l Limits) checkSize(path string, size, others int64) error {
+	if size > l.MaxFileBytes {
+		return fault.New(fault.Bounds, "%s: the file is %d bytes, over the per-file limit of %d bytes (max_file_bytes); leave it out or raise the limit", path, size, l.MaxFileBytes)
+	}
+	if others+size > l.MaxTotalBytes {
+		return fault.New(fault.Bounds, "%s: the workspace would hold %d bytes, over its total limit of %d bytes (max_total_bytes); acquire fewer files or raise the limit", path, others+size, l.MaxTotalBytes)
+	}
+	return nil
+}
+
 func (l Limits) withDefaults() Limits {
 	if l.MaxFiles <= 0 {
 		l.MaxFiles = DefaultLimits.MaxFiles
@@ -74,21 +92,22 @@ func (w *Workspace) Acquire(patterns []string) error {
 			continue
 		}
 		if files+1 > w.limits.MaxFiles {
-			return fault.New(fault.Bounds, "acquiring %s would make %d files, over the workspace limit of %d files: acquire fewer files (narrow the globs) or raise the limit", p, files+1, w.limits.MaxFiles)
+			return w.limits.tooMany(p, files+1)
 		}
 		st, err := w.fs.Stat(p)
 		if err != nil {
 			return ioError(p, err)
 		}
-		if st.Size() > w.limits.MaxFileBytes {
-			return fault.New(fault.Bounds, "%s is %d bytes, over the per-file limit of %d bytes: it cannot be acquired", p, st.Size(), w.limits.MaxFileBytes)
-		}
-		if total+st.Size() > w.limits.MaxTotalBytes {
-			return fault.New(fault.Bounds, "acquiring %s would make the workspace %d bytes, over its limit of %d bytes: acquire fewer files or raise the limit", p, total+st.Size(), w.limits.MaxTotalBytes)
+		if err := w.limits.checkSize(p, st.Size(), total); err != nil {
+			return err
 		}
 		data, mode, err := w.fs.ReadFile(p)
 		if err != nil {
 			return ioError(p, err)
+		}
+		// The file may have grown since the stat.
+		if err := w.limits.checkSize(p, int64(len(data)), total); err != nil {
+			return err
 		}
 		doc, err := text.Parse(data)
 		if err != nil {
@@ -101,7 +120,7 @@ func (w *Workspace) Acquire(patterns []string) error {
 	for _, l := range add {
 		w.files[l.path] = &file{doc: l.doc, mode: l.mode, acq: l.path, pers: l.path}
 		w.acq[l.path] = l.doc
-		w.pers[l.path] = disk{doc: l.doc, mode: l.mode}
+		w.pers[l.path] = disk{doc: l.doc, mode: l.mode, acq: l.path}
 	}
 	w.bytes = total
 	return nil
@@ -122,6 +141,9 @@ func (w *Workspace) expand(pat string) ([]string, error) {
 	p, err := rootfs.Clean(pat)
 	if err != nil {
 		return nil, fault.Wrap(fault.BadArgument, err, "bad path")
+	}
+	if _, ok := w.files[p]; ok {
+		return []string{p}, nil // held, perhaps created, by the workspace
 	}
 	st, err := w.fs.Stat(p)
 	if err != nil {

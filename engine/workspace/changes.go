@@ -30,27 +30,33 @@ type Change struct {
 
 // Changes lists every difference between the workspace and its acquisition
 // baseline, sorted by path. A renamed file whose content also changed is one
-// "renamed" change with its line counts.
+// "renamed" change with its line counts. A file deleted and created again at
+// the same path is "modified".
 func (w *Workspace) Changes() []Change {
 	var out []Change
 	owned := make(map[string]bool, len(w.files))
-	for p, f := range w.files {
-		if f.acq == "" {
-			out = append(out, Change{Path: p, Kind: Added, Added: f.doc.Len()})
-			continue
+	for _, f := range w.files {
+		if f.acq != "" {
+			owned[f.acq] = true
 		}
-		owned[f.acq] = true
-		base := w.acq[f.acq]
-		if f.acq == p {
+	}
+	for p, f := range w.files {
+		switch {
+		case f.acq == "" && (owned[p] || w.acq[p] == nil):
+			out = append(out, Change{Path: p, Kind: Added, Added: f.doc.Len()})
+		case f.acq == "" || f.acq == p:
+			// Modified in place, or deleted and created again.
+			base := w.acq[p]
+			owned[p] = true
 			if base.Equal(f.doc) {
 				continue
 			}
 			a, r := LineCounts(base, f.doc)
 			out = append(out, Change{Path: p, Kind: Modified, Added: a, Removed: r})
-			continue
+		default:
+			a, r := LineCounts(w.acq[f.acq], f.doc)
+			out = append(out, Change{Path: p, Kind: Renamed, From: f.acq, Added: a, Removed: r})
 		}
-		a, r := LineCounts(base, f.doc)
-		out = append(out, Change{Path: p, Kind: Renamed, From: f.acq, Added: a, Removed: r})
 	}
 	for p, d := range w.acq {
 		if !owned[p] {

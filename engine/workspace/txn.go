@@ -41,21 +41,21 @@ func (t *Txn) Doc(path string) (*text.Doc, bool) {
 	return f.doc, true
 }
 
+// put records f (nil: a deletion) at path. On error the transaction is
+// unchanged.
 func (t *Txn) put(path string, f *file) error {
-	old, had := t.get(path)
-	if had {
-		t.bytes -= int64(old.doc.Size())
+	total := t.bytes
+	if old, had := t.get(path); had {
+		total -= int64(old.doc.Size())
 	}
 	if f != nil {
-		t.bytes += int64(f.doc.Size())
-		if t.bytes > t.w.limits.MaxTotalBytes {
-			return fault.New(fault.Bounds, "changing %s would make the workspace %d bytes, over its limit of %d bytes", path, t.bytes, t.w.limits.MaxTotalBytes)
+		if err := t.w.limits.checkSize(path, int64(f.doc.Size()), total); err != nil {
+			return err
 		}
-		if int64(f.doc.Size()) > t.w.limits.MaxFileBytes {
-			return fault.New(fault.Bounds, "%s would be %d bytes, over the per-file limit of %d bytes", path, f.doc.Size(), t.w.limits.MaxFileBytes)
-		}
+		total += int64(f.doc.Size())
 	}
 	t.delta[path] = f
+	t.bytes = total
 	return nil
 }
 
@@ -76,8 +76,8 @@ func (t *Txn) Add(path string, doc *text.Doc) error {
 	if err := t.free(path, "add"); err != nil {
 		return err
 	}
-	if t.count()+1 > t.w.limits.MaxFiles {
-		return fault.New(fault.Bounds, "adding %s would make %d files, over the workspace limit of %d", path, t.count()+1, t.w.limits.MaxFiles)
+	if n := t.count() + 1; n > t.w.limits.MaxFiles {
+		return t.w.limits.tooMany(path, n)
 	}
 	return t.put(path, &file{doc: doc})
 }

@@ -40,6 +40,10 @@ type file struct {
 type disk struct {
 	doc  *text.Doc
 	mode fs.FileMode
+	// acq is the acquisition-baseline path the file on disk descends
+	// from, "" if the workspace created it; [Workspace.Discard] restores
+	// it so that changes written earlier are still reported.
+	acq string
 }
 
 // Workspace is an in-memory set of files over one root. It is not safe for
@@ -143,11 +147,7 @@ func (w *Workspace) Discard() {
 	files := make(map[string]*file, len(w.pers))
 	var total int64
 	for p, d := range w.pers {
-		acq := ""
-		if _, ok := w.acq[p]; ok {
-			acq = p
-		}
-		files[p] = &file{doc: d.doc, mode: d.mode, acq: acq, pers: p}
+		files[p] = &file{doc: d.doc, mode: d.mode, acq: d.acq, pers: p}
 		total += int64(d.doc.Size())
 	}
 	w.files, w.bytes = files, total

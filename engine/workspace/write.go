@@ -18,6 +18,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/rootfs"
 )
 
 // WriteError is a failed write. Written lists the paths already written
@@ -27,12 +28,14 @@ type WriteError struct {
 	Written []string
 	Temp    string
 	Err     error
+
+	tempFor string // where Temp's content belongs
 }
 
 func (e *WriteError) Error() string {
 	msg := e.Err.Error()
 	if e.Temp != "" {
-		msg += fmt.Sprintf("; a rename swap left its temporary file at %s: move it back by hand", e.Temp)
+		msg += fmt.Sprintf("; a rename swap left the temporary file %s on disk, holding the content that belongs at %s: writing again finishes the swap, or move it there by hand", e.Temp, e.tempFor)
 	}
 	if len(e.Written) > 0 {
 		msg += fmt.Sprintf(" (already written before the failure: %s)", strings.Join(e.Written, ", "))
@@ -42,9 +45,7 @@ func (e *WriteError) Error() string {
 
 func (e *WriteError) Unwrap() error { return e.Err }
 
-type rename struct{ from, to string }
-
-// plan is the set of disk operations one write performs.
+// writePlan is the set of disk operations one write performs.
 type writePlan struct {
 	renames []rename
 	deletes []string
@@ -171,8 +172,21 @@ func (w *Workspace) selectOps(all *writePlan, selectors []string) (*writePlan, e
 			selD[p] = true
 		}
 	}
-	if len(selR)+len(selW)+len(selD) == 0 {
-		return nil, fault.New(fault.BadArgument, "write: paths %q match no unwritten change; the unwritten paths are: %s", selectors, strings.Join(w.Unwritten(), ", "))
+	// Every selector must match something: a file of the workspace or a
+	// path an unwritten change touches. One that matches only unchanged
+	// files selects nothing, and that is fine.
+	var unmatched []string
+	for _, s := range selectors {
+		if !w.selects(s, all) {
+			unmatched = append(unmatched, s)
+		}
+	}
+	if len(unmatched) > 0 {
+		unwritten := "none"
+		if u := w.Unwritten(); len(u) > 0 {
+			unwritten = strings.Join(u, ", ")
+		}
+		return nil, fault.New(fault.BadArgument, "write: paths %q match no unwritten change and no file of the workspace; the unwritten paths are: %s", unmatched, unwritten)
 	}
 	// Close over dependencies until nothing changes: a renamed file's
 	// content change goes with it, and a destination must be vacated.
@@ -212,6 +226,31 @@ func (w *Workspace) selectOps(all *writePlan, selectors []string) (*writePlan, e
 		out.deletes = append(out.deletes, p)
 	}
 	return out, nil
+}
+
+// selects reports whether selector s matches a workspace path or a path
+// that an operation of all touches.
+func (w *Workspace) selects(s string, all *writePlan) bool {
+	match := func(p string) bool {
+		ok, _ := doublestar.Match(s, p)
+		return ok || s == p
+	}
+	for p := range w.files {
+		if match(p) {
+			return true
+		}
+	}
+	for _, r := range all.renames {
+		if match(r.from) {
+			return true
+		}
+	}
+	for _, p := range all.deletes {
+		if match(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkDisk refuses the write when any path it touches changed on disk
@@ -256,7 +295,8 @@ func (w *Workspace) checkDisk(p *writePlan) error {
 }
 
 // execute performs the operations in order, advancing the persisted
-// baseline after each one.
+// baseline after each one. written lists the destinations in the order
+// they were written, each once.
 func (w *Workspace) execute(ctx context.Context, p *writePlan) ([]string, error) {
 	var written []string
 	seen := map[string]bool{}
@@ -266,141 +306,94 @@ func (w *Workspace) execute(ctx context.Context, p *writePlan) ([]string, error)
 			written = append(written, x)
 		}
 	}
-	fail := func(temp string, err error) error {
-		if fault.KindOf(err) == fault.Internal {
+	temp, tempFor := "", "" // a swap's parked file, while it is on disk
+	fail := func(err error) error {
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			err = fault.Wrap(fault.Timeout, err, "write interrupted")
+		case fault.KindOf(err) == fault.Internal:
 			err = fault.Wrap(fault.IO, err, "write failed")
 		}
-		return &WriteError{Written: written, Temp: temp, Err: err}
+		return &WriteError{Written: written, Temp: temp, Err: err, tempFor: tempFor}
 	}
-	steps, err := orderRenames(p.renames, w.fs.TempRenameName)
-	if err != nil {
-		return nil, fail("", err)
-	}
-	temp := ""
-	for _, r := range steps {
+	for _, s := range orderRenames(p.renames) {
 		if err := ctx.Err(); err != nil {
-			return written, fail(temp, err)
+			return written, fail(err)
 		}
-		if err := w.fs.Rename(r.from, r.to); err != nil {
-			return written, fail(temp, fmt.Errorf("rename %s -> %s: %w", r.from, r.to, err))
-		}
-		w.moved(r.from, r.to)
+		from, to := s.from, s.to
 		switch {
-		case r.temp:
-			temp = r.to
-		case r.from == temp:
+		case s.park:
+			tmp, err := w.fs.TempRenameName(dirOf(s.from))
+			if err != nil {
+				return written, fail(fmt.Errorf("rename swap %s -> %s: no free temporary name: %w", s.from, s.to, err))
+			}
+			to = tmp
+		case s.unpark:
+			from = temp
+		}
+		if err := w.fs.Rename(from, to); err != nil {
+			return written, fail(fmt.Errorf("rename %s -> %s: %w", from, to, err))
+		}
+		w.moved(from, to, s.to)
+		switch {
+		case s.park:
+			temp, tempFor = to, s.to
+		case s.unpark:
 			temp = ""
-			note(r.to)
+			note(to)
 		default:
-			note(r.to)
+			note(to)
 		}
 	}
 	for _, x := range p.deletes {
 		if err := ctx.Err(); err != nil {
-			return written, fail(temp, err)
+			return written, fail(err)
 		}
 		if err := w.fs.Remove(x); err != nil {
-			return written, fail(temp, fmt.Errorf("delete %s: %w", x, err))
+			return written, fail(fmt.Errorf("delete %s: %w", x, err))
 		}
 		delete(w.pers, x)
 	}
 	for _, x := range p.writes {
 		if err := ctx.Err(); err != nil {
-			return written, fail(temp, err)
+			return written, fail(err)
 		}
 		f := w.files[x]
 		if err := w.fs.WriteFile(x, f.doc.Bytes()); err != nil {
-			return written, fail(temp, fmt.Errorf("write %s: %w", x, err))
+			return written, fail(fmt.Errorf("write %s: %w", x, err))
 		}
-		mode := f.mode
+		// An existing file keeps its mode (rootfs does so on disk); a new
+		// one gets rootfs.NewFileMode.
+		mode := rootfs.NewFileMode
 		if old, ok := w.pers[x]; ok {
 			mode = old.mode
-		}
-		if mode == 0 {
-			mode = 0o644
 		}
 		nf := *f
 		nf.pers, nf.mode = x, mode
 		w.files[x] = &nf
-		w.pers[x] = disk{doc: f.doc, mode: mode}
+		w.pers[x] = disk{doc: f.doc, mode: mode, acq: f.acq}
 		note(x)
 	}
 	return written, nil
 }
 
-// moved records a completed rename in the persisted baseline.
-func (w *Workspace) moved(from, to string) {
+// moved records a completed rename from -> to of the file at workspace
+// path cur in the persisted baseline.
+func (w *Workspace) moved(from, to, cur string) {
 	d := w.pers[from]
 	delete(w.pers, from)
 	w.pers[to] = d
-	for p, f := range w.files {
-		if f.pers == from {
-			nf := *f
-			nf.pers = to
-			w.files[p] = &nf
-			break
-		}
+	if f, ok := w.files[cur]; ok && f.pers == from {
+		nf := *f
+		nf.pers = to
+		w.files[cur] = &nf
 	}
 }
 
-// renameStep is one rename issued to disk; temp marks a move to a swap's
-// temporary file.
-type renameStep struct {
-	from, to string
-	temp     bool
-}
-
-// orderRenames orders renames so that no rename overwrites a file that
-// another has yet to move: dependency first, lexical (by destination, then
-// source) for ties. A cycle (a genuine swap) is broken by moving its
-// lexically first source to a temporary name from tempName, which costs
-// one extra rename per cycle.
-func orderRenames(renames []rename, tempName func(dir string) (string, error)) ([]renameStep, error) {
-	pending := make(map[string]rename, len(renames)) // by source
-	for _, r := range renames {
-		pending[r.from] = r
+// dirOf is the workspace directory of p, "" for the root.
+func dirOf(p string) string {
+	if d := path.Dir(p); d != "." {
+		return d
 	}
-	var out []renameStep
-	less := func(a, b rename) bool {
-		if a.to != b.to {
-			return a.to < b.to
-		}
-		return a.from < b.from
-	}
-	for len(pending) > 0 {
-		// Ready: the destination is not a source still to be moved.
-		var ready []rename
-		for _, r := range pending {
-			if _, busy := pending[r.to]; !busy {
-				ready = append(ready, r)
-			}
-		}
-		if len(ready) > 0 {
-			sort.Slice(ready, func(i, j int) bool { return less(ready[i], ready[j]) })
-			r := ready[0]
-			delete(pending, r.from)
-			out = append(out, renameStep{from: r.from, to: r.to})
-			continue
-		}
-		// Only cycles remain: break the lexically first one.
-		var first rename
-		started := false
-		for _, r := range pending {
-			if !started || less(r, first) {
-				first, started = r, true
-			}
-		}
-		dir := path.Dir(first.from)
-		if dir == "." {
-			dir = ""
-		}
-		tmp, err := tempName(dir)
-		if err != nil {
-			return nil, fault.Wrap(fault.IO, err, "rename swap %s -> %s: no free temporary name", first.from, first.to)
-		}
-		out = append(out, renameStep{from: first.from, to: tmp, temp: true})
-		delete(pending, first.from)
-		pending[tmp] = rename{from: tmp, to: first.to}
-	}
-	return out, nil
+	return ""
 }
