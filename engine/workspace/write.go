@@ -55,10 +55,17 @@ type writePlan struct {
 // Write persists the differences between the workspace and the persisted
 // baseline, or, with selectors, those of the files they match (by current,
 // old or deleted path; literal paths or globs). Operations that a selected
-// one depends on (vacating its destination) are included. It returns the
-// paths written. Before the first disk operation every path it will touch
-// must hold on disk what the persisted baseline says (or be absent for a
-// create); otherwise nothing is written.
+// one depends on (vacating its destination) are included. A selector that
+// matches neither a workspace file nor a changed path is an error; one that
+// matches only unchanged files selects nothing.
+//
+// It returns the paths written (created, modified, rename destinations;
+// never removals or rename sources), each once, in the order written.
+// Before the first disk operation every path it will touch must hold on
+// disk what the persisted baseline says (or be absent for a create);
+// otherwise nothing is written. A failure after that is a *[WriteError]
+// carrying what was written; the persisted baseline has advanced past every
+// completed operation, so a later Write issues only the rest.
 func (w *Workspace) Write(ctx context.Context, selectors []string) ([]string, error) {
 	p, err := w.planWrite(selectors)
 	if err != nil {

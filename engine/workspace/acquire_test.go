@@ -1,0 +1,177 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/rootfs"
+)
+
+func TestAcquire(t *testing.T) {
+	files := map[string]string{
+		"a.go": "package a\n", "b.txt": "bee\n",
+		"src/x.go": "x\n", "src/deep/y.go": "y\n", "src/deep/z.txt": "z\n",
+	}
+	for _, tc := range []struct {
+		name     string
+		patterns []string
+		want     []string
+	}{
+		{"literal", []string{"a.go"}, []string{"a.go"}},
+		{"literals dedup", []string{"a.go", "b.txt", "a.go"}, []string{"a.go", "b.txt"}},
+		{"star is one segment", []string{"src/*.go"}, []string{"src/x.go"}},
+		{"doublestar any depth", []string{"src/**/*.go"}, []string{"src/deep/y.go", "src/x.go"}},
+		{"doublestar dir", []string{"src/**"}, []string{"src/deep/y.go", "src/deep/z.txt", "src/x.go"}},
+		{"glob and literal overlap", []string{"*.go", "a.go"}, []string{"a.go"}},
+		{"empty", nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := open(t, tree(t, files), nil)
+			if err := w.Acquire(tc.patterns); err != nil {
+				t.Fatal(err)
+			}
+			wantList(t, "paths", w.Paths(), tc.want)
+			for _, p := range tc.want {
+				if d, _ := w.Doc(p); d.String() != files[p] {
+					t.Errorf("%s = %q, want %q", p, d.String(), files[p])
+				}
+			}
+			if len(w.Changes()) != 0 || w.Dirty() {
+				t.Errorf("fresh acquisition has changes: %+v", w.Changes())
+			}
+		})
+	}
+}
+
+func TestAcquireErrors(t *testing.T) {
+	files := map[string]string{
+		"a.txt": "a\n", "dir/b.txt": "b\n",
+		"bin.dat": "ab\x00cd", "latin1.txt": "caf\xe9\n",
+	}
+	for _, tc := range []struct {
+		name     string
+		patterns []string
+		kind     fault.Kind
+		subs     []string
+	}{
+		{"missing literal", []string{"a.txt", "nope.txt"}, fault.NotFound, []string{"nope.txt", "does not exist"}},
+		{"directory", []string{"dir"}, fault.BadArgument, []string{"dir is a directory", `"dir/**"`}},
+		{"glob without match", []string{"a.txt", "*.go"}, fault.NotFound, []string{`"*.go"`, "matched no files"}},
+		{"binary", []string{"a.txt", "bin.dat"}, fault.BadArgument, []string{"bin.dat", "binary"}},
+		{"not utf-8", []string{"latin1.txt"}, fault.BadArgument, []string{"latin1.txt", "not UTF-8"}},
+		{"outside the root", []string{"../x"}, fault.BadArgument, []string{"../x"}},
+		{"bad glob", []string{"[a"}, fault.BadArgument, []string{"[a"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := open(t, tree(t, files), nil)
+			err := w.Acquire(tc.patterns)
+			wantFault(t, err, tc.kind, tc.subs...)
+			if w.Len() != 0 {
+				t.Errorf("a failed acquisition left %v in the workspace", w.Paths())
+			}
+		})
+	}
+}
+
+func TestAcquireLimits(t *testing.T) {
+	files := map[string]string{"a.txt": "12345\n", "b.txt": "12345\n", "c.txt": "12345\n"}
+	for _, tc := range []struct {
+		name   string
+		limits Limits
+		subs   []string
+	}{
+		{"files", Limits{MaxFiles: 2}, []string{"limit of 2 files", "max_files"}},
+		{"per-file bytes", Limits{MaxFileBytes: 5}, []string{"a.txt", "per-file limit of 5 bytes", "max_file_bytes"}},
+		{"total bytes", Limits{MaxTotalBytes: 13}, []string{"c.txt", "total limit of 13 bytes", "max_total_bytes"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fsys, err := rootfs.New(tree(t, files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := New(fsys, tc.limits)
+			if err := w.Acquire([]string{"a.txt"}); err != nil && tc.name != "per-file bytes" {
+				t.Fatal(err)
+			}
+			before := w.Paths()
+			err = w.Acquire([]string{"*.txt"})
+			wantFault(t, err, fault.Bounds, tc.subs...)
+			wantList(t, "paths after a failed acquisition", w.Paths(), before)
+			// Within the limits it works.
+			if err := New(fsys, Limits{}).Acquire([]string{"*.txt"}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	t.Run("defaults", func(t *testing.T) {
+		w := New(nil, Limits{})
+		if w.limits != DefaultLimits || DefaultLimits != (Limits{MaxFiles: 500, MaxFileBytes: 2 << 20, MaxTotalBytes: 32 << 20}) {
+			t.Errorf("limits = %+v", w.limits)
+		}
+	})
+	t.Run("a transaction cannot exceed them", func(t *testing.T) {
+		fsys, _ := rootfs.New(tree(t, files))
+		w := New(fsys, Limits{MaxFiles: 3, MaxFileBytes: 8, MaxTotalBytes: 19})
+		if err := w.Acquire([]string{"*.txt"}); err != nil {
+			t.Fatal(err)
+		}
+		tx := w.Begin()
+		wantFault(t, tx.Add("d.txt", doc("d\n")), fault.Bounds, "limit of 3 files")
+		wantFault(t, tx.Set("a.txt", doc("123456789\n")), fault.Bounds, "per-file limit of 8 bytes")
+		wantFault(t, tx.Set("a.txt", doc("1234567\n")), fault.Bounds, "total limit of 19 bytes")
+		// A failed Set leaves the transaction's accounting alone.
+		if err := tx.Set("a.txt", doc("1\n")); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Set("b.txt", doc("1234567\n")); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if w.bytes != 2+8+6 {
+			t.Errorf("bytes = %d, want 16", w.bytes)
+		}
+	})
+}
+
+func TestAcquireKeepsWorkspaceContent(t *testing.T) {
+	root := tree(t, map[string]string{"a.txt": "old\n", "b.txt": "b\n", "c.txt": "c\n"})
+	w := open(t, root, nil, "a.txt", "b.txt")
+	apply(t, w, func(tx *Txn) error {
+		if err := tx.Set("a.txt", doc("new\n")); err != nil {
+			return err
+		}
+		if err := tx.Delete("b.txt"); err != nil {
+			return err
+		}
+		return tx.Add("n.txt", doc("n\n"))
+	})
+	// Re-acquiring: the changed file keeps its workspace content, the
+	// deleted one stays deleted, the added one (not on disk) is found.
+	if err := w.Acquire([]string{"*.txt", "a.txt", "n.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	wantMap(t, "workspace", snapshot(w), map[string]string{"a.txt": "new\n", "c.txt": "c\n", "n.txt": "n\n"})
+	// A later disk change does not leak in either.
+	put(t, root, "a.txt", "changed on disk\n")
+	if err := w.Acquire([]string{"a.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := w.Doc("a.txt"); d.String() != "new\n" {
+		t.Errorf("a.txt = %q after re-acquisition", d.String())
+	}
+}
+
+func TestAcquireKeepsMode(t *testing.T) {
+	root := tree(t, map[string]string{"run.sh": "#!/bin/sh\n"})
+	if err := os.Chmod(filepath.Join(root, "run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w := open(t, root, nil, "run.sh")
+	if m := w.files["run.sh"].mode.Perm(); m != 0o755 {
+		t.Errorf("mode = %v", m)
+	}
+}

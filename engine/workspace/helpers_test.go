@@ -1,0 +1,174 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// tree writes files (path → content) under a new temporary root.
+func tree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, c := range files {
+		put(t, root, p, c)
+	}
+	return root
+}
+
+// put writes one file under root, creating its directories.
+func put(t testing.TB, root, p, content string) {
+	t.Helper()
+	abs := filepath.Join(root, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(abs, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// onDisk returns every file under root (path → content), temporaries included.
+func onDisk(t testing.TB, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		out[filepath.ToSlash(rel)] = string(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// recorder records the disk operations of an FS and can fail one of them.
+type recorder struct {
+	ops    []string // "rename a -> b", "remove a", "write a"
+	failAt int      // 1-based index of the operation to fail; 0 = none
+	seen   int
+}
+
+func (r *recorder) hook(op, path, to string) error {
+	r.seen++
+	if r.failAt != 0 && r.seen == r.failAt {
+		return fmt.Errorf("injected fault at op %d", r.seen)
+	}
+	switch op {
+	case rootfs.OpRename:
+		r.ops = append(r.ops, "rename "+path+" -> "+to)
+	default:
+		r.ops = append(r.ops, op+" "+path)
+	}
+	return nil
+}
+
+// open returns a workspace over root whose disk operations go to rec, with
+// patterns acquired.
+func open(t testing.TB, root string, rec *recorder, patterns ...string) *Workspace {
+	t.Helper()
+	fsys, err := rootfs.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Temporary names come from a seeded stream, so runs repeat.
+	hooks := rootfs.Hooks{Rand: rand.NewChaCha8([32]byte{1})}
+	if rec != nil {
+		hooks.BeforeOp = rec.hook
+	}
+	fsys = fsys.WithHooks(hooks)
+	w := New(fsys, Limits{})
+	if len(patterns) > 0 {
+		if err := w.Acquire(patterns); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return w
+}
+
+// apply runs fn in a transaction and commits it.
+func apply(t testing.TB, w *Workspace, fn func(*Txn) error) {
+	t.Helper()
+	tx := w.Begin()
+	if err := fn(tx); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// snapshot is the workspace's content (path → text).
+func snapshot(w *Workspace) map[string]string {
+	out := map[string]string{}
+	for _, p := range w.Paths() {
+		d, _ := w.Doc(p)
+		out[p] = d.String()
+	}
+	return out
+}
+
+func doc(s string) *text.Doc { return text.FromString(s) }
+
+// wantFault checks err's kind and that its message holds each substring.
+func wantFault(t testing.TB, err error, kind fault.Kind, subs ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("want a %s error, got nil", kind)
+	}
+	if k := fault.KindOf(err); k != kind {
+		t.Errorf("kind = %s, want %s (%v)", k, kind, err)
+	}
+	for _, s := range subs {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q does not mention %q", err, s)
+		}
+	}
+}
+
+func wantMap(t testing.TB, what string, got, want map[string]string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s = %q, want %q", what, got, want)
+		return
+	}
+	for k, v := range want {
+		if g, ok := got[k]; !ok || g != v {
+			t.Errorf("%s = %q, want %q", what, got, want)
+			return
+		}
+	}
+}
+
+func wantList(t testing.TB, what string, got, want []string) {
+	t.Helper()
+	if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+		t.Errorf("%s =\n  %q\nwant\n  %q", what, got, want)
+	}
+}
+
+func asWriteError(t testing.TB, err error) *WriteError {
+	t.Helper()
+	var we *WriteError
+	if !errors.As(err, &we) {
+		t.Fatalf("want a *WriteError, got %T: %v", err, err)
+	}
+	return we
+}
