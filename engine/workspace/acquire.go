@@ -3,6 +3,8 @@ package workspace
 import (
 	"errors"
 	"io/fs"
+	"slices"
+	"strings"
 
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/rootfs"
@@ -133,6 +135,7 @@ func (w *Workspace) expand(pat string) ([]string, error) {
 		if err != nil {
 			return nil, fault.Wrap(fault.BadArgument, err, "bad glob %q", pat)
 		}
+		matches = skipVCS(pat, matches)
 		if len(matches) == 0 {
 			return nil, fault.New(fault.NotFound, "the glob %q matched no files under the root: check the pattern (`*` matches within one path segment, `**` at any depth)", pat)
 		}
@@ -172,4 +175,29 @@ func ioError(path string, err error) error {
 		}
 		return fault.Wrap(fault.IO, err, "%s", path)
 	}
+}
+
+// vcsDirs are version-control directories that a glob never reaches into
+// unless it names them: `**` means the project's files, not git's objects.
+var vcsDirs = []string{".git", ".hg", ".svn", ".jj"}
+
+// skipVCS drops matches inside a version-control directory that pat does
+// not name.
+func skipVCS(pat string, matches []string) []string {
+	out := matches[:0:0]
+	for _, m := range matches {
+		if !inVCS(m) || inVCS(pat) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func inVCS(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if slices.Contains(vcsDirs, seg) {
+			return true
+		}
+	}
+	return false
 }

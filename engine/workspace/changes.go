@@ -82,12 +82,31 @@ func LineCounts(before, after *text.Doc) (added, removed int) {
 	if len(a) == 0 || len(b) == 0 {
 		return len(b), len(a)
 	}
+	// Compare whole lines, terminator included. When every remaining line
+	// has the same terminator (the usual case) the content alone decides,
+	// and no line needs to be copied.
+	eol := a[0].EOL
+	uniform := true
+	for _, ls := range [][]text.Line{a, b} {
+		for _, l := range ls {
+			if l.EOL != eol {
+				uniform = false
+				break
+			}
+		}
+	}
+	key := func(l text.Line) string {
+		if uniform {
+			return l.Text
+		}
+		return l.Text + l.EOL
+	}
 	as, bs := make([]string, len(a)), make([]string, len(b))
 	for i, l := range a {
-		as[i] = l.Text + l.EOL
+		as[i] = key(l)
 	}
 	for i, l := range b {
-		bs[i] = l.Text + l.EOL
+		bs[i] = key(l)
 	}
 	for _, d := range lcs.DiffLines(as, bs) {
 		removed += d.End - d.Start

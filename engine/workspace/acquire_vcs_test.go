@@ -1,0 +1,41 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/devbroker/devbroker/engine/rootfs"
+)
+
+func TestGlobSkipsVCSDirectories(t *testing.T) {
+	root := t.TempDir()
+	for _, p := range []string{"a.txt", ".git/config", ".git/objects/x", "sub/.git/HEAD", "sub/b.txt"} {
+		abs := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fsys, err := rootfs.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := New(fsys, Limits{})
+	if err := w.Acquire([]string{"**"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Paths(); !slices.Equal(got, []string{"a.txt", "sub/b.txt"}) {
+		t.Errorf("** acquired %v", got)
+	}
+	// A glob that names the directory reaches into it.
+	if err := w.Acquire([]string{".git/*"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := w.Doc(".git/config"); !ok {
+		t.Error(".git/* did not acquire .git/config")
+	}
+}
