@@ -123,7 +123,8 @@ type parser struct {
 	lines []pline
 	i     int            // the next line, 0-based
 	ops   []FileOp       // parsed so far
-	seen  map[string]int // cleaned path → line that named it
+	seen  map[string]int // cleaned path → line that named it as an operation's subject
+	dests map[string]int // cleaned path → line that made it a destination (Add, Move to)
 	inRun int            // lines before it are in a blank run that is not a separator
 }
 
@@ -131,7 +132,7 @@ type parser struct {
 // its file operations, in order. Errors are [*ParseError]s; a unified diff is
 // refused with one that wraps [ErrUnifiedDiff].
 func ParseEnvelope(patch string) ([]FileOp, error) {
-	p := &parser{lines: splitPatch(patch), seen: map[string]int{}}
+	p := &parser{lines: splitPatch(patch), seen: map[string]int{}, dests: map[string]int{}}
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
@@ -250,16 +251,35 @@ func (p *parser) header(prefix string) (string, error) {
 	if path == "" {
 		return "", p.errAt(p.i, "%q needs a path", prefix)
 	}
-	return path, p.claim(path)
+	return path, p.claim(path, prefix)
 }
 
-// claim records that line p.i names path; a patch names each path once.
-func (p *parser) claim(name string) error {
+// claim records that line p.i names path. Operations apply in order, so a
+// path may be named again once an earlier operation moved a file onto it
+// (a swap through a third name), but each path is the subject of at most
+// one operation (an Add, Delete or Update header) and the destination of
+// at most one (an Add or a Move to): anything else is a mistake.
+func (p *parser) claim(name, prefix string) error {
 	key := path.Clean(name)
-	if at, ok := p.seen[key]; ok {
-		return p.errAt(p.i, "the path %q is already named on line %d: a patch may name each path only once", name, at)
+	subject := prefix != moveTo
+	dest := prefix == moveTo || prefix == addFile
+	if at, ok := p.seen[key]; ok && subject {
+		return p.errAt(p.i, "the path %q is already the subject of the operation on line %d: give each file one operation in a patch", name, at)
 	}
-	p.seen[key] = p.i + 1
+	if at, ok := p.dests[key]; ok && dest {
+		return p.errAt(p.i, "the path %q already receives a file on line %d: two operations cannot both create or move a file onto one path", name, at)
+	}
+	if prefix == moveTo && p.i > 0 {
+		if src := strings.TrimSpace(strings.TrimPrefix(marker(p.lines[p.i-1].text), updateFile)); path.Clean(src) == key {
+			return p.errAt(p.i, "the path %q is moved onto itself: drop the \"*** Move to:\" line", name)
+		}
+	}
+	if subject {
+		p.seen[key] = p.i + 1
+	}
+	if dest {
+		p.dests[key] = p.i + 1
+	}
 	return nil
 }
 

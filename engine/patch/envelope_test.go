@@ -157,10 +157,10 @@ func TestParseEnvelopeErrors(t *testing.T) {
 		{name: "update with blank lines only", patch: "*** Begin Patch\n*** Update File: a\n\n\n*** Delete File: b\n*** End Patch", line: 2, msg: "needs at least one"},
 		{name: "empty hunk", patch: "*** Begin Patch\n*** Update File: a\n@@ x\n@@\n-y\n*** End Patch", line: 3, msg: "empty hunk"},
 		{name: "empty hunk of blank lines", patch: "*** Begin Patch\n*** Update File: a\n@@\n\n\n*** End Patch", line: 3, msg: "empty hunk"},
-		{name: "duplicate path", patch: "*** Begin Patch\n*** Update File: a\n@@\n-x\n*** Delete File: a\n*** End Patch", line: 5, msg: `the path "a" is already named on line 2`},
-		{name: "duplicate path after cleaning", patch: "*** Begin Patch\n*** Delete File: a/b\n*** Delete File: a//b\n*** End Patch", line: 3, msg: "already named on line 2"},
-		{name: "move onto itself", patch: "*** Begin Patch\n*** Update File: a\n*** Move to: a\n*** End Patch", line: 3, msg: `the path "a" is already named on line 2`},
-		{name: "move onto another operation's path", patch: "*** Begin Patch\n*** Add File: b\n+x\n*** Update File: a\n*** Move to: b\n*** End Patch", line: 5, msg: "already named on line 2"},
+		{name: "duplicate path", patch: "*** Begin Patch\n*** Update File: a\n@@\n-x\n*** Delete File: a\n*** End Patch", line: 5, msg: `the path "a" is already the subject of the operation on line 2`},
+		{name: "duplicate path after cleaning", patch: "*** Begin Patch\n*** Delete File: a/b\n*** Delete File: a//b\n*** End Patch", line: 3, msg: "already the subject of the operation on line 2"},
+		{name: "move onto itself", patch: "*** Begin Patch\n*** Update File: a\n*** Move to: a\n*** End Patch", line: 3, msg: `the path "a" is moved onto itself`},
+		{name: "move onto another operation's path", patch: "*** Begin Patch\n*** Add File: b\n+x\n*** Update File: a\n*** Move to: b\n*** End Patch", line: 5, msg: "already receives a file on line 2"},
 		{name: "empty path", patch: "*** Begin Patch\n*** Add File:   \n+x\n*** End Patch", line: 2, msg: `"*** Add File:" needs a path`},
 		{name: "empty move path", patch: "*** Begin Patch\n*** Update File: a\n*** Move to:\n*** End Patch", line: 3, msg: `"*** Move to:" needs a path`},
 		{name: "move not after its update", patch: "*** Begin Patch\n*** Move to: b\n*** End Patch", line: 2, msg: `must come right after its "*** Update File:" line`},
@@ -230,5 +230,17 @@ func TestEnvelopeApply(t *testing.T) {
 	want := "func a() {\r\n\treturn 1\r\n}\r\nfunc b() {\r\n\treturn 2\r\n\t// two\r\n}"
 	if got.String() != want {
 		t.Fatalf("got %q\nwant %q", got.String(), want)
+	}
+}
+
+// TestEnvelopeSwapThroughThirdName: operations apply in order, so a swap
+// written as a→c, b→a, c→b names a, b and c twice each, legitimately.
+func TestEnvelopeSwapThroughThirdName(t *testing.T) {
+	ops, err := ParseEnvelope("*** Begin Patch\n*** Update File: a\n*** Move to: c\n*** Update File: b\n*** Move to: a\n*** Update File: c\n*** Move to: b\n*** End Patch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ops) != 3 || ops[2].Path != "c" || ops[2].MoveTo != "b" {
+		t.Fatalf("ops = %+v", ops)
 	}
 }
