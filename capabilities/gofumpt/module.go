@@ -1,0 +1,139 @@
+package gofumpt
+
+// This file defines the go.mod lookup that gives each file its formatting
+// options, as the gofumpt CLI's -lang and -modpath defaults would, with
+// two differences:
+//
+//   - The workspace comes first. At each directory, from the file's own
+//     upward, a go.mod in the workspace (changed, added, or only in
+//     memory) wins; a go.mod deleted in the workspace does not count; only
+//     then is the disk consulted.
+//   - The search stops at the root. The CLI walks up to the filesystem
+//     root, but the broker never reads outside its root (CONTRACT §1), so
+//     a module whose go.mod sits above the root formats with gofumpt's
+//     defaults (go1, no module path). Disk reads go through [os.Root], so a
+//     symlinked go.mod that points outside the root is not followed either.
+//
+// As in the CLI, an unreadable go.mod is passed over and a go.mod without
+// a go directive means go1.16. A go.mod that does not parse, or whose go
+// version gofumpt cannot take ("1.21.0rc1" parses, and makes the CLI
+// panic), stops the search: its files are not formatted, and carry a
+// diagnostic naming the go.mod. (The CLI formats them with the defaults,
+// which can regroup the module's own imports as standard library.)
+
+import (
+	goversion "go/version"
+	"os"
+	"path"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+
+	"github.com/devbroker/devbroker/capabilities"
+)
+
+// module is what the nearest go.mod says about formatting.
+type module struct {
+	// gomod is the workspace path of the go.mod, "" when none was found.
+	gomod string
+	// lang is the language version, "go"-prefixed ("go1.22"); "" when
+	// there is no go.mod.
+	lang string
+	// path is the module path.
+	path string
+	// problem says why the go.mod could not be used, "" when it could.
+	problem string
+}
+
+// modules finds and caches the modules of one run's files.
+type modules struct {
+	req     *capabilities.Request
+	deleted map[string]bool
+	root    *os.Root // nil when the root cannot be opened
+	byDir   map[string]module
+}
+
+func newModules(req *capabilities.Request) *modules {
+	m := &modules{req: req, deleted: map[string]bool{}, byDir: map[string]module{}}
+	for _, p := range req.Deleted {
+		m.deleted[p] = true
+	}
+	if req.Root != "" {
+		if r, err := os.OpenRoot(req.Root); err == nil {
+			m.root = r
+		}
+	}
+	return m
+}
+
+// close releases the root.
+func (m *modules) close() {
+	if m.root != nil {
+		m.root.Close()
+	}
+}
+
+// of returns the module of the file at workspace path p.
+func (m *modules) of(p string) module {
+	return m.inDir(path.Dir(p))
+}
+
+// inDir returns the module of directory dir ("." is the root).
+func (m *modules) inDir(dir string) module {
+	if mod, ok := m.byDir[dir]; ok {
+		return mod
+	}
+	mod, found := m.here(dir)
+	if !found && dir != "." {
+		mod = m.inDir(path.Dir(dir))
+	}
+	m.byDir[dir] = mod
+	return mod
+}
+
+// here reads dir's own go.mod, reporting whether there is one.
+func (m *modules) here(dir string) (module, bool) {
+	gomod := path.Join(dir, "go.mod")
+	var data []byte
+	if doc, ok := m.req.All[gomod]; ok && doc != nil {
+		data = doc.Bytes()
+	} else if m.deleted[gomod] || m.root == nil {
+		return module{}, false
+	} else {
+		var err error
+		data, err = m.root.ReadFile(gomod)
+		if err != nil {
+			// The CLI walks on past any go.mod it cannot read.
+			return module{}, false
+		}
+	}
+	return parseModule(gomod, data), true
+}
+
+// parseModule reads the options from a go.mod's content.
+func parseModule(gomod string, data []byte) module {
+	mod := module{gomod: gomod}
+	f, err := modfile.Parse(gomod, data, nil)
+	if err != nil {
+		mod.problem = "it does not parse: " + oneLine(err)
+		return mod
+	}
+	mod.lang = "go1.16" // no go directive: https://go.dev/ref/mod#go-mod-file-go
+	if f.Go != nil {
+		mod.lang = "go" + f.Go.Version
+	}
+	if f.Module != nil {
+		mod.path = f.Module.Mod.Path
+	}
+	// modfile accepts versions that go/version, and so gofumpt, does not
+	// ("1.21.0rc1"); gofumpt panics on them.
+	if !goversion.IsValid(mod.lang) {
+		mod.problem = "its go directive " + strings.TrimPrefix(mod.lang, "go") + " is not a valid Go version"
+		mod.lang, mod.path = "", ""
+	}
+	return mod
+}
+
+func oneLine(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", "; ")
+}
