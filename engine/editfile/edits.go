@@ -114,52 +114,58 @@ func noMatch(f *file, b body, want, what string) error {
 	return fault.New(fault.NoMatch, "%s", strings.TrimRight(msg.String(), "\n"))
 }
 
-// closest finds the window of s's lines most like want's lines: the most
-// lines equal after trimming spaces, then the first line containing want's
-// first non-blank line trimmed. It returns 0 when nothing is close.
+// closest finds the window of s's lines most like want's lines and
+// returns its 1-based first line and its lines; 0 when s is empty. Lines
+// are compared trimmed, by the length of their common prefix and suffix, so
+// a window that differs only in indentation, one character or a line
+// ending still wins. Only the first closestLines lines of want count.
 func closest(s, want string) (int, []string) {
 	have := lines(s)
 	w := lines(want)
-	if len(w) == 0 || len(have) == 0 {
+	if len(have) == 0 {
 		return 0, nil
 	}
-	if len(w) > 40 {
-		w = w[:40]
+	if len(w) == 0 {
+		w = []string{want}
 	}
-	trim := func(x string) string { return strings.TrimSpace(x) }
-	best, bestAt := 0, -1
-	for i := 0; i+len(w) <= len(have) || (i == 0 && len(have) < len(w)); i++ {
-		score := 0
-		for j := 0; j < len(w) && i+j < len(have); j++ {
-			if trim(have[i+j]) == trim(w[j]) && trim(w[j]) != "" {
-				score++
-			}
-		}
-		if score > best {
-			best, bestAt = score, i
-		}
+	score := w
+	if len(score) > closestLines {
+		score = score[:closestLines]
 	}
-	if bestAt < 0 {
-		for _, l := range w {
-			if t := trim(l); t != "" {
-				for i, h := range have {
-					if strings.Contains(h, t) || strings.Contains(t, trim(h)) && trim(h) != "" && len(trim(h)) > 8 {
-						bestAt = i
-						break
-					}
-				}
-				break
-			}
+	tw := make([]string, len(score))
+	for j, l := range score {
+		tw[j] = strings.TrimSpace(strings.TrimSuffix(l, "\r"))
+	}
+	best, bestAt := -1, 0
+	for i := range have {
+		total := 0
+		for j := 0; j < len(tw) && i+j < len(have); j++ {
+			total += similarity(strings.TrimSpace(strings.TrimSuffix(have[i+j], "\r")), tw[j])
+		}
+		if total > best {
+			best, bestAt = total, i
 		}
 	}
-	if bestAt < 0 {
-		return 0, nil
-	}
-	end := bestAt + len(w)
-	if end > len(have) {
-		end = len(have)
-	}
+	end := min(bestAt+len(w), len(have))
 	return bestAt + 1, have[bestAt:end]
+}
+
+// closestLines bounds how many lines of old_str closest compares.
+const closestLines = 8
+
+// similarity is the length of the longest common prefix plus that of the
+// longest common suffix of a and b (not counting a byte twice).
+func similarity(a, b string) int {
+	n := min(len(a), len(b))
+	p := 0
+	for p < n && a[p] == b[p] {
+		p++
+	}
+	q := 0
+	for q < n-p && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	return p + q
 }
 
 // insert inserts new_str as whole lines after insert_line (0 = top) or
@@ -173,7 +179,7 @@ func insert(f *file, p *Params) (*edit, error) {
 	if newStr == "" {
 		return nil, fault.New(fault.BadArgument, "new_str is empty: there is nothing to insert")
 	}
-	n := len(lines(b.s))
+	n := lineCount(b.s)
 	given := 0
 	for _, set := range []bool{p.InsertLine != nil, p.InsertBeforeAnchor != nil, p.InsertAfterAnchor != nil} {
 		if set {
@@ -201,10 +207,9 @@ func insert(f *file, p *Params) (*edit, error) {
 		if err != nil {
 			return nil, err
 		}
-		after = line + strings.Count(b.in(*p.InsertAfterAnchor), "\n")
-		if after > n {
-			after = n
-		}
+		// The anchor's last line: a "\n" that ends the anchor ends that
+		// line, it does not reach into the next one.
+		after = line + strings.Count(strings.TrimSuffix(b.in(*p.InsertAfterAnchor), "\n"), "\n")
 	}
 	text := b.in(newStr)
 	eol := "\n"

@@ -1,8 +1,10 @@
 package editfile
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/syntax"
@@ -14,6 +16,15 @@ func (s *Session) finish(f *file, p *Params, ed *edit) (*Result, error) {
 	data := ed.body.bytes(ed.now)
 	if string(data) == string(f.data) {
 		return nil, fault.New(fault.BadArgument, "the %s leaves %s unchanged: nothing to do (check new_str)", p.Command, f.abs)
+	}
+	// new_str may carry a NUL ("\u0000" in JSON): never turn a text file
+	// into one that no tool will edit again. (The same test as text.Parse,
+	// without building lines.)
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil, fault.Wrap(fault.BadArgument, text.ErrBinary, "the %s would make %s binary; nothing was written", p.Command, f.abs)
+	}
+	if !utf8.Valid(data) {
+		return nil, fault.Wrap(fault.BadArgument, text.ErrNotUTF8, "the %s would make %s invalid text; nothing was written", p.Command, f.abs)
 	}
 	if p.ValidateSyntax {
 		if err := syntax.Validate(f.rel, f.data, data); err != nil {

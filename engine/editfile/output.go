@@ -2,6 +2,8 @@ package editfile
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -11,20 +13,40 @@ import (
 const snippetContext = 4
 
 // numbered renders lines first..last (1-based, inclusive, clamped) of s as
-// "N<TAB>text" lines.
+// "N<TAB>text" lines. It only walks to the window, so a snippet of a large
+// file costs what the window costs.
 func numbered(s string, first, last int) string {
-	ls := lines(s)
 	if first < 1 {
 		first = 1
 	}
-	if last > len(ls) {
-		last = len(ls)
-	}
+	off := lineStart(s, first)
 	var b strings.Builder
-	for i := first; i <= last; i++ {
-		fmt.Fprintf(&b, "%d\t%s\n", i, strings.TrimSuffix(ls[i-1], "\r"))
+	for i := first; i <= last && off < len(s); i++ {
+		l := s[off:]
+		if j := strings.IndexByte(l, '\n'); j >= 0 {
+			l = l[:j]
+			off += j + 1
+		} else {
+			off = len(s)
+		}
+		b.WriteString(strconv.Itoa(i))
+		b.WriteByte('\t')
+		b.WriteString(strings.TrimSuffix(l, "\r"))
+		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// lineCount is the number of lines of s (see lines).
+func lineCount(s string) int {
+	if s == "" {
+		return 0
+	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
 }
 
 // snippet renders the edited region of s (lines first..last) with context.
@@ -35,9 +57,67 @@ func snippet(s string, first, last int) string {
 	return numbered(s, first-snippetContext, last+snippetContext)
 }
 
-// unifiedDiff is the unified diff between two bodies.
+// diffContext is how many lines of context a unified diff shows.
+const diffContext = 3
+
+// unifiedDiff is the unified diff between two bodies. Only the region
+// between their common leading and trailing lines (plus context) is
+// diffed, and the hunk headers are shifted back to file line numbers, so
+// a small edit of a large file costs about what comparing the bytes
+// costs.
 func unifiedDiff(path, before, after string) string {
-	return udiff.Unified(path, path, before, after)
+	// Common prefix, cut back to a line start, then diffContext lines.
+	p := 0
+	for p < len(before) && p < len(after) && before[p] == after[p] {
+		p++
+	}
+	p = strings.LastIndexByte(before[:p], '\n') + 1
+	for k := 0; k < diffContext && p > 0; k++ {
+		p = strings.LastIndexByte(before[:p-1], '\n') + 1
+	}
+	// Common suffix of what is left, cut forward to a line start (that
+	// is, after a "\n" in both), then diffContext lines.
+	b, a := before[p:], after[p:]
+	q := 0
+	for q < len(b) && q < len(a) && b[len(b)-1-q] == a[len(a)-1-q] {
+		q++
+	}
+	suf := b[len(b)-q:]
+	atLineStart := func(t string) bool { return q == len(t) || t[len(t)-q-1] == '\n' }
+	if !atLineStart(b) || !atLineStart(a) {
+		// The suffix starts mid-line: skip to the next line start.
+		if j := strings.IndexByte(suf, '\n'); j >= 0 {
+			suf = suf[j+1:]
+		} else {
+			suf = ""
+		}
+	}
+	for k := 0; k < diffContext && suf != ""; k++ {
+		j := strings.IndexByte(suf, '\n')
+		if j < 0 {
+			suf = ""
+			break
+		}
+		suf = suf[j+1:]
+	}
+	q = len(suf)
+	d := udiff.Unified(path, path, b[:len(b)-q], a[:len(a)-q])
+	offset := strings.Count(before[:p], "\n")
+	if offset == 0 || d == "" {
+		return d
+	}
+	return hunkHeader.ReplaceAllStringFunc(d, func(h string) string {
+		m := hunkHeader.FindStringSubmatch(h)
+		return "@@ -" + shift(m[1], offset) + m[2] + " +" + shift(m[3], offset) + m[4] + " @@"
+	})
+}
+
+// hunkHeader matches a unified diff's hunk header.
+var hunkHeader = regexp.MustCompile(`(?m)^@@ -(\d+)((?:,\d+)?) \+(\d+)((?:,\d+)?) @@`)
+
+func shift(n string, by int) string {
+	v, _ := strconv.Atoi(n)
+	return strconv.Itoa(v + by)
 }
 
 // quoteLine renders a line for an error message so that tabs, trailing

@@ -121,7 +121,7 @@ var allowed = map[string][]string{
 	"insert":         {"new_str", "insert_line", "insert_before_anchor", "insert_after_anchor"},
 	"patch":          {"patch"},
 	"replace_symbol": {"symbol", "symbol_kind", "new_str"},
-	"undo_edit":      {},
+	"undo_edit":      {}, // not nil: Do tells known commands by a non-nil entry
 }
 
 // checkApplicable refuses parameters given to a command that does not use

@@ -40,6 +40,11 @@ type Session struct {
 	fs *rootfs.FS
 	ws Workspace
 
+	// wmu serializes this session's check-then-write sequences (commit,
+	// undo), so two of its own calls cannot both pass the check and
+	// overwrite each other.
+	wmu sync.Mutex
+
 	mu   sync.Mutex
 	seen map[string]string // path → revision this session last saw
 	undo map[string][]undoEntry
@@ -105,6 +110,10 @@ func (s *Session) load(p string) (*file, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fault.Wrap(fault.NotFound, err, "%s does not exist; to create it use write_file", abs)
 		}
+		if st, serr := s.fs.Stat(rel); serr == nil && st.IsDir() {
+			// rootfs's hint (a glob) is for plans; edit_file takes one file.
+			return nil, fault.New(fault.BadArgument, "%s is a directory: give the absolute path of one file", abs)
+		}
 		return nil, fault.Wrap(fault.IO, err, "%s", abs)
 	}
 	doc, err := text.Parse(data)
@@ -157,6 +166,8 @@ func (s *Session) checkWorkspace(f *file) error {
 // records the undo entry and the new revision, and refreshes the
 // workspace.
 func (s *Session) commit(f *file, data []byte) (string, error) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	cur, _, err := s.fs.ReadFile(f.rel)
 	switch {
 	case err == nil && text.Revision(cur) != f.rev:
@@ -208,6 +219,15 @@ func (s *Session) Call(ctx context.Context, params []byte) (*Result, error) {
 func (s *Session) Do(ctx context.Context, p *Params) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	// Do is also called directly, without parseParams.
+	switch {
+	case p.Command == "":
+		return nil, fault.New(fault.BadArgument, "edit_file: command is required: one of %s", strings.Join(Commands, ", "))
+	case allowed[p.Command] == nil:
+		return nil, fault.New(fault.BadArgument, "edit_file: unknown command %q: use one of %s", p.Command, strings.Join(Commands, ", "))
+	case p.FilePath == "":
+		return nil, fault.New(fault.BadArgument, "edit_file: file_path is required (an absolute path)")
 	}
 	switch p.Command {
 	case "view":

@@ -59,7 +59,7 @@ func (s *Session) ReadFile(ctx context.Context, params []byte) (*Result, error) 
 		return nil, fault.New(fault.BadArgument, "read_file: offset and limit must be 1 or more (offset is a 1-based line)")
 	}
 	b := bodyOf(f.doc)
-	n := len(lines(b.s))
+	n := lineCount(b.s)
 	if n > 0 && offset > n {
 		return nil, fault.New(fault.Bounds, "read_file: offset %d is past the end of %s: the file has %d lines", offset, f.abs, n)
 	}

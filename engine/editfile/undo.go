@@ -16,6 +16,11 @@ func (s *Session) undoEdit(p *Params) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkWorkspace(&file{rel: rel, abs: abs}); err != nil {
+		return nil, err
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	s.mu.Lock()
 	stack := s.undo[rel]
 	s.mu.Unlock()
@@ -59,7 +64,7 @@ func (s *Session) undoEdit(p *Params) (*Result, error) {
 	}
 	doc, _ := text.Parse(top.before)
 	b := bodyOf(doc)
-	n := len(lines(b.s))
+	n := lineCount(b.s)
 	msg := fmt.Sprintf("Undid the last edit of %s (%d lines now).\n", abs, n)
 	return &Result{Path: abs, Text: msg + fmt.Sprintf("revision: %s\n", rev), Revision: rev, Changed: true}, nil
 }

@@ -3,6 +3,7 @@ package editfile
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/devbroker/devbroker/engine/fault"
@@ -20,7 +21,7 @@ func (s *Session) view(p *Params) (*Result, error) {
 		return nil, err
 	}
 	b := bodyOf(f.doc)
-	n := len(lines(b.s))
+	n := lineCount(b.s)
 	first, last := 1, n
 	header := ""
 	given := 0
@@ -69,21 +70,15 @@ func (s *Session) view(p *Params) (*Result, error) {
 		if err != nil {
 			return nil, fault.Wrap(fault.KindOf(err), err, "%s", f.abs)
 		}
-		first, last = line-before, line+strings.Count(b.in(*p.Anchor), "\n")+after
+		first, last = line-before, line+strings.Count(strings.TrimSuffix(b.in(*p.Anchor), "\n"), "\n")+after
 		header = fmt.Sprintf("anchor at line %d\n", line)
 	case p.Symbol != nil:
 		sym, err := symbols.Lookup(f.rel, strings.ReplaceAll(b.s, "\r\n", "\n"), *p.Symbol, p.SymbolKind)
 		if err != nil {
 			return nil, symbolFault(err, f.abs)
 		}
-		// The symbol's extent, plus context only when asked for.
-		before, after = 0, 0
-		if p.ContextBefore != nil {
-			before = *p.ContextBefore
-		}
-		if p.ContextAfter != nil {
-			after = *p.ContextAfter
-		}
+		// Seed 004: the region around a symbol, like an anchor's, has
+		// context_before/context_after lines of context, default 20.
 		first, last = sym.StartLine-before, sym.EndLine+after
 		header = fmt.Sprintf("%s %s: lines %d-%d\n", sym.Kind, sym.Name, sym.StartLine, sym.EndLine)
 	}
@@ -126,13 +121,14 @@ func uniqueLine(b body, anchor, what string) (int, error) {
 
 // lineList renders the lines of offsets, for messages.
 func lineList(s string, offs []int) string {
+	// CONTRACT §4 asks for every match's line. Count lines incrementally:
+	// offs is ascending.
 	parts := make([]string, 0, len(offs))
-	for i, o := range offs {
-		if i == 20 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(offs)-20))
-			break
-		}
-		parts = append(parts, fmt.Sprint(lineOf(s, o)))
+	line, prev := 1, 0
+	for _, o := range offs {
+		line += strings.Count(s[prev:o], "\n")
+		prev = o
+		parts = append(parts, strconv.Itoa(line))
 	}
 	return strings.Join(parts, ", ")
 }
