@@ -40,14 +40,10 @@ func TestRaceBeforeWrite(t *testing.T) {
 	e.view("f.txt")
 	armed = true
 	_, err := e.call("str_replace", "f.txt", "old_str", "a", "new_str", "x")
+	// The check runs again inside rootfs.FS.WriteFileIf, after the hook
+	// and right before the rename.
 	if got := e.disk("f.txt"); got != "a\nb\nOUTSIDE\n" {
-		// rootfs.FS.WriteFile calls BeforeOp before it looks at the disk,
-		// and it has no way to check the current content after that: the
-		// check in commit necessarily comes before the hook. Closing this
-		// needs a conditional write in rootfs (see the report):
-		// WriteFileIf(rel, data, func(cur []byte) error) that runs the
-		// check after the hook, right before the rename.
-		t.Skipf("needs a conditional write in rootfs: the outside change was overwritten (disk %q, err %v)", got, err)
+		t.Fatalf("the outside change was overwritten: disk %q, err %v", got, err)
 	}
 	if fault.KindOf(err) != fault.Conflict {
 		t.Fatalf("err %v, want a conflict", err)

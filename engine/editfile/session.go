@@ -168,14 +168,23 @@ func (s *Session) checkWorkspace(f *file) error {
 func (s *Session) commit(f *file, data []byte) (string, error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	cur, _, err := s.fs.ReadFile(f.rel)
-	switch {
-	case err == nil && text.Revision(cur) != f.rev:
-		return "", fault.New(fault.Conflict, "%s changed on disk while the edit was being made (it was %s, it is now %s); nothing was written: view it again", f.abs, f.rev, text.Revision(cur))
-	case err != nil && !(f.data == nil && errors.Is(err, fs.ErrNotExist)):
-		return "", fault.Wrap(fault.IO, err, "%s", f.abs)
+	// The disk must still hold what was loaded: checked again right
+	// before the rename that replaces the file.
+	unchanged := func(cur []byte, exists bool) error {
+		switch {
+		case !exists && f.data != nil:
+			return fault.New(fault.Conflict, "%s was deleted while the edit was being made; nothing was written", f.abs)
+		case exists && f.data == nil:
+			return fault.New(fault.Conflict, "%s was created by someone else while the edit was being made (it is now %s); nothing was written: view it first", f.abs, text.Revision(cur))
+		case exists && text.Revision(cur) != f.rev:
+			return fault.New(fault.Conflict, "%s changed on disk while the edit was being made (it was %s, it is now %s); nothing was written: view it again", f.abs, f.rev, text.Revision(cur))
+		}
+		return nil
 	}
-	if err := s.fs.WriteFile(f.rel, data); err != nil {
+	if err := s.fs.WriteFileIf(f.rel, data, unchanged); err != nil {
+		if fault.KindOf(err) == fault.Conflict {
+			return "", err
+		}
 		return "", fault.Wrap(fault.IO, err, "writing %s; nothing was written", f.abs)
 	}
 	rev := text.Revision(data)

@@ -111,6 +111,17 @@ func (f *FS) Stat(rel string) (fs.FileInfo, error) {
 // Writing through a symlink that stays inside the root writes its target and
 // keeps the link. Directories and other non-regular files are refused.
 func (f *FS) WriteFile(rel string, data []byte) error {
+	return f.WriteFileIf(rel, data, nil)
+}
+
+// WriteFileIf is [FS.WriteFile] with a last check: after the new content is
+// written to its temporary file and synced, and immediately before the
+// rename that replaces the file, check is called with the file's current
+// content (nil and exists false when there is none). An error from check
+// aborts the write, leaving the file as it is, and is returned as is. This
+// narrows the window in which an outside change could be overwritten to
+// the rename itself.
+func (f *FS) WriteFileIf(rel string, data []byte, check func(current []byte, exists bool) error) error {
 	if err := f.before(OpWrite, rel, ""); err != nil {
 		return err
 	}
@@ -157,6 +168,19 @@ func (f *FS) WriteFile(rel string, data []byte) error {
 	}
 	if _, err := pf.Write(data); err != nil {
 		return ioError(OpWrite, rel, err)
+	}
+	if check != nil {
+		if err := pf.Sync(); err != nil {
+			return ioError(OpWrite, rel, err)
+		}
+		cur, err := dirRoot.ReadFile(base)
+		exists := err == nil
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return ioError(OpWrite, rel, err)
+		}
+		if err := check(cur, exists); err != nil {
+			return err
+		}
 	}
 	if err := pf.CloseAtomicallyReplace(); err != nil {
 		return ioError(OpWrite, rel, err)
