@@ -14,6 +14,10 @@ type body struct {
 	s    string
 	crlf bool
 	bom  bool
+	// restore, for a mixed-ending file matched in LF form (the patch
+	// command: CONTRACT §2's line matchers ignore terminators), is the
+	// original whose terminators are put back on the lines kept.
+	restore *text.Doc
 }
 
 func bodyOf(d *text.Doc) body {
@@ -23,9 +27,18 @@ func bodyOf(d *text.Doc) body {
 	return body{s: d.Content(), bom: d.BOM()}
 }
 
+// lineBodyOf is bodyOf for the line matchers (patch): a mixed-ending file
+// is matched in LF form too, and its kept lines keep their terminators.
+func lineBodyOf(d *text.Doc) body {
+	if d.Mixed() {
+		return body{s: d.LFContent(), bom: d.BOM(), restore: d}
+	}
+	return bodyOf(d)
+}
+
 // in converts a caller's string to the body's form.
 func (b body) in(s string) string {
-	if b.crlf {
+	if b.crlf || b.restore != nil {
 		return strings.ReplaceAll(s, "\r\n", "\n")
 	}
 	return s
@@ -33,6 +46,9 @@ func (b body) in(s string) string {
 
 // bytes converts body text back to file bytes.
 func (b body) bytes(s string) []byte {
+	if b.restore != nil {
+		return text.RestoreEOL(b.restore, s).Bytes()
+	}
 	if b.crlf {
 		s = strings.ReplaceAll(s, "\n", "\r\n")
 	}

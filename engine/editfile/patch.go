@@ -10,7 +10,7 @@ import (
 // applyPatch applies a unified diff to the file: every hunk's old side must
 // match exactly once, and all hunks apply or none.
 func applyPatch(f *file, p *Params) (*edit, error) {
-	b := bodyOf(f.doc)
+	b := lineBodyOf(f.doc)
 	src, err := need(p.Patch, "patch", "patch")
 	if err != nil {
 		return nil, err

@@ -184,3 +184,21 @@ func FuzzMapper(f *testing.F) {
 		}
 	})
 }
+
+func TestRestoreEOL(t *testing.T) {
+	for _, tc := range []struct{ orig, lf, want string }{
+		// Kept lines keep their own terminator; new lines take the dominant (CRLF here).
+		{"a\r\nb\nc\r\nd\r\n", "a\nb\nX\nd\n", "a\r\nb\nX\r\nd\r\n"},
+		// Inserted lines in the middle; the LF line survives.
+		{"a\r\nb\nc\r\n", "a\nnew1\nnew2\nb\nc\n", "a\r\nnew1\r\nnew2\r\nb\nc\r\n"},
+		// Deleting lines; no final newline is taken from lf.
+		{"a\r\nb\nc\r\n", "a\nb", "a\r\nb"},
+		// BOM kept.
+		{"\uFEFFa\nb\r\nc\n", "a\nB\nc\n", "\uFEFFa\nB\nc\n"},
+	} {
+		got := RestoreEOL(FromString(tc.orig), tc.lf).String()
+		if got != tc.want {
+			t.Errorf("RestoreEOL(%q, %q) = %q, want %q", tc.orig, tc.lf, got, tc.want)
+		}
+	}
+}
