@@ -1,0 +1,190 @@
+package external
+
+// This file defines the process runner: one command, with a timeout, its
+// output captured up to [MaxOutput], and its whole process group killed
+// when the run ends early.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/devbroker/devbroker/engine"
+)
+
+// waitDelay bounds how long a run waits for its output pipes after the
+// command was killed or exited while a leftover child still holds them.
+const waitDelay = 2 * time.Second
+
+// invocation is one run of a command.
+type invocation struct {
+	argv  []string
+	dir   string
+	env   []string // added to the environment
+	stdin []byte   // nil: /dev/null
+}
+
+// outcome is what one run did.
+type outcome struct {
+	stdout, stderr capped
+	code           int    // exit code; -1 when there is none
+	signal         string // the signal that killed it, if any
+	timedOut       bool   // the driver's timeout passed
+	canceled       bool   // the caller canceled
+	notFound       bool   // the command does not exist
+	err            error  // any other failure to run
+}
+
+// capped is a buffer that keeps the first MaxOutput bytes written to it
+// and counts the rest.
+type capped struct {
+	buf     bytes.Buffer
+	dropped int64
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	room := MaxOutput - c.buf.Len()
+	if room < len(p) {
+		if room > 0 {
+			c.buf.Write(p[:room])
+		}
+		c.dropped += int64(len(p) - max(room, 0))
+		return len(p), nil
+	}
+	return c.buf.Write(p)
+}
+
+// run runs inv with timeout, under ctx.
+func run(ctx context.Context, inv invocation, timeout time.Duration) *outcome {
+	o := &outcome{code: -1}
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(tctx, inv.argv[0], inv.argv[1:]...)
+	cmd.Dir = inv.dir
+	cmd.Env = append(os.Environ(), inv.env...)
+	if inv.stdin != nil {
+		cmd.Stdin = bytes.NewReader(inv.stdin)
+	}
+	cmd.Stdout, cmd.Stderr = &o.stdout, &o.stderr
+	setGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	cmd.WaitDelay = waitDelay
+	err := cmd.Run()
+	if cmd.Process != nil {
+		// Whatever the command left behind in its group goes with it.
+		_ = killGroup(cmd.Process)
+	}
+	if ps := cmd.ProcessState; ps != nil {
+		o.code = ps.ExitCode()
+		o.signal = signalOf(ps)
+	}
+	switch {
+	case ctx.Err() != nil:
+		o.canceled = true
+	case tctx.Err() != nil:
+		o.timedOut = true
+	case cmd.ProcessState == nil && missing(inv.argv[0], inv.dir, err):
+		o.notFound = true
+		o.err = err
+	case cmd.ProcessState == nil && err != nil:
+		o.err = err
+	}
+	return o
+}
+
+// missing reports whether err, from starting name in dir, says that the
+// command does not exist (and not, say, that dir does not).
+func missing(name, dir string, err error) bool {
+	if errors.Is(err, exec.ErrNotFound) {
+		return true
+	}
+	if !errors.Is(err, fs.ErrNotExist) || !strings.ContainsRune(name, filepath.Separator) {
+		return false
+	}
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(dir, name)
+	}
+	_, serr := os.Stat(name)
+	return errors.Is(serr, fs.ErrNotExist)
+}
+
+// failure classifies an outcome under the exit-code policy: the status
+// and message of a run that is no answer, or "" for an answer (an OK or a
+// findings code). what names the run in messages ("shellcheck on a.sh").
+func (d *Driver) failure(o *outcome, what string) (engine.Status, string) {
+	switch {
+	case o.canceled:
+		return engine.StatusTimeout, fmt.Sprintf("%s was canceled before it finished", what)
+	case o.timedOut:
+		return engine.StatusTimeout, fmt.Sprintf("%s timed out after %s and was killed (raise the driver's timeout if it needs longer)%s", what, d.timeout, stderrTail(o))
+	case o.notFound:
+		return engine.StatusNotInstalled, fmt.Sprintf("%s: %v%s", what, o.err, d.installHint())
+	case o.err != nil:
+		return engine.StatusCrashed, fmt.Sprintf("%s could not start: %v", what, o.err)
+	case o.signal != "":
+		return engine.StatusCrashed, fmt.Sprintf("%s was killed by %s%s", what, o.signal, stderrTail(o))
+	case d.isOK(o.code) || d.isFindings(o.code):
+		return "", ""
+	default:
+		return engine.StatusCrashed, fmt.Sprintf("%s exited with code %d, which is neither ok %v nor findings %v%s", what, o.code, d.ok, d.findings, stderrTail(o))
+	}
+}
+
+func (d *Driver) isOK(code int) bool {
+	for _, c := range d.ok {
+		if c == code {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *Driver) isFindings(code int) bool {
+	for _, c := range d.findings {
+		if c == code {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *Driver) installHint() string {
+	if d.cfg.Install == "" {
+		return ""
+	}
+	return "; install: " + d.cfg.Install
+}
+
+// tailLines and tailBytes bound the standard error quoted in a message.
+const (
+	tailLines = 15
+	tailBytes = 2000
+)
+
+// stderrTail is ": " and the end of the run's standard error (or of its
+// standard output when standard error is empty), or "".
+func stderrTail(o *outcome) string {
+	s := strings.TrimSpace(o.stderr.buf.String())
+	if s == "" {
+		s = strings.TrimSpace(o.stdout.buf.String())
+	}
+	if s == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > tailLines {
+		lines = lines[len(lines)-tailLines:]
+	}
+	s = strings.Join(lines, "\n")
+	if len(s) > tailBytes {
+		s = "..." + s[len(s)-tailBytes:]
+	}
+	return ": " + s
+}

@@ -1,0 +1,334 @@
+package external
+
+// This file defines [Driver.Run]: format, lint and lint with fixes, each as
+// one or more runs of the command over a view of the workspace.
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// maxParallel bounds the runs of one request that run at once.
+var maxParallel = min(runtime.NumCPU(), 8)
+
+// Run formats or lints req.Files. The diagnostics describe req.All, the
+// workspace content; formatted or fixed contents are in Result.Edits.
+func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabilities.Result {
+	root := req.Root
+	if root == "" {
+		root = d.env.Root
+	}
+	var files []string
+	for _, p := range req.Files {
+		if req.All[p] != nil {
+			files = append(files, p)
+		}
+	}
+	switch {
+	case req.Kind == engine.Format && d.cfg.Output == "":
+		return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("%s is not a formatter (it has no output setting)", d.name)}
+	case req.Kind == engine.Format:
+		return d.format(ctx, root, req.All, files)
+	case d.cfg.Output != "":
+		return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("%s is a formatter; it cannot %s", d.name, req.Kind)}
+	case req.Fix && d.CanFix():
+		return d.fix(ctx, root, req, files)
+	default:
+		return d.lint(ctx, root, req.All, files, req.Changed, req.Deleted)
+	}
+}
+
+// lint runs the command and parses its findings.
+func (d *Driver) lint(ctx context.Context, root string, all map[string]*text.Doc, files, changed, deleted []string) *capabilities.Result {
+	res := newAnswer()
+	if len(files) == 0 {
+		return res.result()
+	}
+	v, err := d.view(root, all, changed, deleted)
+	if err != nil {
+		return crashed(err)
+	}
+	defer v.close()
+	want := map[string]bool{}
+	for _, p := range files {
+		want[p] = true
+	}
+	for _, r := range d.runAll(ctx, d.cfg.Command, d.perFile, d.input == InputStdin, root, v, all, files) {
+		if st, msg := d.failure(r.out, r.what); st != "" {
+			res.fail(st, msg)
+			continue
+		}
+		out := &r.out.stdout
+		if d.cfg.Stream == "stderr" {
+			out = &r.out.stderr
+		}
+		fs := d.parse(out.buf.Bytes())
+		if d.isFindings(r.out.code) && len(fs) == 0 {
+			res.fail(engine.StatusCrashed, fmt.Sprintf("%s exited with code %d (findings), but no finding could be parsed from its output, so the answer is not clean%s", r.what, r.out.code, stderrTail(r.out)))
+			continue
+		}
+		if out.dropped > 0 {
+			res.fail(engine.StatusCrashed, fmt.Sprintf("%s printed more than %d bytes; the findings past that are missing", r.what, MaxOutput))
+		}
+		res.Diagnostics = append(res.Diagnostics, d.diagnostics(fs, r.site, all, want)...)
+	}
+	return res.result()
+}
+
+// format runs the formatter and collects the changed contents. A findings
+// exit code (a syntax error, usually) gives diagnostics and no edit.
+func (d *Driver) format(ctx context.Context, root string, all map[string]*text.Doc, files []string) *capabilities.Result {
+	res := newAnswer()
+	if len(files) == 0 {
+		return res.result()
+	}
+	v, err := d.view(root, all, nil, nil)
+	if err != nil {
+		return crashed(err)
+	}
+	defer v.close()
+	var done []string // files formatted in place, to read back
+	for _, r := range d.runAll(ctx, d.cfg.Command, d.perFile, d.input == InputStdin, root, v, all, files) {
+		if st, msg := d.failure(r.out, r.what); st != "" {
+			res.fail(st, msg)
+			continue
+		}
+		if d.isFindings(r.out.code) {
+			// The file cannot be formatted: its errors are the answer.
+			out := &r.out.stderr
+			if d.cfg.Stream == "stdout" {
+				out = &r.out.stdout
+			}
+			want := map[string]bool{}
+			for _, p := range r.files {
+				want[p] = true
+			}
+			ds := d.diagnostics(d.parse(out.buf.Bytes()), r.site, all, want)
+			if len(ds) == 0 {
+				res.fail(engine.StatusCrashed, fmt.Sprintf("%s exited with code %d and no error could be parsed from its output%s", r.what, r.out.code, stderrTail(r.out)))
+			}
+			res.Diagnostics = append(res.Diagnostics, ds...)
+			continue
+		}
+		if d.cfg.Output == "file" {
+			done = append(done, r.files...)
+			continue
+		}
+		p := r.files[0]
+		doc, err := formatted(r.out, all[p])
+		if err != nil {
+			res.fail(engine.StatusCrashed, fmt.Sprintf("%s: %v", r.what, err))
+			continue
+		}
+		if !doc.Equal(all[p]) {
+			res.Edits[p] = doc
+		}
+	}
+	if len(done) > 0 {
+		edits, err := readBack(v.tree, done, all)
+		if err != nil {
+			res.fail(engine.StatusCrashed, fmt.Sprintf("%s: %v", d.name, err))
+		}
+		for p, doc := range edits {
+			res.Edits[p] = doc
+		}
+	}
+	return res.result()
+}
+
+// formatted is a formatter's standard output as the file's new content.
+func formatted(o *outcome, old *text.Doc) (*text.Doc, error) {
+	if o.stdout.dropped > 0 {
+		return nil, fmt.Errorf("the formatted output is larger than %d bytes", MaxOutput)
+	}
+	out := o.stdout.buf.Bytes()
+	if len(out) == 0 && old.Size() > 0 && strings.TrimSpace(old.String()) != "" {
+		return nil, fmt.Errorf("printed nothing for a non-empty file; the file is left as it is%s", stderrTail(o))
+	}
+	doc, err := text.Parse(out)
+	if err != nil {
+		return nil, fmt.Errorf("the formatted output is not text: %w", err)
+	}
+	return doc, nil
+}
+
+// fix runs the fix command on a staged copy, reads the fixed files back as
+// edits, then lints the fixed content for what remains.
+func (d *Driver) fix(ctx context.Context, root string, req *capabilities.Request, files []string) *capabilities.Result {
+	res := newAnswer()
+	if len(files) == 0 {
+		return res.result()
+	}
+	v, err := stage(req.All)
+	if err != nil {
+		return crashed(err)
+	}
+	defer v.close()
+	perFile := hasFileArgs(d.cfg.FixCommand)
+	var done []string
+	for _, r := range d.runAll(ctx, d.cfg.FixCommand, perFile, false, root, v, req.All, files) {
+		if st, msg := d.failure(r.out, r.what+" (fix)"); st != "" {
+			res.fail(st, msg)
+			continue
+		}
+		done = append(done, r.files...)
+	}
+	if res.Status != engine.StatusOK {
+		return res.result() // a fix that did not finish is not applied
+	}
+	edits, err := readBack(v.tree, done, req.All)
+	if err != nil {
+		return crashed(err)
+	}
+	all, changed := req.All, req.Changed
+	if len(edits) > 0 {
+		all = make(map[string]*text.Doc, len(req.All))
+		for p, doc := range req.All {
+			all[p] = doc
+		}
+		changed = slices.Clone(req.Changed)
+		for p, doc := range edits {
+			all[p] = doc
+			if !slices.Contains(changed, p) {
+				changed = append(changed, p)
+			}
+		}
+		slices.Sort(changed)
+	}
+	rest := d.lint(ctx, root, all, files, changed, req.Deleted)
+	if len(edits) > 0 {
+		rest.Edits = edits
+	}
+	return rest
+}
+
+// view prepares how the command sees the workspace.
+func (d *Driver) view(root string, all map[string]*text.Doc, changed, deleted []string) (*view, error) {
+	switch d.input {
+	case InputStaged:
+		return stage(all)
+	case InputOverlay:
+		return overlay(root, all, changed, deleted)
+	default:
+		return &view{tree: root}, nil
+	}
+}
+
+// ran is one run and what it was about.
+type ran struct {
+	what  string   // for messages: "shellcheck on a.sh"
+	files []string // the workspace files it was about
+	site  *site
+	out   *outcome
+}
+
+// runAll runs argv once per file (perFile) or once for all files, at most
+// maxParallel at a time, and returns the runs in file order. With
+// withStdin, each file's workspace content is its run's standard input.
+func (d *Driver) runAll(ctx context.Context, argv []string, perFile, withStdin bool, root string, v *view, all map[string]*text.Doc, files []string) []*ran {
+	var runs []*ran
+	if perFile {
+		for _, p := range files {
+			runs = append(runs, &ran{what: d.name + " on " + p, files: []string{p}})
+		}
+	} else {
+		runs = append(runs, &ran{what: d.name, files: files})
+	}
+	dir := filepath.Join(v.tree, filepath.FromSlash(d.cfg.Dir))
+	sem := make(chan struct{}, maxParallel)
+	var wg sync.WaitGroup
+	for _, r := range runs {
+		file := ""
+		if perFile {
+			file = r.files[0]
+		}
+		r.site = &site{root: root, dir: dir, view: v, file: file}
+		inv := invocation{argv: expand(argv, v, file), dir: dir, env: expand(d.cfg.Env, v, file)}
+		if withStdin {
+			inv.stdin = all[file].Bytes()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r.out = run(ctx, inv, d.timeout)
+		}()
+	}
+	wg.Wait()
+	return runs
+}
+
+// expand fills in the placeholders of args.
+func expand(args []string, v *view, file string) []string {
+	pairs := []string{"{root}", v.tree, "{overlay}", v.overlay}
+	if file != "" {
+		pairs = append(pairs, "{file}", filepath.Join(v.tree, filepath.FromSlash(file)), "{path}", file)
+	}
+	r := strings.NewReplacer(pairs...)
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = r.Replace(a)
+	}
+	return out
+}
+
+// hasFileArgs reports whether argv names a single file.
+func hasFileArgs(argv []string) bool {
+	return slices.ContainsFunc(argv, func(a string) bool {
+		return strings.Contains(a, "{file}") || strings.Contains(a, "{path}")
+	})
+}
+
+// maxMessages bounds the failure messages one answer quotes.
+const maxMessages = 3
+
+// answer is a Result being built from several runs.
+type answer struct {
+	capabilities.Result
+	failures int
+}
+
+func newAnswer() *answer {
+	return &answer{Result: capabilities.Result{Status: engine.StatusOK, Edits: map[string]*text.Doc{}}}
+}
+
+// fail records a failed run: the first failure sets the status, and the
+// first few messages are kept.
+func (a *answer) fail(st engine.Status, msg string) {
+	a.failures++
+	if a.Status == engine.StatusOK {
+		a.Status = st
+	}
+	if a.failures > maxMessages {
+		return
+	}
+	if a.Message != "" {
+		a.Message += "\n"
+	}
+	a.Message += msg
+}
+
+// result is the finished Result.
+func (a *answer) result() *capabilities.Result {
+	if n := a.failures - maxMessages; n > 0 {
+		a.Message += fmt.Sprintf("\n(and %d more failed runs)", n)
+	}
+	if len(a.Edits) == 0 {
+		a.Edits = nil
+	}
+	return &a.Result
+}
+
+func crashed(err error) *capabilities.Result {
+	return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
+}
