@@ -1,0 +1,178 @@
+package configs
+
+// Config is a whole configuration: the embedded defaults with a project
+// file merged over them.
+//
+// The file's top level holds three tables: [languages], [drivers] and
+// [limits].
+type Config struct {
+	// Languages maps a language name (go, python, shell, ...) to the files
+	// it covers and the drivers that format, lint and check them.
+	Languages map[string]*Language `toml:"languages"`
+	// Drivers maps a driver name to its definition. Languages refer to
+	// drivers by these names.
+	Drivers map[string]*Driver `toml:"drivers"`
+	// Limits bound what one answer holds.
+	Limits Limits `toml:"limits"`
+}
+
+// Limits bound the size of answers. A project overrides each key on its
+// own.
+type Limits struct {
+	// MaxDiagnostics is the most diagnostics one answer lists; the answer
+	// says how many more there were. 0 means the default, 200; negative
+	// is an error.
+	MaxDiagnostics int `toml:"max_diagnostics"`
+}
+
+// Language is one language's toolchain: which files are the language's,
+// and which drivers format, lint and check them. Every driver it names
+// must be defined under [drivers].
+type Language struct {
+	// Disabled removes the language: a project writes
+	// [languages.NAME] disabled = true to turn off a default language.
+	Disabled bool `toml:"disabled"`
+	// FileTypes are the file name patterns of the language, matched
+	// against the base name ("*.go", "Makefile") or, when they contain a
+	// slash, the workspace path ("**/*.d.ts"). At least one is required.
+	FileTypes []string `toml:"file_types"`
+	// Format names the drivers that format the language's files, tried in
+	// order: the first one the probe found working formats.
+	Format []string `toml:"format"`
+	// Lint names the drivers whose findings lint reports. Every working
+	// one runs.
+	Lint []string `toml:"lint"`
+	// Check names the drivers whose findings check reports (compile and
+	// type errors, usually a language server). Every working one runs.
+	Check []string `toml:"check"`
+}
+
+// Driver defines one driver: a linked-in tool, a language server, or an
+// external command. Most keys apply to external commands only; the
+// language-server keys are marked so.
+type Driver struct {
+	// Disabled removes the driver: a project writes
+	// [drivers.NAME] disabled = true to turn off a default driver (and
+	// takes it out of every language that names it).
+	Disabled bool `toml:"disabled"`
+	// Type is how the driver runs, and is required: "gofumpt" and
+	// "staticcheck" are linked into devbroker, "lsp" is a language server,
+	// "external" is a command.
+	Type string `toml:"type"`
+	// Doc is a sentence about what the driver does, shown by the probe.
+	Doc string `toml:"doc"`
+	// Timeout bounds one run, as a Go duration ("30s", "2m"). Default 60s.
+	Timeout Duration `toml:"timeout"`
+
+	// Command is the argv of an external command or a language server,
+	// required for both: no shell is involved. Placeholders: {file} is the
+	// absolute path of the file's copy (in the staged tree for input
+	// "staged"), {path} its workspace path, {root} the root directory (or
+	// the staged tree), {overlay} the Go overlay file (input "overlay").
+	Command []string `toml:"command"`
+	// FixCommand is the argv that applies fixes (lint with fix: true);
+	// empty when the driver cannot fix.
+	FixCommand []string `toml:"fix_command"`
+	// VersionCommand prints the tool's version, for the probe.
+	VersionCommand []string `toml:"version_command"`
+	// Input is how an external command sees the workspace content (never
+	// the disk, which may be stale): "stdin" (each file's content on
+	// standard input, one run per file), "staged" (the workspace files
+	// copied into a temporary tree that the command runs in), or
+	// "overlay" (for Go tools: a -overlay JSON file that maps the
+	// changed files to temporary copies; {overlay} names it). Default
+	// "stdin".
+	Input string `toml:"input"`
+	// PerFile runs the command once per file ({file} is set) when true,
+	// or once for all files when false ({file} is not available). Default
+	// true for input "stdin", which cannot be false, and false otherwise.
+	PerFile *bool `toml:"per_file"`
+	// Dir is the working directory, a slash path relative to the root (or
+	// the staged tree) that stays inside it. Default: the root.
+	Dir string `toml:"dir"`
+	// Env adds environment variables to the command's, each written
+	// "NAME=value".
+	Env []string `toml:"env"`
+	// Output is what the command's standard output is for a formatter:
+	// "stdout" (the formatted file) or "file" (the command rewrites the
+	// staged file in place). Default "stdout".
+	Output string `toml:"output"`
+	// ExitCodes says what exit codes mean.
+	ExitCodes ExitCodes `toml:"exit_codes"`
+	// Errorformat lists Vim errorformat patterns that parse findings from
+	// the command's output (github.com/reviewdog/errorformat); a pattern
+	// that does not compile is an error.
+	Errorformat []string `toml:"errorformat"`
+	// JSON parses findings from JSON output instead; set errorformat or
+	// json, not both.
+	JSON *JSONMapping `toml:"json"`
+	// Stream is which output stream findings are parsed from: "stdout"
+	// (default) or "stderr".
+	Stream string `toml:"stream"`
+	// Severity is the severity of findings whose parser gives none:
+	// "error", "warning" (default) or "info".
+	Severity string `toml:"severity"`
+	// Smoke is a tiny input the probe runs the driver on, with the file
+	// name it is given as. Without it, the probe only checks that the
+	// tool starts.
+	Smoke *Smoke `toml:"smoke"`
+	// Install says how to install the tool, shown when it is missing.
+	Install string `toml:"install"`
+
+	// LanguageID is, for a language server, the language identifier sent
+	// in didOpen ("go", "python"); default: the language's name.
+	LanguageID string `toml:"language_id"`
+	// Settings are, for a language server, its configuration: sent as
+	// initializationOptions and in answer to workspace/configuration.
+	// Any keys are allowed.
+	Settings map[string]any `toml:"settings"`
+}
+
+// ExitCodes classifies an external command's exit status. A code may not
+// be in both lists.
+type ExitCodes struct {
+	// OK are the codes of a run with no findings. Default [0].
+	OK []int `toml:"ok"`
+	// Findings are the codes of a run that found problems. Default [1].
+	// Any other code is a tool failure: the status is "crashed" and the
+	// message carries the command's standard error.
+	Findings []int `toml:"findings"`
+}
+
+// JSONMapping maps a JSON report to diagnostics. Paths are dot-separated
+// keys into each finding object.
+type JSONMapping struct {
+	// Findings is the path to the array of findings: "" when the output
+	// is the array itself, "lines" when it is one finding object per line.
+	Findings string `toml:"findings"`
+	// File is the path of a finding's file name; "" when the command ran
+	// on one file.
+	File string `toml:"file"`
+	// Line is the path of a finding's 1-based line.
+	Line string `toml:"line"`
+	// Column is the path of a finding's 1-based column.
+	Column string `toml:"column"`
+	// EndLine is the path of the line where a finding ends.
+	EndLine string `toml:"end_line"`
+	// EndColumn is the path of the column where a finding ends.
+	EndColumn string `toml:"end_column"`
+	// Severity is the path of a finding's severity; findings without one
+	// take the driver's severity.
+	Severity string `toml:"severity"`
+	// Code is the path of a finding's rule or error code ("SC2086").
+	Code string `toml:"code"`
+	// Message is the path of a finding's message, and is required.
+	Message string `toml:"message"`
+	// ColumnUnit is how the tool counts columns: "chars" (default),
+	// "bytes" or "utf16".
+	ColumnUnit string `toml:"column_unit"`
+}
+
+// Smoke is the probe's tiny test input for a driver.
+type Smoke struct {
+	// File is the file name the input is given as ("smoke.sh"), and is
+	// required.
+	File string `toml:"file"`
+	// Content is the input.
+	Content string `toml:"content"`
+}

@@ -1,0 +1,227 @@
+package configs
+
+// This file defines the loader: [Default], [Load] and [Parse], strict
+// decoding with located errors, and the merge of a project file over the
+// defaults.
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// ProjectFile is the name of a project's configuration file, at the root.
+const ProjectFile = ".devbroker.toml"
+
+// DefaultsName is the name errors give the embedded defaults.
+const DefaultsName = "configs/defaults.toml"
+
+// Documented defaults that the loader fills in.
+const (
+	// DefaultTimeout bounds one run of a driver without a timeout.
+	DefaultTimeout = 60 * time.Second
+	// DefaultMaxDiagnostics is Limits.MaxDiagnostics when it is 0.
+	DefaultMaxDiagnostics = 200
+)
+
+//go:embed defaults.toml
+var defaultsTOML []byte
+
+// Default returns the embedded defaults alone, decoded strictly, validated
+// and with the documented defaults filled in.
+func Default() (*Config, error) {
+	return Parse(DefaultsName, defaultsTOML)
+}
+
+// Load returns the configuration for the project at root: the embedded
+// defaults with root's ProjectFile merged over them when it exists (see
+// the package documentation for the rules). A missing file is no error;
+// an unreadable or invalid one is, and every problem is reported as an
+// [ErrorList] of [*Error] values that name file, line and field.
+func Load(root string) (*Config, error) {
+	data, err := os.ReadFile(filepath.Join(root, ProjectFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the project configuration: %w", err)
+	}
+	return load(source{name: DefaultsName, data: defaultsTOML}, &source{name: ProjectFile, data: data})
+}
+
+// Parse decodes one file, named name in errors, as a whole configuration
+// (no defaults under it), validates it and fills in the documented
+// defaults.
+func Parse(name string, data []byte) (*Config, error) {
+	return load(source{name: name, data: data}, nil)
+}
+
+// source is one configuration file and, once decoded, its content and
+// the positions of its keys.
+type source struct {
+	name string
+	data []byte
+	cfg  *Config
+	idx  index
+}
+
+// load decodes base and over (nil: none), merges, validates and fills in
+// defaults.
+func load(base source, over *source) (*Config, error) {
+	var errs ErrorList
+	errs = append(errs, base.decode()...)
+	if over != nil {
+		errs = append(errs, over.decode()...)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	m := merge(&base, over)
+	if err := m.validate().Err(); err != nil {
+		return nil, err
+	}
+	fillDefaults(m.cfg)
+	return m.cfg, nil
+}
+
+// decode decodes s.data strictly into s.cfg and indexes its positions.
+func (s *source) decode() ErrorList {
+	var cfg Config
+	dec := toml.NewDecoder(bytes.NewReader(s.data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return s.decodeErrors(err)
+	}
+	s.cfg = &cfg
+	s.idx = buildIndex(s.data)
+	return nil
+}
+
+// decodeErrors turns go-toml's errors into located ones.
+func (s *source) decodeErrors(err error) ErrorList {
+	var strict *toml.StrictMissingError
+	if errors.As(err, &strict) {
+		var l ErrorList
+		idx := buildIndex(s.data)
+		for i := range strict.Errors {
+			e := &strict.Errors[i]
+			line, col := e.Position()
+			key := idx.keyAt(e.Key(), line, col)
+			l = append(l, &Error{File: s.name, Line: line, Column: col, Field: fieldPath(key...), Msg: unknownKey(key)})
+		}
+		return l
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		line, col := de.Position()
+		key := buildIndex(s.data).keyAt(de.Key(), line, col)
+		return ErrorList{{File: s.name, Line: line, Column: col, Field: fieldPath(key...), Msg: decodeMessage(de, key)}}
+	}
+	return ErrorList{s.unlocated(err)}
+}
+
+// unlocated places an error that go-toml gave without a position: a
+// duration written as a number or a boolean. The first duration key whose
+// value is not a string is the culprit.
+func (s *source) unlocated(err error) *Error {
+	e := &Error{File: s.name, Msg: err.Error()}
+	for path, at := range buildIndex(s.data) {
+		t, ok := schemaAt(splitPath(path))
+		if ok && t == durationType && !quotedAt(s.data, at) {
+			if e.Line == 0 || at.line < e.Line {
+				e.Line, e.Column, e.Field = at.line, at.col, path
+			}
+		}
+	}
+	return e
+}
+
+// quotedAt reports whether the value of the key at position at is a
+// string.
+func quotedAt(data []byte, at pos) bool {
+	lines := bytes.Split(data, []byte("\n"))
+	if at.line < 1 || at.line > len(lines) {
+		return false
+	}
+	line := lines[at.line-1]
+	if at.col-1 > len(line) {
+		return false
+	}
+	_, v, ok := bytes.Cut(line[at.col-1:], []byte("="))
+	v = bytes.TrimSpace(v)
+	return ok && len(v) > 0 && (v[0] == '"' || v[0] == '\'')
+}
+
+// splitPath undoes fieldPath for paths without array indexes (an index
+// ends up in the last part, which the schema then does not find).
+func splitPath(path string) []string {
+	var parts []string
+	for path != "" {
+		p := parent(path)
+		last := strings.TrimPrefix(path[len(p):], ".")
+		if u, err := strconv.Unquote(last); err == nil {
+			last = u
+		}
+		parts = append([]string{last}, parts...)
+		path = p
+	}
+	return parts
+}
+
+// unknownKey says a key is not in the schema and lists what is.
+func unknownKey(key []string) string {
+	if len(key) == 0 {
+		return "unknown key"
+	}
+	t, ok := schemaAt(key[:len(key)-1])
+	if !ok {
+		return "unknown key"
+	}
+	keys := keysOf(t)
+	if len(keys) == 0 {
+		return "unknown key"
+	}
+	return "unknown key; this table takes " + strings.Join(keys, ", ")
+}
+
+var mismatch = regexp.MustCompile(`^toml: cannot (?:decode TOML (\w+)|store (?:a|an) ([\w ]+?)) in`)
+
+// decodeMessage rewrites go-toml's Go-flavoured type mismatches as what the
+// key wants; other messages lose only their "toml: " prefix.
+func decodeMessage(de *toml.DecodeError, key []string) string {
+	msg := strings.TrimPrefix(de.Error(), "toml: ")
+	m := mismatch.FindStringSubmatch(de.Error())
+	if m == nil {
+		return msg
+	}
+	t, ok := schemaAt(key)
+	if !ok {
+		return msg
+	}
+	got := m[1] + m[2]
+	if t.Kind() == reflect.Map {
+		return fmt.Sprintf("want a table of named entries, not %s", article(got))
+	}
+	return fmt.Sprintf("want %s, not %s", tomlType(t), article(got))
+}
+
+func article(s string) string {
+	if s == "" {
+		return "this"
+	}
+	if strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
+}

@@ -1,0 +1,241 @@
+package configs
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestDefault(t *testing.T) {
+	cfg, err := Default()
+	if err != nil {
+		t.Fatalf("the embedded defaults do not load: %v", err)
+	}
+	if len(cfg.Languages) == 0 || len(cfg.Drivers) == 0 {
+		t.Fatalf("defaults have %d languages and %d drivers, want some of each", len(cfg.Languages), len(cfg.Drivers))
+	}
+	// Checked here again, independently of validate, so that a weakened
+	// validator cannot let broken defaults through.
+	for name, l := range cfg.Languages {
+		if len(l.FileTypes) == 0 {
+			t.Errorf("language %s has no file_types", name)
+		}
+		for _, dn := range slices.Concat(l.Format, l.Lint, l.Check) {
+			if cfg.Drivers[dn] == nil {
+				t.Errorf("language %s names driver %q, which is not defined", name, dn)
+			}
+		}
+	}
+	for name, d := range cfg.Drivers {
+		if !slices.Contains(driverTypes, d.Type) {
+			t.Errorf("driver %s has type %q", name, d.Type)
+		}
+		if d.Doc == "" {
+			t.Errorf("driver %s has no doc", name)
+		}
+		if d.Timeout.Duration <= 0 {
+			t.Errorf("driver %s: timeout %v not filled in", name, d.Timeout)
+		}
+	}
+	if cfg.Limits.MaxDiagnostics <= 0 {
+		t.Errorf("MaxDiagnostics = %d", cfg.Limits.MaxDiagnostics)
+	}
+}
+
+// writeProject writes a project file into a new root and loads it.
+func writeProject(t *testing.T, content string) (*Config, error) {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, ProjectFile), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return Load(root)
+}
+
+func TestLoadWithoutProjectFile(t *testing.T) {
+	got, err := Load(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Default()
+	if len(got.Languages) != len(want.Languages) || len(got.Drivers) != len(want.Drivers) {
+		t.Errorf("Load without a file = %d languages, %d drivers; Default = %d, %d",
+			len(got.Languages), len(got.Drivers), len(want.Languages), len(want.Drivers))
+	}
+}
+
+func TestLoadUnreadable(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ProjectFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), ProjectFile) {
+		t.Errorf("Load with a directory for %s: err = %v, want one naming it", ProjectFile, err)
+	}
+}
+
+func TestLoadReplacesDriverWhole(t *testing.T) {
+	cfg, err := writeProject(t, `
+[drivers.staticcheck]
+type = "external"
+command = ["staticcheck", "./..."]
+input = "overlay"
+errorformat = ["%f:%l:%c: %m"]
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := cfg.Drivers["staticcheck"]
+	if d.Type != "external" || d.Input != "overlay" {
+		t.Errorf("staticcheck = %+v, want the project's external driver", d)
+	}
+	if d.Doc != "" {
+		t.Errorf("staticcheck.doc = %q: the default's doc leaked into the replacement", d.Doc)
+	}
+	if d.PerFile == nil || *d.PerFile {
+		t.Errorf("per_file = %v, want the default false for input overlay", d.PerFile)
+	}
+	if g := cfg.Drivers["gofumpt"]; g == nil || g.Type != "gofumpt" {
+		t.Errorf("gofumpt = %+v, want the default kept", g)
+	}
+}
+
+func TestLoadChangesLintList(t *testing.T) {
+	cfg, err := writeProject(t, `
+[languages.go]
+file_types = ["*.go"]
+format = ["gofumpt"]
+lint = ["vet"]
+
+[drivers.vet]
+type = "external"
+command = ["go", "vet", "./..."]
+input = "overlay"
+errorformat = ["%f:%l:%c: %m"]
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := cfg.Languages["go"]
+	if !slices.Equal(g.Lint, []string{"vet"}) || !slices.Equal(g.Format, []string{"gofumpt"}) || len(g.Check) != 0 {
+		t.Errorf("go = %+v, want lint [vet], format [gofumpt], no check", g)
+	}
+}
+
+func TestLoadDisablesLanguage(t *testing.T) {
+	cfg, err := writeProject(t, "[languages.go]\ndisabled = true\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cfg.Languages["go"]; ok {
+		t.Error("languages.go is still there after disabled = true")
+	}
+	if cfg.Drivers["gofumpt"] == nil {
+		t.Error("disabling a language removed its drivers")
+	}
+}
+
+func TestLoadDisablesDriverAndLanguage(t *testing.T) {
+	cfg, err := writeProject(t, "[languages.go]\ndisabled = true\n[drivers.staticcheck]\ndisabled = true\ntype = \"bogus\"\n")
+	if err != nil {
+		t.Fatalf("a disabled driver is not validated, and no language uses it: %v", err)
+	}
+	if _, ok := cfg.Drivers["staticcheck"]; ok {
+		t.Error("drivers.staticcheck is still there after disabled = true")
+	}
+}
+
+func TestLoadChangesLimits(t *testing.T) {
+	cfg, err := writeProject(t, "[limits]\nmax_diagnostics = 7\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Limits.MaxDiagnostics != 7 {
+		t.Errorf("MaxDiagnostics = %d, want 7", cfg.Limits.MaxDiagnostics)
+	}
+}
+
+func TestLoadExample(t *testing.T) {
+	data, err := os.ReadFile("testdata/example.devbroker.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := writeProject(t, string(data))
+	if err != nil {
+		t.Fatalf("the example in docs/config.md does not load: %v", err)
+	}
+	if cfg.Limits.MaxDiagnostics != 100 || cfg.Languages["shell"] == nil || cfg.Drivers["gopls"] == nil {
+		t.Errorf("example loaded as %+v", cfg)
+	}
+	if _, ok := cfg.Languages["python"]; ok {
+		t.Error("example disables python, but it is there")
+	}
+}
+
+// mergeBase is a stand-in for the embedded defaults, so that the expected
+// positions do not move when defaults.toml changes.
+const mergeBase = `[limits]
+max_diagnostics = 123
+
+[languages.sh]
+file_types = ["*.sh"]
+lint = ["sc"]
+
+[drivers.sc]
+type = "external"
+command = ["shellcheck", "-"]
+`
+
+func loadOver(base, over string) (*Config, error) {
+	return load(source{name: DefaultsName, data: []byte(base)}, &source{name: ProjectFile, data: []byte(over)})
+}
+
+func TestMergeLimitsKeyByKey(t *testing.T) {
+	for _, tt := range []struct {
+		over string
+		want int
+	}{
+		{"", 123},
+		{"[limits]\n", 123},
+		{"[limits]\nmax_diagnostics = 5\n", 5},
+		{"[limits]\nmax_diagnostics = 0\n", DefaultMaxDiagnostics},
+	} {
+		cfg, err := loadOver(mergeBase, tt.over)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.over, err)
+		}
+		if cfg.Limits.MaxDiagnostics != tt.want {
+			t.Errorf("%q: MaxDiagnostics = %d, want %d", tt.over, cfg.Limits.MaxDiagnostics, tt.want)
+		}
+	}
+}
+
+func TestMergeErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name, over, want string
+	}{
+		{"disabled driver still used", "\n[drivers.sc]\ndisabled = true\n",
+			`configs/defaults.toml:6:9: languages.sh.lint[0]: driver "sc" is disabled (.devbroker.toml:3); remove it from this list or override the language`},
+		{"partial replacement", "[languages.sh]\nlint = []\n",
+			`.devbroker.toml:1:12: languages.sh.file_types: must list at least one file name pattern, like "*.go" (this table replaces the default [languages.sh] whole: repeat the keys you keep)`},
+		{"partial driver replacement", "[drivers.sc]\ntimeout = \"5s\"\n",
+			`.devbroker.toml:1:10: drivers.sc.type: missing; one of gofumpt, staticcheck, external, lsp (this table replaces the default [drivers.sc] whole: repeat the keys you keep)`},
+		{"error in each file", "[languages.sh]\nfile_types = [\"*.sh\"]\nlint = [\"sc\", \"nope\"]\n[limits]\nmax_diagnostics = -2\n",
+			".devbroker.toml:3:15: languages.sh.lint[1]: driver \"nope\" is not defined under [drivers]; defined: sc\n" +
+				".devbroker.toml:5:1: limits.max_diagnostics: must not be negative, got -2 (0 means the default, 200)"},
+		{"strict in the project file", "[drivers.sc]\ntype = \"external\"\ncommand = [\"x\"]\ncmd = [\"y\"]\n",
+			`.devbroker.toml:4:1: drivers.sc.cmd: unknown key; this table takes command, dir, disabled, doc, env, errorformat, exit_codes, fix_command, input, install, json, language_id, output, per_file, settings, severity, smoke, stream, timeout, type, version_command`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := loadOver(mergeBase, tt.over)
+			if err == nil {
+				t.Fatalf("load succeeded, want\n%s", tt.want)
+			}
+			if got := err.Error(); got != tt.want {
+				t.Errorf("load error\n got: %s\nwant: %s", got, tt.want)
+			}
+		})
+	}
+}

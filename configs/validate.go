@@ -1,0 +1,201 @@
+package configs
+
+// This file defines the semantic checks that run on a merged
+// configuration after strict decoding.
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/reviewdog/errorformat"
+)
+
+// Driver types devbroker has, and the values of the enumerated keys.
+var (
+	driverTypes = []string{"gofumpt", "staticcheck", "external", "lsp"}
+	inputs      = []string{"stdin", "staged", "overlay"}
+	outputs     = []string{"stdout", "file"}
+	streams     = []string{"stdout", "stderr"}
+	severities  = []string{"error", "warning", "info"}
+	columnUnits = []string{"chars", "bytes", "utf16"}
+)
+
+// validator collects the problems of a merged configuration.
+type validator struct {
+	m    *merged
+	errs ErrorList
+}
+
+func (m *merged) validate() ErrorList {
+	v := &validator{m: m}
+	for _, name := range sortedKeys(m.cfg.Languages) {
+		v.language(name, m.cfg.Languages[name])
+	}
+	for _, name := range sortedKeys(m.cfg.Drivers) {
+		v.driver(name, m.cfg.Drivers[name])
+	}
+	if n := m.cfg.Limits.MaxDiagnostics; n < 0 {
+		v.errorf("limits.max_diagnostics", "must not be negative, got %d (0 means the default, %d)", n, DefaultMaxDiagnostics)
+	}
+	return v.errs
+}
+
+func (v *validator) errorf(path, format string, args ...any) {
+	v.errs = append(v.errs, v.m.errorAt(path, fmt.Sprintf(format, args...)))
+}
+
+// language checks one language: its file types, and that every driver it
+// names is defined.
+func (v *validator) language(name string, l *Language) {
+	p := fieldPath("languages", name)
+	if len(l.FileTypes) == 0 {
+		v.errorf(p+".file_types", "must list at least one file name pattern, like \"*.go\"%s", v.replacedHint(p))
+	}
+	for i, ft := range l.FileTypes {
+		if ft == "" || !doublestar.ValidatePattern(ft) {
+			v.errorf(elem(p+".file_types", i), "%q is not a valid file name pattern", ft)
+		}
+	}
+	for _, list := range []struct {
+		key   string
+		names []string
+	}{{"format", l.Format}, {"lint", l.Lint}, {"check", l.Check}} {
+		for i, dn := range list.names {
+			if _, ok := v.m.cfg.Drivers[dn]; ok {
+				continue
+			}
+			ep := elem(p+"."+list.key, i)
+			if src, ok := v.m.disabled[fieldPath("drivers", dn)]; ok {
+				at := src.idx.find(fieldPath("drivers", dn, "disabled"))
+				v.errorf(ep, "driver %q is disabled (%s:%d); remove it from this list or override the language", dn, src.name, at.line)
+				continue
+			}
+			v.errorf(ep, "driver %q is not defined under [drivers]; defined: %s", dn, strings.Join(sortedKeys(v.m.cfg.Drivers), ", "))
+		}
+	}
+}
+
+// replacedHint reminds that a project entry replaced the default whole.
+func (v *validator) replacedHint(entry string) string {
+	if v.m.replaced[entry] {
+		return " (this table replaces the default [" + entry + "] whole: repeat the keys you keep)"
+	}
+	return ""
+}
+
+// driver checks one driver.
+func (v *validator) driver(name string, d *Driver) {
+	p := fieldPath("drivers", name)
+	switch {
+	case d.Type == "":
+		v.errorf(p+".type", "missing; one of %s%s", strings.Join(driverTypes, ", "), v.replacedHint(p))
+	case !slices.Contains(driverTypes, d.Type):
+		v.errorf(p+".type", "%q is not a driver type; one of %s", d.Type, strings.Join(driverTypes, ", "))
+	case d.Type == "external" && len(d.Command) == 0:
+		v.errorf(p+".command", "an external driver needs a command, an argv list like [\"shellcheck\", \"-f\", \"gcc\", \"-\"]%s", v.replacedHint(p))
+	case d.Type == "lsp" && len(d.Command) == 0:
+		v.errorf(p+".command", "a language server needs a command, an argv list like [\"pyright-langserver\", \"--stdio\"]%s", v.replacedHint(p))
+	}
+	v.argv(p+".command", d.Command)
+	v.argv(p+".fix_command", d.FixCommand)
+	v.argv(p+".version_command", d.VersionCommand)
+	v.oneOf(p+".input", d.Input, inputs)
+	v.oneOf(p+".output", d.Output, outputs)
+	v.oneOf(p+".stream", d.Stream, streams)
+	v.oneOf(p+".severity", d.Severity, severities)
+	if d.PerFile != nil && !*d.PerFile && (d.Input == "" || d.Input == "stdin") {
+		v.errorf(p+".per_file", "input \"stdin\" runs the command once per file; per_file = false needs input \"staged\" or \"overlay\"")
+	}
+	if d.Dir != "" && (path.IsAbs(d.Dir) || strings.HasPrefix(d.Dir, `\`) || !isLocal(d.Dir)) {
+		v.errorf(p+".dir", "%q is not a relative path inside the root", d.Dir)
+	}
+	for i, e := range d.Env {
+		if k, _, ok := strings.Cut(e, "="); !ok || k == "" {
+			v.errorf(elem(p+".env", i), "%q is not like \"NAME=value\"", e)
+		}
+	}
+	v.exitCodes(p+".exit_codes", d.ExitCodes)
+	v.parser(p, d)
+	if d.Smoke != nil && d.Smoke.File == "" {
+		v.errorf(p+".smoke.file", "missing: the file name the smoke input is given as, like \"smoke.sh\"")
+	}
+}
+
+// isLocal reports whether a slash path stays inside its root.
+func isLocal(p string) bool {
+	c := path.Clean(p)
+	return c != ".." && !strings.HasPrefix(c, "../")
+}
+
+// argv checks that a command, when given, names a program.
+func (v *validator) argv(p string, argv []string) {
+	if len(argv) > 0 && argv[0] == "" {
+		v.errorf(elem(p, 0), "the program name is empty")
+	}
+}
+
+// oneOf checks an enumerated key; "" means the key's default.
+func (v *validator) oneOf(p, val string, allowed []string) {
+	if val != "" && !slices.Contains(allowed, val) {
+		v.errorf(p, "%q is not one of %s", val, strings.Join(allowed, ", "))
+	}
+}
+
+// exitCodes checks that no code is both clean and a finding, counting
+// the default of the side left unset.
+func (v *validator) exitCodes(p string, ec ExitCodes) {
+	switch {
+	case ec.OK == nil && slices.Contains(ec.Findings, 0):
+		v.errorf(p+".findings", "lists 0, which is the default ok; set ok too")
+	case ec.Findings == nil && slices.Contains(ec.OK, 1):
+		v.errorf(p+".ok", "lists 1, which is the default findings; set findings too")
+	}
+	for i, c := range ec.Findings {
+		if slices.Contains(ec.OK, c) {
+			v.errorf(elem(p+".findings", i), "exit code %d is also in ok", c)
+		}
+	}
+}
+
+// parser checks a driver's output parser: errorformat or json, each valid.
+func (v *validator) parser(p string, d *Driver) {
+	if len(d.Errorformat) > 0 && d.JSON != nil {
+		v.errorf(p+".json", "set errorformat or json, not both")
+	}
+	for i, pat := range d.Errorformat {
+		if err := checkErrorformat(pat); err != nil {
+			v.errorf(elem(p+".errorformat", i), "not a valid errorformat pattern: %v", err)
+		}
+	}
+	if j := d.JSON; j != nil {
+		v.oneOf(p+".json.column_unit", j.ColumnUnit, columnUnits)
+		if j.Message == "" {
+			v.errorf(p+".json.message", "missing: the path of a finding's message")
+		}
+	}
+}
+
+// checkErrorformat compiles one pattern. The errorformat package panics on
+// a pattern that ends inside a %-item ("%", "%*"); that is an error here.
+func checkErrorformat(pat string) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = fmt.Errorf("%q ends inside a %%-item", pat)
+		}
+	}()
+	_, err = errorformat.NewErrorformat([]string{pat})
+	return err
+}
+
+func sortedKeys[T any](m map[string]T) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
