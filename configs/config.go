@@ -85,7 +85,8 @@ type Driver struct {
 	Input string `toml:"input"`
 	// PerFile runs the command once per file ({file} is set) when true,
 	// or once for all files when false ({file} is not available). Default
-	// true for input "stdin", which cannot be false, and false otherwise.
+	// true for input "stdin" (which cannot be false) and for a command that
+	// names {file} or {path}; false otherwise.
 	PerFile *bool `toml:"per_file"`
 	// Dir is the working directory, a slash path relative to the root (or
 	// the staged tree) that stays inside it. Default: the root.
@@ -93,9 +94,10 @@ type Driver struct {
 	// Env adds environment variables to the command's, each written
 	// "NAME=value".
 	Env []string `toml:"env"`
-	// Output is what the command's standard output is for a formatter:
-	// "stdout" (the formatted file) or "file" (the command rewrites the
-	// staged file in place). Default "stdout".
+	// Output makes the driver a formatter and says where the formatted
+	// file comes from: "stdout" (the command prints it) or "file" (the
+	// command rewrites the staged file in place). Leave it unset for a
+	// linter.
 	Output string `toml:"output"`
 	// ExitCodes says what exit codes mean.
 	ExitCodes ExitCodes `toml:"exit_codes"`

@@ -14,13 +14,8 @@ func fillDefaults(c *Config) {
 			continue
 		}
 		setDefault(&d.Input, "stdin")
-		setDefault(&d.Output, "stdout")
 		setDefault(&d.Stream, "stdout")
 		setDefault(&d.Severity, "warning")
-		if d.PerFile == nil {
-			perFile := d.Input == "stdin"
-			d.PerFile = &perFile
-		}
 		if d.ExitCodes.OK == nil {
 			d.ExitCodes.OK = []int{0}
 		}

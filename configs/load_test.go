@@ -94,8 +94,8 @@ errorformat = ["%f:%l:%c: %m"]
 	if d.Doc != "" {
 		t.Errorf("staticcheck.doc = %q: the default's doc leaked into the replacement", d.Doc)
 	}
-	if d.PerFile == nil || *d.PerFile {
-		t.Errorf("per_file = %v, want the default false for input overlay", d.PerFile)
+	if d.PerFile != nil {
+		t.Errorf("per_file = %v, want it left to the driver", *d.PerFile)
 	}
 	if g := cfg.Drivers["gofumpt"]; g == nil || g.Type != "gofumpt" {
 		t.Errorf("gofumpt = %+v, want the default kept", g)
