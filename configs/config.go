@@ -14,6 +14,10 @@ type Config struct {
 	Drivers map[string]*Driver `toml:"drivers"`
 	// Limits bound what one answer holds.
 	Limits Limits `toml:"limits"`
+	// InheritDefaults, in a project file, set to false makes the project
+	// file the whole configuration: the embedded defaults are not loaded
+	// under it. Default true.
+	InheritDefaults *bool `toml:"inherit_defaults"`
 }
 
 // Limits bound the size of answers. A project overrides each key on its

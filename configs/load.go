@@ -57,6 +57,12 @@ func Load(root string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the project configuration: %w", err)
 	}
+	var head struct {
+		InheritDefaults *bool `toml:"inherit_defaults"`
+	}
+	if toml.Unmarshal(data, &head) == nil && head.InheritDefaults != nil && !*head.InheritDefaults {
+		return load(source{name: ProjectFile, data: data}, nil)
+	}
 	return load(source{name: DefaultsName, data: defaultsTOML}, &source{name: ProjectFile, data: data})
 }
 

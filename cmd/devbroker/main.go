@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/devbroker/devbroker/engine"
 )
 
 // Exit codes shared by the commands.
@@ -21,6 +23,13 @@ Usage:
   devbroker run [--root DIR] PLAN.json|-   run a plan; print the DevResult as JSON
   devbroker edit [--root DIR] [--json] CALLS.json|-
                                            run edit_file calls (one object, or an array as one session)
+  devbroker probe [--root DIR] [--json]    report which drivers work
+  devbroker format|lint|check [--root DIR] [--format text|json|sarif] [--fix] [--write] [PATH...]
+                                           format, lint or check files on disk
+                                           (exit 0 clean, 1 findings, 2 tool failure)
+  devbroker serve --mcp [--root DIR] [--http ADDR [--token TOKEN]]
+                                           serve the MCP tools over stdio, or streamable HTTP
+                                           (a non-loopback ADDR needs --token or DEVBROKER_TOKEN)
   devbroker help                           show this help
 
 Exit codes: 0 ok, 1 not ok, 2 malformed invocation or input.
@@ -39,6 +48,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdRun(args[1:], stdin, stdout, stderr)
 	case "edit":
 		return cmdEdit(args[1:], stdin, stdout, stderr)
+	case "probe":
+		return cmdProbe(args[1:], stdout, stderr)
+	case "format", "lint", "check":
+		return cmdDiag(engine.Kind(args[0]), args[1:], stdout, stderr)
+	case "serve":
+		return cmdServe(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/devbroker/devbroker/capabilities/drivers"
 	"github.com/devbroker/devbroker/engine"
 )
 
@@ -38,13 +39,24 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "devbroker run: %v\n", err)
 		return exitBadUsage
 	}
-	eng, err := engine.New(*root, engineOptions())
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	opts := engineOptions()
+	if needsCapabilities(plan) {
+		// Probe only when the plan asks for format, lint or check.
+		set, _, err := drivers.Load(ctx, *root)
+		if err != nil {
+			fmt.Fprintf(stderr, "devbroker run: %v\n", err)
+			return exitBadUsage
+		}
+		defer set.Close()
+		opts.Capabilities = set
+	}
+	eng, err := engine.New(*root, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker run: %v\n", err)
 		return exitBadUsage
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	res := eng.Run(ctx, plan)
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
@@ -70,3 +82,14 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 // engineOptions are the options of every engine the commands create. Tests
 // replace it to inject faults.
 var engineOptions = func() engine.Options { return engine.Options{} }
+
+// needsCapabilities reports whether a plan has a format, lint or check step.
+func needsCapabilities(p *engine.Plan) bool {
+	for _, op := range p.Ops {
+		switch op.Step {
+		case "format", "lint", "check":
+			return true
+		}
+	}
+	return false
+}

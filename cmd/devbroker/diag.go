@@ -1,0 +1,235 @@
+package main
+
+// This file defines the format, lint and check commands: the capability
+// steps over the files on disk, for people and CI.
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/capabilities/drivers"
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/workspace"
+)
+
+// Exit code of format, lint and check when a tool failed.
+const exitToolFailure = 2
+
+// cliLimits are the workspace limits of the on-disk commands: a whole
+// repository, not an agent's working set.
+var cliLimits = workspace.Limits{MaxFiles: 50000, MaxFileBytes: 8 << 20, MaxTotalBytes: 1 << 30}
+
+// cmdDiag runs format, lint or check over files on disk:
+// devbroker format|lint|check [--root DIR] [--format text|json|sarif] [--fix] [--write] [PATH...]
+func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet(string(kind), flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	root := fl.String("root", ".", "the root directory")
+	outFormat := fl.String("format", "text", "output format: text, json or sarif")
+	fix := false
+	if kind == engine.Lint {
+		fl.BoolVar(&fix, "fix", false, "apply the fixes the linters offer (with --write, to disk)")
+	}
+	write := false
+	if kind != engine.Check {
+		fl.BoolVar(&write, "write", false, "write the formatted or fixed files to disk")
+	}
+	fl.Usage = func() {
+		fmt.Fprintf(stderr, "usage: devbroker %s [--root DIR] [--format text|json|sarif]", kind)
+		switch kind {
+		case engine.Lint:
+			fmt.Fprint(stderr, " [--fix] [--write]")
+		case engine.Format:
+			fmt.Fprint(stderr, " [--write]")
+		}
+		fmt.Fprintln(stderr, " [PATH...]\nPATHs are files, directories or globs relative to the root; default: every file a configured language covers.\nExit status: 0 clean, 1 findings, 2 tool failure or bad usage.")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		return exitBadUsage
+	}
+	switch *outFormat {
+	case "text", "json", "sarif":
+	default:
+		fmt.Fprintf(stderr, "devbroker %s: --format must be text, json or sarif, not %q\n", kind, *outFormat)
+		return exitBadUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	set, _, err := drivers.Load(ctx, *root)
+	if err != nil {
+		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
+		return exitToolFailure
+	}
+	defer set.Close()
+	opts := engineOptions()
+	opts.Capabilities, opts.Limits = set, cliLimits
+	eng, err := engine.New(*root, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
+		return exitBadUsage
+	}
+	paths, err := selectFiles(eng.FS(), set, fl.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
+		return exitBadUsage
+	}
+	if len(paths) == 0 {
+		fmt.Fprintf(stderr, "devbroker %s: no files to %s under %s\n", kind, kind, eng.Root())
+		return exitOK
+	}
+	args0, _ := json.Marshal(map[string]any{})
+	if fix {
+		args0, _ = json.Marshal(map[string]any{"fix": true})
+	}
+	plan := &engine.Plan{Paths: paths, Ops: []engine.Op{{Step: string(kind), Args: args0}}}
+	if write {
+		plan.Ops = append(plan.Ops, engine.Op{Step: "write"})
+	}
+	res := eng.Run(ctx, plan)
+	if err := printDiag(stdout, kind, *outFormat, res, write); err != nil {
+		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
+		return exitToolFailure
+	}
+	return diagExit(kind, res, write, stderr)
+}
+
+// selectFiles expands the command line's PATHs (files, directories, globs;
+// default: the whole root) to the files a configured language covers.
+func selectFiles(fsys *rootfs.FS, set *capabilities.Set, args []string) ([]string, error) {
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string, explicit bool) {
+		if seen[p] || (!explicit && (workspace.InVCS(p) || !set.Covers(p))) {
+			return
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	for _, a := range args {
+		if filepath.IsAbs(a) {
+			rel, err := fsys.Rel(a)
+			if err != nil {
+				return nil, err
+			}
+			a = rel
+		}
+		a = strings.TrimSuffix(path.Clean(strings.TrimPrefix(a, "./")), "/")
+		if a == "." {
+			a = ""
+		}
+		if rootfs.IsGlob(a) {
+			m, err := fsys.Glob(a)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range m {
+				add(p, false)
+			}
+			continue
+		}
+		pattern := "**"
+		if a != "" {
+			st, err := fsys.Stat(a)
+			if err != nil {
+				return nil, err
+			}
+			if !st.IsDir() {
+				add(a, true)
+				continue
+			}
+			pattern = a + "/**"
+		}
+		m, err := fsys.Glob(pattern)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range m {
+			add(p, false)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// findings counts what makes the exit status 1: error and warning
+// diagnostics, and for format without --write, files that would change.
+func findings(kind engine.Kind, res *engine.Result, write bool) int {
+	n := 0
+	for _, d := range res.Diagnostics {
+		if d.Severity == engine.SeverityError || d.Severity == engine.SeverityWarning {
+			n++
+		}
+	}
+	if kind == engine.Format && !write {
+		n += len(res.Changes)
+	}
+	return n
+}
+
+// diagExit maps a result to the exit status: 2 when the run or a driver
+// failed, 1 for findings, 0 when clean.
+func diagExit(kind engine.Kind, res *engine.Result, write bool, stderr io.Writer) int {
+	if res.Error != nil {
+		fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, res.Error.Message)
+		return exitToolFailure
+	}
+	failed := false
+	for _, d := range res.Drivers {
+		if d.Status != engine.StatusOK {
+			fmt.Fprintf(stderr, "devbroker %s: driver %s: %s: %s\n", kind, d.Driver, d.Status, d.Message)
+			failed = true
+		}
+	}
+	if failed {
+		return exitToolFailure
+	}
+	if findings(kind, res, write) > 0 {
+		return exitNotOK
+	}
+	return exitOK
+}
+
+// printDiag writes the result in the chosen format.
+func printDiag(w io.Writer, kind engine.Kind, format string, res *engine.Result, write bool) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(res)
+	case "sarif":
+		return writeSARIF(w, res)
+	}
+	for _, d := range res.Diagnostics {
+		code := d.Source
+		if d.Code != "" {
+			code += " " + d.Code
+		}
+		fmt.Fprintf(w, "%s:%d:%d: %s: %s (%s)\n", d.Path, d.Line, d.Column, d.Severity, d.Message, code)
+	}
+	if kind == engine.Format || (kind == engine.Lint && len(res.Changes) > 0) {
+		for _, c := range res.Changes {
+			if write {
+				fmt.Fprintf(w, "%s: rewritten\n", c.Path)
+			} else {
+				fmt.Fprintf(w, "%s: would be rewritten (+%d -%d lines); run with --write\n", c.Path, c.Added, c.Removed)
+			}
+		}
+	}
+	return nil
+}

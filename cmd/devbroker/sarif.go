@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"sort"
+
+	"github.com/devbroker/devbroker/engine"
+)
+
+// SARIF 2.1.0, the subset devbroker writes: one run per diagnostic source
+// (driver), its rules from the diagnostics' codes, and one result per
+// diagnostic with a region in 1-based lines and character columns.
+type (
+	sarifLog struct {
+		Schema  string     `json:"$schema"`
+		Version string     `json:"version"`
+		Runs    []sarifRun `json:"runs"`
+	}
+	sarifRun struct {
+		Tool               sarifTool           `json:"tool"`
+		Results            []sarifResult       `json:"results"`
+		ColumnKind         string              `json:"columnKind"`
+		OriginalURIBaseIDs map[string]sarifURI `json:"originalUriBaseIds,omitempty"`
+	}
+	sarifTool struct {
+		Driver sarifDriver `json:"driver"`
+	}
+	sarifDriver struct {
+		Name           string      `json:"name"`
+		InformationURI string      `json:"informationUri,omitempty"`
+		Rules          []sarifRule `json:"rules"`
+	}
+	sarifRule struct {
+		ID string `json:"id"`
+	}
+	sarifResult struct {
+		RuleID    string          `json:"ruleId,omitempty"`
+		Level     string          `json:"level"`
+		Message   sarifMessage    `json:"message"`
+		Locations []sarifLocation `json:"locations,omitempty"`
+	}
+	sarifMessage struct {
+		Text string `json:"text"`
+	}
+	sarifLocation struct {
+		PhysicalLocation sarifPhysical `json:"physicalLocation"`
+	}
+	sarifPhysical struct {
+		ArtifactLocation sarifURI     `json:"artifactLocation"`
+		Region           *sarifRegion `json:"region,omitempty"`
+	}
+	sarifURI struct {
+		URI       string `json:"uri"`
+		URIBaseID string `json:"uriBaseId,omitempty"`
+	}
+	sarifRegion struct {
+		StartLine   int `json:"startLine"`
+		StartColumn int `json:"startColumn,omitempty"`
+		EndLine     int `json:"endLine,omitempty"`
+		EndColumn   int `json:"endColumn,omitempty"`
+	}
+)
+
+// sarifLevel maps a severity to a SARIF level.
+func sarifLevel(s engine.Severity) string {
+	switch s {
+	case engine.SeverityError:
+		return "error"
+	case engine.SeverityWarning:
+		return "warning"
+	}
+	return "note"
+}
+
+// writeSARIF writes a result's diagnostics as a SARIF 2.1.0 log.
+func writeSARIF(w io.Writer, res *engine.Result) error {
+	bySource := map[string][]engine.Diagnostic{}
+	for _, d := range res.Diagnostics {
+		src := d.Source
+		if src == "" {
+			src = "devbroker"
+		}
+		bySource[src] = append(bySource[src], d)
+	}
+	sources := make([]string, 0, len(bySource))
+	for s := range bySource {
+		sources = append(sources, s)
+	}
+	sort.Strings(sources)
+	log := sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs:    []sarifRun{},
+	}
+	for _, src := range sources {
+		run := sarifRun{
+			Tool:       sarifTool{Driver: sarifDriver{Name: src, Rules: []sarifRule{}}},
+			Results:    []sarifResult{},
+			ColumnKind: "unicodeCodePoints",
+		}
+		rules := map[string]bool{}
+		for _, d := range bySource[src] {
+			r := sarifResult{RuleID: d.Code, Level: sarifLevel(d.Severity), Message: sarifMessage{Text: d.Message}}
+			if d.Code != "" && !rules[d.Code] {
+				rules[d.Code] = true
+				run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: d.Code})
+			}
+			if d.Path != "" {
+				loc := sarifPhysical{ArtifactLocation: sarifURI{URI: d.Path, URIBaseID: "%SRCROOT%"}}
+				if d.Line > 0 {
+					reg := &sarifRegion{StartLine: d.Line, StartColumn: d.Column}
+					if d.EndLine >= d.Line {
+						reg.EndLine = d.EndLine
+					}
+					if d.EndColumn > 0 && (d.EndLine > d.Line || d.EndColumn >= d.Column) {
+						reg.EndColumn = d.EndColumn
+					}
+					loc.Region = reg
+				}
+				r.Locations = []sarifLocation{{PhysicalLocation: loc}}
+			}
+			run.Results = append(run.Results, r)
+		}
+		log.Runs = append(log.Runs, run)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(log)
+}

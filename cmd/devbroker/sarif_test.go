@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/devbroker/devbroker/engine"
+)
+
+// TestSARIFValidAgainstSchema validates writeSARIF's output against the
+// SARIF 2.1.0 schema, for diagnostics of every severity and shape.
+func TestSARIFValidAgainstSchema(t *testing.T) {
+	f, err := os.Open("testdata/sarif/sarif-2.1.0-rtm.5.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	const url = "sarif-2.1.0-rtm.5.json"
+	if err := c.AddResource(url, doc); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := c.Compile(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &engine.Result{Diagnostics: []engine.Diagnostic{
+		{Path: "a.go", Line: 3, Column: 2, EndLine: 3, EndColumn: 9, Severity: engine.SeverityError, Source: "gopls", Code: "UndeclaredName", Message: "undefined: x"},
+		{Path: "a.go", Line: 5, Column: 1, EndLine: 5, EndColumn: 1, Severity: engine.SeverityWarning, Source: "staticcheck", Code: "SA4006", Message: "this value of y is never used"},
+		{Path: "dir/b.sh", Line: 1, Column: 1, Severity: engine.SeverityInfo, Source: "devbroker", Message: "no lint driver"},
+		{Severity: engine.SeverityInfo, Source: "devbroker", Message: "3 more diagnostics were left out"},
+	}}
+	var buf bytes.Buffer
+	if err := writeSARIF(&buf, res); err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.Validate(inst); err != nil {
+		t.Fatalf("SARIF output is not valid against the schema: %v\n%s", err, buf.String())
+	}
+	// And the content is what was asked for.
+	var log sarifLog
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	if len(log.Runs) != 3 || log.Runs[1].Tool.Driver.Name != "gopls" || log.Runs[1].Results[0].Level != "error" {
+		t.Errorf("runs = %+v", log.Runs)
+	}
+	// A broken log must fail validation, or the test proves nothing.
+	broken := strings.Replace(buf.String(), `"level": "error"`, `"level": "fatal"`, 1)
+	inst, _ = jsonschema.UnmarshalJSON(strings.NewReader(broken))
+	if schema.Validate(inst) == nil {
+		t.Error("the schema accepted an invalid level")
+	}
+}
