@@ -1,0 +1,434 @@
+package staticcheck
+
+// This file defines [linter]: staticcheck's runner, its on-disk cache and
+// the filtering the staticcheck command applies to the runner's results
+// (check selection from staticcheck.conf, //lint:ignore and
+// //lint:file-ignore, unused merged across test variants, duplicates
+// removed). It follows honnef.co/go/tools/lintcmd (lint.go, directives.go
+// and printDiagnostics in cmd.go), whose versions of these are unexported.
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
+	"honnef.co/go/tools/analysis/lint"
+	"honnef.co/go/tools/config"
+	"honnef.co/go/tools/go/buildid"
+	"honnef.co/go/tools/lintcmd/cache"
+	"honnef.co/go/tools/lintcmd/runner"
+	"honnef.co/go/tools/simple"
+	sa "honnef.co/go/tools/staticcheck"
+	"honnef.co/go/tools/stylecheck"
+	"honnef.co/go/tools/unused"
+)
+
+// modulePath is staticcheck's module, whose version the probe reports.
+const modulePath = "honnef.co/go/tools"
+
+// Categories that are not checks: compile and config errors (packages that
+// could not be loaded) and staticcheck's own complaints (an ignore
+// directive that matched nothing).
+const (
+	catCompile     = "compile"
+	catConfig      = "config"
+	catStaticcheck = "staticcheck"
+)
+
+// analyzers are the staticcheck command's checks, by lower-cased name.
+var analyzers = func() map[string]*lint.Analyzer {
+	m := map[string]*lint.Analyzer{}
+	for _, list := range [][]*lint.Analyzer{simple.Analyzers, sa.Analyzers, stylecheck.Analyzers, {unused.Analyzer}} {
+		for _, a := range list {
+			m[strings.ToLower(a.Analyzer.Name)] = a
+		}
+	}
+	return m
+}()
+
+// global guards staticcheck's process-wide state: config.DefaultConfig,
+// the cache salt, the loader's build ID memo and gob registrations are
+// package variables of honnef.co/go/tools, so one run at a time.
+var global sync.Mutex
+
+var setupOnce = sync.OnceValues(setup)
+
+// setup does once what the staticcheck command does at start: the default
+// check set (every check but the non-default ones), the cache salt, and
+// the cache, under the user cache directory in devbroker/staticcheck.
+func setup() (cache.Cache, error) {
+	defaults := []string{"all"}
+	var off []string
+	for _, a := range analyzers {
+		if a.Doc.NonDefault {
+			off = append(off, "-"+a.Analyzer.Name)
+		}
+	}
+	sort.Strings(off)
+	config.DefaultConfig.Checks = append(defaults, off...)
+
+	salt, err := salt()
+	if err != nil {
+		return nil, fmt.Errorf("computing the cache salt: %w", err)
+	}
+	cache.SetSalt(salt)
+
+	dir := os.Getenv("DEVBROKER_STATICCHECK_CACHE")
+	if dir == "" {
+		ucd, err := os.UserCacheDir()
+		if err != nil {
+			return nil, fmt.Errorf("no cache directory: %w (set DEVBROKER_STATICCHECK_CACHE)", err)
+		}
+		dir = filepath.Join(ucd, "devbroker", "staticcheck")
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return nil, err
+	}
+	return cache.Open(dir)
+}
+
+// salt keys the cache to the analyzers' code: staticcheck's module
+// version and checksum with the Go version when the build records them
+// (stable across devbroker builds), else this executable's build ID, as
+// the staticcheck command does.
+func salt() ([]byte, error) {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, m := range info.Deps {
+			if m.Path == modulePath && m.Replace == nil && m.Sum != "" {
+				return []byte("devbroker " + m.Path + "@" + m.Version + " " + m.Sum + " " + runtime.Version()), nil
+			}
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	if id, err := buildid.ReadFile(exe); err == nil {
+		return []byte(id), nil
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, err
+	}
+	return h.Sum(nil), nil
+}
+
+// finding is one diagnostic that survived filtering, with positions in the
+// stage.
+type finding struct {
+	runner.Diagnostic
+	ignored bool
+}
+
+func (f finding) key() findingKey {
+	return findingKey{f.Position, f.End, strings.ToLower(f.Category), f.Message}
+}
+
+type findingKey struct {
+	pos, end token.Position
+	cat, msg string
+}
+
+// lintPackages runs staticcheck over patterns in dir, as the staticcheck
+// command with its default flags (-tests, -checks inherit, -go module)
+// would, and returns the findings it would print, deduplicated and sorted.
+func lintPackages(ctx context.Context, c cache.Cache, dir string, env []string, patterns []string) ([]finding, error) {
+	r, err := runner.New(config.Config{Checks: []string{"inherit"}}, c)
+	if err != nil {
+		return nil, err
+	}
+	r.GoVersion = "module"
+	cfg := &packages.Config{Context: ctx, Dir: dir, Env: env, Tests: true}
+	as := make([]*analysis.Analyzer, 0, len(analyzers))
+	names := make([]string, 0, len(analyzers))
+	for name, a := range analyzers {
+		as = append(as, a.Analyzer)
+		names = append(names, name)
+	}
+	results, err := r.Run(cfg, as, patterns)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	var out []finding
+	used := map[unusedKey]bool{}
+	type unusedPair struct {
+		key unusedKey
+		obj unused.Object
+	}
+	var unuseds []unusedPair
+	for _, res := range results {
+		if res.Failed {
+			out = append(out, failed(res, dir)...)
+			continue
+		}
+		if res.Skipped || !res.Initial {
+			continue
+		}
+		allowed := allowedChecks(names, res.Config.Checks)
+		data, err := res.Load()
+		if err != nil {
+			return nil, err
+		}
+		var diags []finding
+		for _, d := range data.Diagnostics {
+			if allowed[strings.ToLower(d.Category)] {
+				diags = append(diags, finding{Diagnostic: d})
+			}
+		}
+		out = append(out, applyDirectives(diags, data.Directives, allowed)...)
+
+		for _, obj := range data.Unused.Used {
+			used[newUnusedKey(res.Package.PkgPath, obj)] = true
+		}
+		if allowed["u1000"] {
+			for _, obj := range data.Unused.Unused {
+				k := newUnusedKey(res.Package.PkgPath, obj)
+				unuseds = append(unuseds, unusedPair{k, obj})
+				if _, ok := used[k]; !ok {
+					used[k] = false
+				}
+			}
+		}
+	}
+	for _, u := range unuseds {
+		if used[u.key] {
+			continue
+		}
+		out = append(out, finding{Diagnostic: runner.Diagnostic{
+			Position: u.obj.DisplayPosition,
+			Message:  fmt.Sprintf("%s %s is unused", u.obj.Kind, u.obj.Name),
+			Category: "U1000",
+		}})
+	}
+	return dedup(out), nil
+}
+
+// unusedKey identifies an object across a package's test variants.
+type unusedKey struct {
+	pkgPath string
+	base    string
+	line    int
+	name    string
+}
+
+func newUnusedKey(pkgPath string, obj unused.Object) unusedKey {
+	return unusedKey{pkgPath, filepath.Base(obj.Position.Filename), obj.Position.Line, obj.Name}
+}
+
+// dedup drops ignored findings and duplicates (a file belongs to a package
+// and its test variant) and sorts by position, as the command prints.
+func dedup(fs []finding) []finding {
+	seen := map[findingKey]bool{}
+	out := fs[:0]
+	for _, f := range fs {
+		if f.ignored || seen[f.key()] {
+			continue
+		}
+		seen[f.key()] = true
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Position.Filename != b.Position.Filename {
+			return a.Position.Filename < b.Position.Filename
+		}
+		if a.Position.Line != b.Position.Line {
+			return a.Position.Line < b.Position.Line
+		}
+		if a.Position.Column != b.Position.Column {
+			return a.Position.Column < b.Position.Column
+		}
+		if a.Message != b.Message {
+			return a.Message < b.Message
+		}
+		return a.Category < b.Category
+	})
+	return out
+}
+
+// failed turns a package that could not be loaded into compile and config
+// errors.
+func failed(res runner.Result, dir string) []finding {
+	var out []finding
+	for _, e := range res.Errors {
+		pe, ok := e.(packages.Error)
+		if !ok {
+			out = append(out, finding{Diagnostic: runner.Diagnostic{Message: e.Error(), Category: catCompile}})
+			continue
+		}
+		msg := strings.TrimPrefix(pe.Msg, "\n")
+		cat := catCompile
+		if pe.Kind == packages.ParseError {
+			cat = catConfig
+		}
+		var pos token.Position
+		if pe.Pos == "" {
+			if p, n, ok := parsePos(msg); ok && n+2 <= len(msg) {
+				if p.Filename != "" && !filepath.IsAbs(p.Filename) {
+					p.Filename = filepath.Join(dir, p.Filename)
+				}
+				pos, msg = p, msg[n+2:]
+			}
+		} else if p, _, ok := parsePos(pe.Pos); ok {
+			pos = p
+		}
+		out = append(out, finding{Diagnostic: runner.Diagnostic{Position: pos, Message: msg, Category: cat}})
+	}
+	return out
+}
+
+// posRe is the staticcheck command's position syntax: the file name is
+// optional because of //line directives of the form "//line :1".
+var posRe = regexp.MustCompile(`^(?:(.+?):)?(\d+)(?::(\d+)?)?`)
+
+// parsePos parses "file:line:col" at the start of s and returns how many
+// bytes it took.
+func parsePos(s string) (token.Position, int, bool) {
+	if s == "-" || s == "" {
+		return token.Position{}, 0, false
+	}
+	parts := posRe.FindStringSubmatch(s)
+	if parts == nil {
+		return token.Position{}, 0, false
+	}
+	line, _ := strconv.Atoi(parts[2])
+	col, _ := strconv.Atoi(parts[3])
+	return token.Position{Filename: parts[1], Line: line, Column: col}, len(parts[0]), true
+}
+
+// allowedChecks resolves a package's check list ("all", "-SA4006", "S*",
+// "SA1*") against the known checks, as the staticcheck command does.
+func allowedChecks(all []string, selection []string) map[string]bool {
+	allowed := map[string]bool{}
+	for _, check := range selection {
+		check = strings.ToLower(check)
+		on := true
+		if len(check) > 1 && check[0] == '-' {
+			on = false
+			check = check[1:]
+		}
+		switch {
+		case check == "*" || check == "all":
+			for _, a := range all {
+				allowed[a] = on
+			}
+		case strings.HasSuffix(check, "*"):
+			prefix := check[:len(check)-1]
+			isCategory := strings.IndexFunc(prefix, unicode.IsNumber) == -1
+			for _, a := range all {
+				if isCategory {
+					if idx := strings.IndexFunc(a, unicode.IsNumber); idx >= 0 && a[:idx] == prefix {
+						allowed[a] = on
+					}
+				} else if strings.HasPrefix(a, prefix) {
+					allowed[a] = on
+				}
+			}
+		default:
+			allowed[check] = on
+		}
+	}
+	return allowed
+}
+
+// An ignore is a //lint:ignore (one line) or //lint:file-ignore directive.
+type ignore struct {
+	file    string
+	line    int // 0 for file-ignore
+	checks  []string
+	pos     token.Position
+	matched bool
+}
+
+func (ig *ignore) match(f finding) bool {
+	if f.Position.Filename != ig.file || (ig.line != 0 && f.Position.Line != ig.line) {
+		return false
+	}
+	cat := strings.ToLower(f.Category)
+	for _, c := range ig.checks {
+		if m, _ := filepath.Match(c, cat); m {
+			ig.matched = true
+			return true
+		}
+	}
+	return false
+}
+
+// applyDirectives marks the findings that ignore directives silence and
+// adds staticcheck's own findings about the directives: malformed ones and
+// line ignores that matched nothing.
+func applyDirectives(fs []finding, dirs []runner.SerializedDirective, allowed map[string]bool) []finding {
+	var more []finding
+	for _, dir := range dirs {
+		if dir.Command != "ignore" && dir.Command != "file-ignore" {
+			continue
+		}
+		if len(dir.Arguments) < 2 {
+			more = append(more, finding{Diagnostic: runner.Diagnostic{
+				Position: dir.NodePosition,
+				Message:  "malformed linter directive; missing the required reason field?",
+				Category: catCompile,
+			}})
+			continue
+		}
+		ig := &ignore{file: dir.NodePosition.Filename, pos: dir.DirectivePosition}
+		if dir.Command == "ignore" {
+			ig.line = dir.NodePosition.Line
+		}
+		for _, c := range strings.Split(dir.Arguments[0], ",") {
+			ig.checks = append(ig.checks, strings.ToLower(c))
+		}
+		for i := range fs {
+			if ig.match(fs[i]) {
+				fs[i].ignored = true
+			}
+		}
+		if ig.line != 0 && !ig.matched && couldHaveMatched(ig.checks, allowed) {
+			more = append(more, finding{Diagnostic: runner.Diagnostic{
+				Position: ig.pos,
+				Message:  "this linter directive didn't match anything; should it be removed?",
+				Category: catStaticcheck,
+			}})
+		}
+	}
+	return append(fs, more...)
+}
+
+// couldHaveMatched reports whether an unmatched line ignore is worth a
+// finding: the first of its checks that is U1000 or selected decides.
+// U1000 never is: whether it fires depends on which variants were
+// analyzed.
+func couldHaveMatched(checks []string, allowed map[string]bool) bool {
+	for _, c := range checks {
+		if c == "u1000" {
+			return false
+		}
+		if allowed[c] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,319 @@
+// Package staticcheck is the staticcheck driver: honnef.co/go/tools linked
+// into devbroker, answering lint for Go files with the findings the
+// staticcheck command would print for the workspace content.
+//
+// The principal types are [Driver] and its [Type]. A run stages the module
+// (see stage.go), runs staticcheck's own runner with its content-addressed
+// cache over the stage (lint.go), and converts the findings to
+// engine.Diagnostic values on workspace paths (convert.go).
+//
+// Work is reused across runs: the stage is synchronized, not rebuilt, at a
+// fixed place per module, so Go's build cache and staticcheck's cache (in
+// the user cache directory, devbroker/staticcheck) serve every package
+// that did not change.
+package staticcheck
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rogpeppe/go-internal/lockedfile"
+	"honnef.co/go/tools/lintcmd/cache"
+	"honnef.co/go/tools/lintcmd/version"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// Type is the "staticcheck" driver type.
+var Type = capabilities.Type{
+	Name: "staticcheck",
+	Doc:  "staticcheck, linked in: the staticcheck command's findings (default checks, staticcheck.conf, //lint:ignore) for the workspace content.",
+	New:  New,
+}
+
+// DefaultTimeout bounds one run when the configuration sets none.
+const DefaultTimeout = 60 * time.Second
+
+// Driver runs staticcheck in-process. It is safe for concurrent use; runs
+// are serialized (staticcheck keeps process-wide state).
+type Driver struct {
+	name    string
+	doc     string
+	env     []string
+	timeout time.Duration
+
+	mu     sync.Mutex
+	stages map[string]*stage // by workspace root
+}
+
+// New builds a staticcheck driver. Of the configuration it uses Doc, Env
+// and Timeout; it touches nothing on disk.
+func New(name string, cfg *configs.Driver, _ capabilities.Env) (capabilities.Driver, error) {
+	d := &Driver{name: name, timeout: DefaultTimeout, stages: map[string]*stage{}}
+	if cfg != nil {
+		if len(cfg.Command) > 0 {
+			return nil, fmt.Errorf("a driver of type staticcheck is linked in and takes no command (found %q); use type \"external\" to run a staticcheck binary", cfg.Command)
+		}
+		d.doc = cfg.Doc
+		d.env = cfg.Env
+		if cfg.Timeout.Duration > 0 {
+			d.timeout = cfg.Timeout.Duration
+		}
+	}
+	return d, nil
+}
+
+// Spec describes the driver.
+func (d *Driver) Spec() capabilities.Spec {
+	doc := d.doc
+	if doc == "" {
+		doc = Type.Doc
+	}
+	return capabilities.Spec{Name: d.name, Type: Type.Name, Kinds: []engine.Kind{engine.Lint}, Doc: doc}
+}
+
+// Version is staticcheck's version as linked in: its release name and
+// module version ("2026.2.2 (v0.8.2)").
+func Version() string {
+	v := version.Version
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, m := range info.Deps {
+			if m.Path == modulePath {
+				if m.Replace != nil {
+					return fmt.Sprintf("%s (%s, replaced by %s %s)", v, m.Version, m.Replace.Path, m.Replace.Version)
+				}
+				return fmt.Sprintf("%s (%s)", v, m.Version)
+			}
+		}
+	}
+	return fmt.Sprintf("%s (v%s)", v, version.MachineVersion)
+}
+
+// smokeSource has one finding: the first value of x is never used.
+const smokeSource = "package smoke\n\nfunc F(s string) int {\n\tx := len(s)\n\tx = 2\n\treturn x\n}\n"
+
+// Probe checks that the go command is on PATH (staticcheck's loader runs
+// go list) and lints a tiny module that has one SA4006 finding.
+func (d *Driver) Probe(ctx context.Context) capabilities.Probe {
+	start := time.Now()
+	p := capabilities.Probe{Version: Version(), Path: "linked in"}
+	done := func(state capabilities.ProbeState, reason string) capabilities.Probe {
+		p.State, p.Reason, p.Took = state, reason, time.Since(start)
+		return p
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return done(capabilities.Missing, "the go command is not on PATH: staticcheck loads packages with go list; install Go (https://go.dev/dl/)")
+	}
+	p.Path = "linked in (go: " + goBin + ")"
+	dir, err := os.MkdirTemp("", "devbroker-staticcheck-probe-")
+	if err != nil {
+		return done(capabilities.Failed, "smoke test: "+err.Error())
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(dir+"/go.mod", []byte("module smoke\n\ngo 1.21\n"), 0o666); err != nil {
+		return done(capabilities.Failed, "smoke test: "+err.Error())
+	}
+	st, err := newStage(dir)
+	if err != nil {
+		return done(capabilities.Failed, "smoke test: "+err.Error())
+	}
+	defer os.RemoveAll(st.dir)
+	all := map[string]*text.Doc{"smoke.go": text.FromString(smokeSource)}
+	r := d.run(ctx, st, &capabilities.Request{Kind: engine.Lint, Root: dir, Files: []string{"smoke.go"}, All: all, Changed: []string{"smoke.go"}})
+	if r.Status != engine.StatusOK {
+		return done(capabilities.Failed, fmt.Sprintf("smoke test: %s: %s", r.Status, r.Message))
+	}
+	for _, dg := range r.Diagnostics {
+		if dg.Code == "SA4006" && dg.Line == 4 {
+			return done(capabilities.Found, "")
+		}
+	}
+	return done(capabilities.Failed, fmt.Sprintf("smoke test: expected SA4006 at smoke.go:4, got %d other findings", len(r.Diagnostics)))
+}
+
+// Run lints the packages that hold req.Files, as the workspace has them,
+// and reports the findings in req.Files (and any package that failed to
+// load).
+func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabilities.Result {
+	if req.Kind != engine.Lint {
+		return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("staticcheck does not %s; it only lints", req.Kind)}
+	}
+	st, err := d.stage(req.Root)
+	if err != nil {
+		return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
+	}
+	return d.run(ctx, st, req)
+}
+
+// stage returns the stage of root, made on first use.
+func (d *Driver) stage(root string) (*stage, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if st, ok := d.stages[root]; ok {
+		return st, nil
+	}
+	st, err := newStage(root)
+	if err != nil {
+		return nil, err
+	}
+	d.stages[root] = st
+	return st, nil
+}
+
+// run does one run over st within the driver's timeout. A run that times
+// out finishes in the background (staticcheck cannot be interrupted once
+// analysis started) and keeps later runs waiting until then.
+func (d *Driver) run(ctx context.Context, st *stage, req *capabilities.Request) *capabilities.Result {
+	ctx, cancel := context.WithTimeout(ctx, d.timeout)
+	defer cancel()
+	ch := make(chan *capabilities.Result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				ch <- &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("staticcheck panicked: %v", p)}
+			}
+		}()
+		ch <- d.runLocked(ctx, st, req)
+	}()
+	select {
+	case r := <-ch:
+		return r
+	case <-ctx.Done():
+		return &capabilities.Result{Status: engine.StatusTimeout, Message: fmt.Sprintf("staticcheck did not finish within %s", d.timeout)}
+	}
+}
+
+func (d *Driver) runLocked(ctx context.Context, st *stage, req *capabilities.Request) *capabilities.Result {
+	patterns, files := packagesOf(st, req.Files)
+	if len(patterns) == 0 {
+		return &capabilities.Result{Status: engine.StatusOK}
+	}
+	c, err := setupOnce()
+	if err != nil {
+		return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
+	}
+	global.Lock()
+	defer global.Unlock()
+	if err := ctx.Err(); err != nil {
+		return &capabilities.Result{Status: engine.StatusTimeout, Message: err.Error()}
+	}
+	if err := os.MkdirAll(st.dir, 0o777); err != nil {
+		return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
+	}
+	unlock, err := lockedfile.MutexAt(st.dir + "/lock").Lock()
+	if err != nil {
+		return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
+	}
+	defer unlock()
+	if _, err := st.sync(req.All, req.Deleted); err != nil {
+		return &capabilities.Result{Status: engine.StatusCrashed, Message: "staging the module: " + err.Error()}
+	}
+	ds, r := d.lintStaged(ctx, c, st, req, patterns, files)
+	if r != nil || !req.Fix {
+		if r == nil {
+			r = &capabilities.Result{Diagnostics: ds, Status: engine.StatusOK}
+		}
+		return r
+	}
+	edits := applyFixes(req.Root, req.All, ds)
+	if len(edits) == 0 {
+		return &capabilities.Result{Diagnostics: ds, Status: engine.StatusOK}
+	}
+	// Lint the fixed content, so the answer describes it.
+	fixed := *req
+	fixed.All = make(map[string]*text.Doc, len(req.All)+len(edits))
+	for p, doc := range req.All {
+		fixed.All[p] = doc
+	}
+	for p, doc := range edits {
+		fixed.All[p] = doc
+	}
+	if _, err := st.sync(fixed.All, fixed.Deleted); err != nil {
+		return &capabilities.Result{Status: engine.StatusCrashed, Message: "staging the module: " + err.Error()}
+	}
+	ds, r = d.lintStaged(ctx, c, st, &fixed, patterns, files)
+	if r != nil {
+		return r
+	}
+	return &capabilities.Result{Diagnostics: ds, Edits: edits, Status: engine.StatusOK}
+}
+
+// lintStaged lints patterns in the synchronized stage and converts the
+// findings; a non-nil Result is a failure.
+func (d *Driver) lintStaged(ctx context.Context, c cache.Cache, st *stage, req *capabilities.Request, patterns []string, files map[string]bool) ([]engine.Diagnostic, *capabilities.Result) {
+	env := append(os.Environ(), d.env...)
+	if !st.work {
+		env = append(env, "GOWORK=off")
+	}
+	fs, err := lintPackages(ctx, c, st.tree, env, patterns)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, &capabilities.Result{Status: engine.StatusTimeout, Message: err.Error()}
+		}
+		return nil, &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
+	}
+	conv := newConverter(st, req.Root, req.All)
+	var out []engine.Diagnostic
+	for _, f := range fs {
+		if dg, ok := conv.diagnostic(f, files); ok {
+			out = append(out, dg)
+		}
+	}
+	return out, nil
+}
+
+// packagesOf returns the go list patterns (relative to the stage's module
+// root) of the directories that hold the Go files among files, and the
+// set of those files. Directories that go ignores in "./..." (testdata,
+// names starting with "." or "_") are left out, as the command leaves
+// them out.
+func packagesOf(st *stage, files []string) ([]string, map[string]bool) {
+	dirs := map[string]bool{}
+	set := map[string]bool{}
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".go") || ignoredDir(path.Dir(f)) {
+			continue
+		}
+		set[f] = true
+		pat := path.Join(st.rootRel, path.Dir(f))
+		if pat != "." {
+			pat = "./" + pat
+		}
+		dirs[pat] = true
+	}
+	patterns := make([]string, 0, len(dirs))
+	for p := range dirs {
+		patterns = append(patterns, p)
+	}
+	sort.Strings(patterns)
+	return patterns, set
+}
+
+func ignoredDir(dir string) bool {
+	if dir == "." {
+		return false
+	}
+	for _, seg := range strings.Split(dir, "/") {
+		if seg == "testdata" || strings.HasPrefix(seg, ".") || strings.HasPrefix(seg, "_") {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	_ capabilities.Driver = (*Driver)(nil)
+	_ capabilities.Fixer  = (*Driver)(nil)
+)
