@@ -284,6 +284,14 @@ func failed(res runner.Result, dir string) []finding {
 		if pe.Kind == packages.ParseError {
 			cat = catConfig
 		}
+		if pe.Pos == "" && strings.HasPrefix(msg, "# ") {
+			// The go command's compile output: "# pkg" and then one
+			// "file:line:col: message" line per error.
+			if split := splitCompileOutput(msg, dir, cat); len(split) > 0 {
+				out = append(out, split...)
+				continue
+			}
+		}
 		var pos token.Position
 		if pe.Pos == "" {
 			if p, n, ok := parsePos(msg); ok && n+2 <= len(msg) {
@@ -296,6 +304,23 @@ func failed(res runner.Result, dir string) []finding {
 			pos = p
 		}
 		out = append(out, finding{Diagnostic: runner.Diagnostic{Position: pos, Message: msg, Category: cat}})
+	}
+	return out
+}
+
+// splitCompileOutput splits the go command's "# pkg\nfile:line:col: msg..."
+// into one finding per positioned line; nil when no line has a position.
+func splitCompileOutput(msg, dir, cat string) []finding {
+	var out []finding
+	for _, line := range strings.Split(msg, "\n")[1:] {
+		p, n, ok := parsePos(line)
+		if !ok || p.Filename == "" || n+2 > len(line) {
+			continue
+		}
+		if !filepath.IsAbs(p.Filename) {
+			p.Filename = filepath.Join(dir, p.Filename)
+		}
+		out = append(out, finding{Diagnostic: runner.Diagnostic{Position: p, Message: line[n+2:], Category: cat}})
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package staticcheck
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -261,5 +262,22 @@ func TestFix(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(root, "a.go")); string(data) != src {
 		t.Errorf("the disk changed")
+	}
+}
+
+// TestCompileErrorsArePositioned: a package that does not compile gives one
+// error per compiler message, at its file and line, not one blob.
+func TestCompileErrorsArePositioned(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"go.mod": goMod})
+	src := "package m\n\nfunc F() int {\n\tx := 1\n\treturn undefinedName\n}\n"
+	ds := runLint(t, newDriver(t), &capabilities.Request{Root: root, Files: []string{"a.go"}, All: docs(map[string]string{"a.go": src})})
+	var got []string
+	for _, d := range ds {
+		got = append(got, fmt.Sprintf("%s:%d:%d %s %s", d.Path, d.Line, d.Column, d.Severity, d.Message))
+	}
+	want := []string{"a.go:4:2 error declared and not used: x", "a.go:5:9 error undefined: undefinedName"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
