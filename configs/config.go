@@ -128,6 +128,10 @@ type Driver struct {
 	// LanguageID is, for a language server, the language identifier sent
 	// in didOpen ("go", "python"); default: the language's name.
 	LanguageID string `toml:"language_id"`
+	// IdleTimeout, for a language server, stops it after it has not been
+	// used for this long, as a Go duration; it starts again on the next
+	// request. Default 10m.
+	IdleTimeout Duration `toml:"idle_timeout"`
 	// Settings are, for a language server, its configuration: sent as
 	// initializationOptions and in answer to workspace/configuration.
 	// Any keys are allowed.

@@ -1,0 +1,111 @@
+// Package capabilities answers the engine's format, lint and check steps
+// through drivers: gofumpt and staticcheck linked in, language servers over
+// LSP, and external commands, configured per language in configs/.
+//
+// The principal types are [Driver] (one tool, described by its [Spec]),
+// [Set] (the drivers of one configuration, routed by file type, which
+// implements engine.Capabilities) and [Report] (what the probe found).
+// Optional abilities are optional interfaces: [Fixer].
+//
+// This file defines the driver model.
+package capabilities
+
+import (
+	"context"
+	"time"
+
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// Spec describes a driver.
+type Spec struct {
+	// Name is the driver's name in the configuration ("gofumpt").
+	Name string
+	// Type is the driver's implementation ("gofumpt", "external", "lsp").
+	Type string
+	// Kinds are what the driver can do.
+	Kinds []engine.Kind
+	// Doc says what the driver does.
+	Doc string
+}
+
+// Driver is one tool that formats, lints or checks files.
+//
+// Drivers never report a tool failure as a clean answer: a driver that
+// could not run sets Result.Status (timeout, crashed, not_installed,
+// indexing) and returns what it knows.
+type Driver interface {
+	// Spec describes the driver.
+	Spec() Spec
+	// Probe finds the tool, records its version and runs a tiny smoke
+	// test. It must return within ctx's deadline.
+	Probe(ctx context.Context) Probe
+	// Run formats, lints or checks req.Files (req.Kind says which).
+	Run(ctx context.Context, req *Request) *Result
+}
+
+// Fixer is a Driver that can apply fixes for lint with fix: true. Run with
+// req.Fix set returns the fixed contents in Result.Edits.
+type Fixer interface {
+	Driver
+	CanFix() bool
+}
+
+// Closer is a Driver that holds resources (a language server process).
+type Closer interface {
+	Close() error
+}
+
+// Request is one run of one driver.
+type Request struct {
+	Kind engine.Kind
+	// Root is the workspace root directory on disk.
+	Root string
+	// Files are the paths this driver is asked about (routed to it by file
+	// type), sorted.
+	Files []string
+	// All is every file of the workspace, current content: the truth that
+	// overlays and staged trees are made from.
+	All map[string]*text.Doc
+	// Changed lists the files whose content differs from disk.
+	Changed []string
+	// Deleted lists files deleted in the workspace but still on disk.
+	Deleted []string
+	// Fix asks lint to apply fixes.
+	Fix bool
+}
+
+// Result is one driver's answer.
+type Result struct {
+	Diagnostics []engine.Diagnostic
+	// Edits are the new contents of files the driver formatted or fixed.
+	Edits map[string]*text.Doc
+	// Status is ok only when the answer is complete and current.
+	Status engine.Status
+	// Message explains a status other than ok.
+	Message string
+}
+
+// ProbeState is what the probe found of a driver.
+type ProbeState string
+
+// Probe states.
+const (
+	Found   ProbeState = "found"   // present and its smoke test passed
+	Missing ProbeState = "missing" // not installed
+	Failed  ProbeState = "failed"  // present, but the smoke test failed
+)
+
+// Probe is the probe's finding for one driver.
+type Probe struct {
+	State ProbeState `json:"state"`
+	// Reason explains a state other than found, with what to do.
+	Reason string `json:"reason,omitempty"`
+	// Version is the tool's version as it reports it.
+	Version string `json:"version,omitempty"`
+	// Path is where the tool was found ("linked in" for in-process tools).
+	Path string `json:"path,omitempty"`
+	// Took is how long the probe took.
+	Took time.Duration `json:"took_ns"`
+}

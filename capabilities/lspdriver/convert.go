@@ -1,0 +1,135 @@
+package lspdriver
+
+// This file defines the conversion of a server's answers to engine values:
+// workspace paths, 1-based lines, columns in characters. Positions are
+// UTF-16 in the content the server was given (the synced document, or the
+// disk for files it read itself), converted by text.Mapper.
+
+import (
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/lsp"
+)
+
+// mappers caches a Mapper per workspace path for one request.
+type mappers struct {
+	v   *view
+	req *capabilities.Request
+	m   map[string]*text.Mapper
+}
+
+func (ms *mappers) get(p string) *text.Mapper {
+	if m, ok := ms.m[p]; ok {
+		return m
+	}
+	var content string
+	if d, ok := ms.v.docs[p]; ok {
+		content = d.Text
+	} else if doc := ms.req.All[p]; doc != nil {
+		content = doc.Content()
+	} else if b, err := os.ReadFile(ms.v.abs(p)); err == nil {
+		content = strings.TrimPrefix(string(b), text.BOM)
+	}
+	m := text.NewMapper(content)
+	ms.m[p] = m
+	return m
+}
+
+// point converts an LSP position to a 1-based line and character column.
+func point(m *text.Mapper, pos lsp.Position) (line, col int) {
+	off := m.Offset(pos.Line, pos.Character, text.UTF16)
+	l, c := m.Position(off, text.Chars)
+	return l + 1, c + 1
+}
+
+func severity(s int) engine.Severity {
+	switch s {
+	case lsp.SeverityError:
+		return engine.SeverityError
+	case lsp.SeverityWarning:
+		return engine.SeverityWarning
+	default:
+		return engine.SeverityInfo
+	}
+}
+
+// diagnostics converts a report's diagnostics of workspace files (files
+// outside the root and deleted files left out). keep filters them.
+func (d *Driver) diagnostics(rep *lsp.Report, v *view, ms *mappers, keep func(lsp.Diagnostic) bool) []engine.Diagnostic {
+	var out []engine.Diagnostic
+	for abs, ds := range rep.Files {
+		p := v.rel(abs)
+		if p == "" || v.deleted[p] {
+			continue
+		}
+		m := ms.get(p)
+		for _, ld := range ds {
+			if keep != nil && !keep(ld) {
+				continue
+			}
+			out = append(out, d.diagnostic(p, m, ld))
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Line < out[j].Line
+	})
+	return out
+}
+
+func (d *Driver) diagnostic(p string, m *text.Mapper, ld lsp.Diagnostic) engine.Diagnostic {
+	l, c := point(m, ld.Range.Start)
+	el, ec := point(m, ld.Range.End)
+	if el < l || (el == l && ec < c) {
+		el, ec = l, c
+	}
+	// The source is the driver; a server's own source (an analyzer's
+	// name) becomes the code when the diagnostic has none.
+	code := ld.CodeString()
+	if code == "" && !compilerSource(ld.Source) {
+		code = ld.Source
+	}
+	return engine.Diagnostic{
+		Path: p, Line: l, Column: c, EndLine: el, EndColumn: ec,
+		Severity: severity(ld.Severity), Source: d.name, Code: code, Message: ld.Message,
+	}
+}
+
+// applyEdits applies LSP text edits to content (UTF-16 positions in it).
+func applyEdits(content string, edits []lsp.TextEdit) (string, error) {
+	m := text.NewMapper(content)
+	tes := make([]text.Edit, len(edits))
+	for i, e := range edits {
+		tes[i] = text.Edit{
+			Start: m.Offset(e.Range.Start.Line, e.Range.Start.Character, text.UTF16),
+			End:   m.Offset(e.Range.End.Line, e.Range.End.Character, text.UTF16),
+			New:   e.NewText,
+		}
+	}
+	return text.Apply(content, tes)
+}
+
+// newDoc is the Doc with content, keeping old's BOM.
+func newDoc(old *text.Doc, content string) *text.Doc {
+	if old != nil && old.BOM() {
+		return text.FromString(text.BOM + content)
+	}
+	return text.FromString(content)
+}
+
+// compilerSource reports whether a diagnostic source names the compiler
+// (gopls: "compiler", "syntax", "go list"), as opposed to a linter.
+func compilerSource(src string) bool {
+	switch src {
+	case "", "compiler", "syntax", "go list", "go mod tidy", "typecheck":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,121 @@
+package lspdriver
+
+// This file defines what the server is shown of the workspace: the
+// documents of one request.
+//
+// The workspace is the truth. A request opens, at their workspace
+// content, the files it asks about and every changed or added workspace
+// file of the driver's language (a file whose extension is among the
+// requested files', and for Go go.mod, go.sum and go.work); every other
+// file the server sees on disk, which is the workspace content for
+// unchanged files.
+//
+// A file deleted in the workspace but still on disk cannot be hidden from
+// a language server by LSP: didOpen with empty content is a different
+// (broken) file, and didChangeWatchedFiles makes the server read the disk,
+// where the file still is. For Go files devbroker opens a stand-in: the
+// disk file's header up to and including its package clause (build
+// constraints and doc comments kept), which declares nothing, so the
+// package type-checks as if the file were gone. Its own diagnostics are
+// dropped. Deleted files of other languages are still seen on disk, and
+// the answer's message says so.
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/lsp"
+)
+
+// view is one request's documents.
+type view struct {
+	root string
+	docs map[string]lsp.Document // by workspace path
+	// deleted holds the workspace paths of deleted files (stand-ins).
+	deleted map[string]bool
+	// unhidden lists deleted files the server still sees on disk.
+	unhidden []string
+}
+
+// goModFiles are Go's module files, sent with their own language ids.
+var goModFiles = map[string]string{"go.mod": "go.mod", "go.sum": "go.sum", "go.work": "go.work"}
+
+func (d *Driver) view(req *capabilities.Request) *view {
+	v := &view{root: req.Root, docs: map[string]lsp.Document{}, deleted: map[string]bool{}}
+	exts := map[string]bool{}
+	for _, p := range req.Files {
+		exts[path.Ext(p)] = true
+	}
+	add := func(p, langID string) {
+		if doc := req.All[p]; doc != nil {
+			v.docs[p] = lsp.Document{Path: v.abs(p), LanguageID: langID, Text: doc.Content()}
+		}
+	}
+	for _, p := range req.Files {
+		add(p, d.langID)
+	}
+	for _, p := range req.Changed {
+		if id, ok := goModFiles[path.Base(p)]; ok && d.langID == "go" {
+			add(p, id)
+		} else if exts[path.Ext(p)] {
+			add(p, d.langID)
+		}
+	}
+	for _, p := range req.Deleted {
+		if !exts[path.Ext(p)] {
+			continue
+		}
+		if path.Ext(p) != ".go" {
+			v.unhidden = append(v.unhidden, p)
+			continue
+		}
+		v.deleted[p] = true
+		v.docs[p] = lsp.Document{Path: v.abs(p), LanguageID: d.langID, Text: goStandIn(v.abs(p))}
+	}
+	sort.Strings(v.unhidden)
+	return v
+}
+
+func (v *view) abs(p string) string { return filepath.Join(v.root, filepath.FromSlash(p)) }
+
+// rel is the workspace path of an absolute path, or "" outside the root.
+func (v *view) rel(abs string) string {
+	r, err := filepath.Rel(v.root, abs)
+	if err != nil || !filepath.IsLocal(r) {
+		return ""
+	}
+	return filepath.ToSlash(r)
+}
+
+// list returns the documents, sorted by path.
+func (v *view) list() []lsp.Document {
+	out := make([]lsp.Document, 0, len(v.docs))
+	for _, d := range v.docs {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// goStandIn is a deleted Go file's header up to the end of its package
+// clause: a file that declares nothing. An unreadable file gets a bare
+// "package" that fails to parse, which gopls reports on that file only
+// (and those diagnostics are dropped).
+func goStandIn(abs string) string {
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return ""
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, abs, src, parser.PackageClauseOnly|parser.ParseComments)
+	if err != nil || f.Name == nil {
+		return ""
+	}
+	end := fset.Position(f.Name.End()).Offset
+	return string(src[:end]) + "\n"
+}

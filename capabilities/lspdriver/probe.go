@@ -1,0 +1,111 @@
+package lspdriver
+
+// This file defines [Driver.Probe]: find the server, read its version,
+// and start it on a tiny module with a type error to see the diagnostic.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/lsp"
+)
+
+// goSmoke is the smoke test for Go servers without a configured one.
+const goSmoke = "package smoke\n\nvar x int = \"not an int\"\n"
+
+// Probe finds the server (gopls by lsp.FindGopls's rule, any other on
+// PATH), records its version (version_command, or `gopls version`), and
+// starts it, outside the shared servers, on a temporary root holding the
+// smoke file. A Go server must report a diagnostic for the smoke file's
+// type error; another server must answer without failing.
+func (d *Driver) Probe(ctx context.Context) capabilities.Probe {
+	start := time.Now()
+	p := d.probe(ctx)
+	p.Took = time.Since(start)
+	return p
+}
+
+func (d *Driver) probe(ctx context.Context) capabilities.Probe {
+	root := d.root
+	if root == "" {
+		root, _ = os.Getwd()
+	}
+	bin, how, err := lsp.FindGopls(ctx, d.cfg.Command[0], root)
+	if err != nil {
+		reason := err.Error()
+		if d.cfg.Install != "" {
+			reason += "; install: " + d.cfg.Install
+		}
+		return capabilities.Probe{State: capabilities.Missing, Reason: reason}
+	}
+	p := capabilities.Probe{State: capabilities.Found, Path: bin}
+	if how != "PATH" {
+		p.Path = bin + " (" + how + ")"
+	}
+	argv := d.cfg.VersionCommand
+	if len(argv) > 0 && argv[0] == d.cfg.Command[0] {
+		argv = append([]string{bin}, argv[1:]...)
+	}
+	if len(argv) == 0 && d.isGopls() {
+		argv = []string{bin, "version"}
+	}
+	if len(argv) > 0 {
+		v, err := lsp.Version(ctx, argv)
+		if err != nil {
+			p.State, p.Reason = capabilities.Failed, err.Error()
+			return p
+		}
+		p.Version = v
+	}
+	if reason := d.smoke(ctx, bin); reason != "" {
+		p.State, p.Reason = capabilities.Failed, reason
+	}
+	return p
+}
+
+// smoke runs the server on a temporary root; "" means it passed.
+func (d *Driver) smoke(ctx context.Context, bin string) string {
+	name, content, expect := "smoke.go", goSmoke, true
+	if d.cfg.Smoke != nil {
+		name, content, expect = d.cfg.Smoke.File, d.cfg.Smoke.Content, false
+	} else if d.langID != "go" {
+		return "" // nothing to try it on: starting it is the request's job
+	}
+	root, err := os.MkdirTemp("", "devbroker-lsp-smoke-")
+	if err != nil {
+		return err.Error()
+	}
+	defer os.RemoveAll(root)
+	if root, err = filepath.EvalSymlinks(root); err != nil {
+		return err.Error()
+	}
+	if d.langID == "go" {
+		if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module smoke\n\ngo 1.21\n"), 0o644); err != nil {
+			return err.Error()
+		}
+	}
+	file := filepath.Join(root, filepath.FromSlash(name))
+	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+		return err.Error()
+	}
+	cfg := d.config(bin, root)
+	cfg.IdleTimeout = -1
+	srv := lsp.NewServer(cfg)
+	defer srv.Close()
+	rep, err := srv.Diagnose(ctx, []lsp.Document{{Path: file, LanguageID: d.langID, Text: content}}, []string{file})
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Sprintf("the smoke test timed out: %v", err)
+		}
+		return fmt.Sprintf("the smoke test failed: %v", err)
+	}
+	if expect && len(rep.Files[file]) == 0 {
+		return fmt.Sprintf("the smoke test's type error was not reported (%s answered with no diagnostics for %s)", d.name, name)
+	}
+	return ""
+}

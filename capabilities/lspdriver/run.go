@@ -1,0 +1,243 @@
+package lspdriver
+
+// This file defines [Driver.Run]: check, lint (with fixes) and format.
+//
+// check reports every diagnostic of workspace files the server gives after
+// settling: the requested files and, for gopls, every file it published
+// for, which includes the packages that depend on a changed one. lint
+// reports the linter findings (not compiler errors) of the requested
+// files; with fix, it applies each finding's preferred quick fix to the
+// workspace content (never the disk) and reports what remains. format
+// applies textDocument/formatting to each requested file.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/lsp"
+)
+
+// Run answers one request. It never reports a failed run as clean: the
+// status says timeout, crashed, not_installed or indexing, and the
+// diagnostics are what was known.
+func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabilities.Result {
+	ctx, cancel := context.WithTimeout(ctx, d.timeout)
+	defer cancel()
+	srv, err := d.server(ctx, req.Root)
+	if err != nil {
+		return failed(nil, err, false)
+	}
+	v := d.view(req)
+	ms := &mappers{v: v, req: req, m: map[string]*text.Mapper{}}
+	var res *capabilities.Result
+	switch req.Kind {
+	case engine.Format:
+		res = d.format(ctx, srv, v, req)
+	case engine.Lint:
+		res = d.lint(ctx, srv, v, ms, req)
+	default:
+		res = d.check(ctx, srv, v, ms, req)
+	}
+	if len(v.unhidden) > 0 && res.Status == engine.StatusOK {
+		res.Message = fmt.Sprintf("%s still sees on disk the files deleted in the workspace: %s", d.name, strings.Join(v.unhidden, ", "))
+	}
+	return res
+}
+
+// files are the absolute paths of the requested files.
+func (v *view) files(req *capabilities.Request) []string {
+	out := make([]string, len(req.Files))
+	for i, p := range req.Files {
+		out[i] = v.abs(p)
+	}
+	return out
+}
+
+func (d *Driver) check(ctx context.Context, srv *lsp.Server, v *view, ms *mappers, req *capabilities.Request) *capabilities.Result {
+	rep, err := srv.Diagnose(ctx, v.list(), v.files(req))
+	res := &capabilities.Result{Status: engine.StatusOK}
+	if rep != nil {
+		res.Diagnostics = d.diagnostics(rep, v, ms, nil)
+	}
+	if err != nil {
+		return failed(res, err, rep != nil && rep.Indexing)
+	}
+	return res
+}
+
+// linting keeps the linter findings of the requested files.
+func linting(v *view, req *capabilities.Request) func(string, lsp.Diagnostic) bool {
+	want := map[string]bool{}
+	for _, p := range req.Files {
+		want[v.abs(p)] = true
+	}
+	return func(abs string, ld lsp.Diagnostic) bool { return want[abs] && !compilerSource(ld.Source) }
+}
+
+func (d *Driver) lint(ctx context.Context, srv *lsp.Server, v *view, ms *mappers, req *capabilities.Request) *capabilities.Result {
+	keep := linting(v, req)
+	rep, err := srv.Diagnose(ctx, v.list(), v.files(req))
+	if err != nil {
+		res := &capabilities.Result{}
+		if rep != nil {
+			res.Diagnostics = d.diagnostics(filter(rep, keep), v, ms, nil)
+		}
+		return failed(res, err, rep != nil && rep.Indexing)
+	}
+	if !req.Fix {
+		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: d.diagnostics(filter(rep, keep), v, ms, nil)}
+	}
+	edits, err := d.fix(ctx, srv, v, req, filter(rep, keep))
+	if err != nil {
+		return failed(&capabilities.Result{Diagnostics: d.diagnostics(filter(rep, keep), v, ms, nil)}, err, false)
+	}
+	if len(edits) == 0 {
+		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: d.diagnostics(filter(rep, keep), v, ms, nil)}
+	}
+	// What remains after the fixes, on the fixed content.
+	ms = &mappers{v: v, req: req, m: map[string]*text.Mapper{}}
+	rep, err = srv.Diagnose(ctx, v.list(), v.files(req))
+	res := &capabilities.Result{Status: engine.StatusOK, Edits: edits}
+	if rep != nil {
+		res.Diagnostics = d.diagnostics(filter(rep, keep), v, ms, nil)
+	}
+	if err != nil {
+		return failed(res, err, rep != nil && rep.Indexing)
+	}
+	return res
+}
+
+// filter returns rep with only the diagnostics keep accepts.
+func filter(rep *lsp.Report, keep func(string, lsp.Diagnostic) bool) *lsp.Report {
+	out := *rep
+	out.Files = map[string][]lsp.Diagnostic{}
+	for abs, ds := range rep.Files {
+		for _, ld := range ds {
+			if keep(abs, ld) {
+				out.Files[abs] = append(out.Files[abs], ld)
+			}
+		}
+	}
+	return &out
+}
+
+// fix applies the preferred quick fix of each finding to the workspace
+// content, one fix at a time per file in position order; a fix that
+// overlaps one already taken, or touches a file outside the workspace, is
+// skipped. v's documents are updated to the fixed content.
+func (d *Driver) fix(ctx context.Context, srv *lsp.Server, v *view, req *capabilities.Request, rep *lsp.Report) (map[string]*text.Doc, error) {
+	taken := map[string][]lsp.TextEdit{} // by workspace path
+	abss := make([]string, 0, len(rep.Files))
+	for abs := range rep.Files {
+		abss = append(abss, abs)
+	}
+	sort.Strings(abss)
+	for _, abs := range abss {
+		fixes, err := srv.Fixes(ctx, v.list(), abs, rep.Files[abs])
+		if err != nil {
+			return nil, err
+		}
+	next:
+		for _, f := range fixes {
+			for fa, es := range f.Edits {
+				p := v.rel(fa)
+				if p == "" || v.docs[p].Path == "" && req.All[p] == nil {
+					continue next
+				}
+				for _, e := range es {
+					for _, t := range taken[p] {
+						if overlaps(e.Range, t.Range) {
+							continue next
+						}
+					}
+				}
+			}
+			for fa, es := range f.Edits {
+				p := v.rel(fa)
+				taken[p] = append(taken[p], es...)
+			}
+		}
+	}
+	out := map[string]*text.Doc{}
+	for p, es := range taken {
+		doc, ok := v.docs[p]
+		if !ok {
+			doc = lsp.Document{Path: v.abs(p), LanguageID: d.langID, Text: req.All[p].Content()}
+		}
+		fixed, err := applyEdits(doc.Text, es)
+		if err != nil {
+			return nil, fmt.Errorf("applying the fixes to %s: %w", p, err)
+		}
+		if fixed == doc.Text {
+			continue
+		}
+		doc.Text = fixed
+		v.docs[p] = doc
+		out[p] = newDoc(req.All[p], fixed)
+	}
+	return out, nil
+}
+
+func before(a, b lsp.Position) bool {
+	return a.Line < b.Line || (a.Line == b.Line && a.Character < b.Character)
+}
+
+// overlaps reports whether two ranges share a character (or are the same
+// insertion point).
+func overlaps(a, b lsp.Range) bool {
+	if a == b {
+		return true
+	}
+	return before(a.Start, b.End) && before(b.Start, a.End)
+}
+
+func (d *Driver) format(ctx context.Context, srv *lsp.Server, v *view, req *capabilities.Request) *capabilities.Result {
+	res := &capabilities.Result{Status: engine.StatusOK, Edits: map[string]*text.Doc{}}
+	for _, p := range req.Files {
+		doc, ok := v.docs[p]
+		if !ok {
+			continue
+		}
+		edits, err := srv.Format(ctx, v.list(), doc.Path)
+		if err != nil {
+			return failed(res, fmt.Errorf("formatting %s: %w", p, err), false)
+		}
+		if len(edits) == 0 {
+			continue
+		}
+		out, err := applyEdits(doc.Text, edits)
+		if err != nil {
+			return failed(res, fmt.Errorf("formatting %s: the server's edits do not apply: %w", p, err), false)
+		}
+		if out != doc.Text {
+			res.Edits[p] = newDoc(req.All[p], out)
+		}
+	}
+	return res
+}
+
+// failed sets res's status from err. A result with a bad status is never
+// clean, whatever diagnostics it holds.
+func failed(res *capabilities.Result, err error, indexing bool) *capabilities.Result {
+	if res == nil {
+		res = &capabilities.Result{}
+	}
+	res.Message = err.Error()
+	switch {
+	case errors.Is(err, lsp.ErrNotInstalled):
+		res.Status = engine.StatusNotInstalled
+	case errors.Is(err, context.DeadlineExceeded) && indexing:
+		res.Status = engine.StatusIndexing
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		res.Status = engine.StatusTimeout
+	default:
+		res.Status = engine.StatusCrashed
+	}
+	return res
+}

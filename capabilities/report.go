@@ -1,0 +1,98 @@
+package capabilities
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/devbroker/devbroker/engine"
+)
+
+// Report is what the probe found: per driver, and per capability the
+// languages that have a working driver.
+type Report struct {
+	Drivers []DriverReport `json:"drivers"`
+	// Available maps format, lint and check to the languages with at
+	// least one working driver for it.
+	Available map[engine.Kind][]string `json:"available"`
+}
+
+// DriverReport is one driver's line of the report.
+type DriverReport struct {
+	Name  string        `json:"name"`
+	Type  string        `json:"type"`
+	Kinds []engine.Kind `json:"kinds"`
+	Doc   string        `json:"doc,omitempty"`
+	Probe
+}
+
+// Report returns the latest probe results.
+func (s *Set) Report() *Report {
+	r := &Report{Available: map[engine.Kind][]string{}}
+	names := make([]string, 0, len(s.drivers))
+	for n := range s.drivers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	s.mu.Lock()
+	for _, n := range names {
+		sp := s.drivers[n].Spec()
+		p, ok := s.probes[n]
+		if !ok {
+			p = Probe{State: Missing, Reason: "not probed yet"}
+		}
+		r.Drivers = append(r.Drivers, DriverReport{Name: n, Type: sp.Type, Kinds: sp.Kinds, Doc: sp.Doc, Probe: p})
+	}
+	s.mu.Unlock()
+	for _, kind := range []engine.Kind{engine.Format, engine.Lint, engine.Check} {
+		r.Available[kind] = []string{}
+		for _, l := range s.langs {
+			for _, dn := range l.byKind[kind] {
+				if s.working(dn) && supports(s.drivers[dn], kind) {
+					r.Available[kind] = append(r.Available[kind], l.name)
+					break
+				}
+			}
+		}
+	}
+	return r
+}
+
+// WriteText writes the report for people.
+func (r *Report) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "DRIVER\tTYPE\tKINDS\tSTATE\tVERSION\tPATH / REASON")
+	for _, d := range r.Drivers {
+		kinds := make([]string, len(d.Kinds))
+		for i, k := range d.Kinds {
+			kinds[i] = string(k)
+		}
+		where := d.Path
+		if d.State != Found {
+			where = d.Reason
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Name, d.Type, strings.Join(kinds, ","), d.State, oneLine(d.Version), where)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, kind := range []engine.Kind{engine.Format, engine.Lint, engine.Check} {
+		langs := r.Available[kind]
+		if len(langs) == 0 {
+			fmt.Fprintf(w, "%s: unavailable\n", kind)
+			continue
+		}
+		fmt.Fprintf(w, "%s: %s\n", kind, strings.Join(langs, ", "))
+	}
+	return nil
+}
+
+func oneLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return s
+}

@@ -1,0 +1,337 @@
+package capabilities
+
+// This file defines [Set]: the drivers of one configuration, their probe
+// results, and the routing of format, lint and check requests to them by
+// file type.
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// Type is a driver implementation that a configuration instantiates by
+// name ("gofumpt", "staticcheck", "external", "lsp").
+type Type struct {
+	// Name is the value of a driver's `type` in the configuration.
+	Name string
+	// Doc says what drivers of this type are.
+	Doc string
+	// New builds a driver named name from its configuration. It must not
+	// start processes or touch the disk: the probe does that.
+	New func(name string, cfg *configs.Driver, env Env) (Driver, error)
+}
+
+// Env is what drivers learn about where they run.
+type Env struct {
+	// Root is the workspace root directory.
+	Root string
+	// Language names the language the driver serves first (for LSP
+	// language ids).
+	Language string
+}
+
+// DefaultMaxDiagnostics caps the diagnostics of one answer.
+const DefaultMaxDiagnostics = 200
+
+// language is one configured language, ready for routing.
+type language struct {
+	name     string
+	patterns []string
+	byKind   map[engine.Kind][]string // driver names
+}
+
+// Set is the drivers of one configuration over one root. It implements
+// engine.Capabilities. It is safe for concurrent use.
+type Set struct {
+	root    string
+	langs   []language
+	drivers map[string]Driver
+	maxDiag int
+
+	mu     sync.Mutex
+	probes map[string]Probe
+}
+
+// NewSet builds the drivers that cfg's languages use, from types. A driver
+// whose type is unknown, or whose configuration its type refuses, is an
+// error naming it. Nothing is probed yet.
+func NewSet(cfg *configs.Config, types []Type, root string) (*Set, error) {
+	byName := map[string]Type{}
+	for _, t := range types {
+		byName[t.Name] = t
+	}
+	s := &Set{root: root, drivers: map[string]Driver{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics}
+	if s.maxDiag <= 0 {
+		s.maxDiag = DefaultMaxDiagnostics
+	}
+	names := make([]string, 0, len(cfg.Languages))
+	for n := range cfg.Languages {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, ln := range names {
+		l := cfg.Languages[ln]
+		lang := language{name: ln, patterns: l.FileTypes, byKind: map[engine.Kind][]string{
+			engine.Format: l.Format, engine.Lint: l.Lint, engine.Check: l.Check,
+		}}
+		s.langs = append(s.langs, lang)
+		for _, dn := range append(append(append([]string{}, l.Format...), l.Lint...), l.Check...) {
+			if _, done := s.drivers[dn]; done {
+				continue
+			}
+			dc, ok := cfg.Drivers[dn]
+			if !ok {
+				return nil, fmt.Errorf("language %q uses driver %q, which is not defined under [drivers]", ln, dn)
+			}
+			t, ok := byName[dc.Type]
+			if !ok {
+				return nil, fmt.Errorf("driver %q has type %q, which devbroker does not have (types: %s)", dn, dc.Type, typeNames(types))
+			}
+			d, err := t.New(dn, dc, Env{Root: root, Language: ln})
+			if err != nil {
+				return nil, fmt.Errorf("driver %q: %w", dn, err)
+			}
+			s.drivers[dn] = d
+		}
+	}
+	return s, nil
+}
+
+func typeNames(types []Type) string {
+	var out []string
+	for _, t := range types {
+		out = append(out, t.Name)
+	}
+	return strings.Join(out, ", ")
+}
+
+// Drivers returns the set's drivers by name.
+func (s *Set) Drivers() map[string]Driver { return s.drivers }
+
+// ProbeTimeout bounds one driver's probe.
+const ProbeTimeout = 30 * time.Second
+
+// Probe probes every driver, concurrently, and records the results: only
+// drivers found working serve requests afterwards.
+func (s *Set) Probe(ctx context.Context) *Report {
+	var wg sync.WaitGroup
+	results := make(map[string]Probe, len(s.drivers))
+	var mu sync.Mutex
+	for name, d := range s.drivers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
+			defer cancel()
+			start := time.Now()
+			p := safeProbe(pctx, d)
+			if p.Took == 0 {
+				p.Took = time.Since(start)
+			}
+			mu.Lock()
+			results[name] = p
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	s.mu.Lock()
+	s.probes = results
+	s.mu.Unlock()
+	return s.Report()
+}
+
+// safeProbe runs a probe, turning a panic into a failed state.
+func safeProbe(ctx context.Context, d Driver) (p Probe) {
+	defer func() {
+		if r := recover(); r != nil {
+			p = Probe{State: Failed, Reason: fmt.Sprintf("the probe panicked: %v", r)}
+		}
+	}()
+	return d.Probe(ctx)
+}
+
+// working reports whether the probe found driver name working.
+func (s *Set) working(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.probes[name].State == Found
+}
+
+// Has reports whether any language has a working driver for kind.
+func (s *Set) Has(kind engine.Kind) bool {
+	for _, l := range s.langs {
+		for _, dn := range l.byKind[kind] {
+			if s.working(dn) && supports(s.drivers[dn], kind) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func supports(d Driver, kind engine.Kind) bool {
+	for _, k := range d.Spec().Kinds {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// languageOf returns the first language whose file types match p.
+func (s *Set) languageOf(p string) *language {
+	base := path.Base(p)
+	for i := range s.langs {
+		for _, pat := range s.langs[i].patterns {
+			subject := base
+			if strings.Contains(pat, "/") {
+				subject = p
+			}
+			if ok, _ := doublestar.Match(pat, subject); ok {
+				return &s.langs[i]
+			}
+		}
+	}
+	return nil
+}
+
+// Run routes a request to the working drivers of each file's language.
+func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, error) {
+	targets := req.Paths
+	if targets == nil {
+		for p := range req.Files {
+			targets = append(targets, p)
+		}
+	}
+	sort.Strings(targets)
+	resp := &engine.Response{Edits: map[string]*text.Doc{}}
+	// Route: driver name → its files, in configuration order.
+	var order []string
+	routed := map[string][]string{}
+	for _, p := range targets {
+		lang := s.languageOf(p)
+		if lang == nil {
+			resp.Diagnostics = append(resp.Diagnostics, info(p, fmt.Sprintf("no %s driver: no configured language covers this file type", req.Kind)))
+			continue
+		}
+		var chosen []string
+		var missing []string
+		for _, dn := range lang.byKind[req.Kind] {
+			d := s.drivers[dn]
+			if !supports(d, req.Kind) {
+				continue
+			}
+			if !s.working(dn) {
+				missing = append(missing, dn)
+				continue
+			}
+			chosen = append(chosen, dn)
+			if req.Kind == engine.Format {
+				break // the first working formatter formats
+			}
+		}
+		if len(chosen) == 0 {
+			msg := fmt.Sprintf("no %s driver for %s files", req.Kind, lang.name)
+			if len(missing) > 0 {
+				msg = fmt.Sprintf("no working %s driver for %s files: %s not available (see devbroker probe)", req.Kind, lang.name, strings.Join(missing, ", "))
+			}
+			resp.Diagnostics = append(resp.Diagnostics, info(p, msg))
+			continue
+		}
+		for _, dn := range chosen {
+			if _, seen := routed[dn]; !seen {
+				order = append(order, dn)
+			}
+			routed[dn] = append(routed[dn], p)
+		}
+	}
+	all := req.Files
+	for _, dn := range order {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		d := s.drivers[dn]
+		r := safeRun(ctx, d, &Request{
+			Kind: req.Kind, Root: req.Root, Files: routed[dn], All: all,
+			Changed: req.Changed, Deleted: req.Deleted, Fix: req.Fix,
+		})
+		status := r.Status
+		if status == "" {
+			status = engine.StatusOK
+		}
+		resp.Drivers = append(resp.Drivers, engine.DriverStatus{Driver: dn, Status: status, Message: r.Message})
+		for _, dg := range r.Diagnostics {
+			if dg.Source == "" {
+				dg.Source = dn
+			}
+			resp.Diagnostics = append(resp.Diagnostics, dg)
+		}
+		if len(r.Edits) > 0 && req.Kind != engine.Check {
+			// Later drivers (lint --fix) see earlier drivers' edits.
+			next := make(map[string]*text.Doc, len(all))
+			for p, d := range all {
+				next[p] = d
+			}
+			for p, d := range r.Edits {
+				next[p] = d
+				resp.Edits[p] = d
+			}
+			all = next
+		}
+	}
+	engine.SortDiagnostics(resp.Diagnostics)
+	if n := len(resp.Diagnostics); n > s.maxDiag {
+		resp.Diagnostics = append(resp.Diagnostics[:s.maxDiag:s.maxDiag], engine.Diagnostic{
+			Severity: engine.SeverityInfo, Source: "devbroker",
+			Message: fmt.Sprintf("%d more diagnostics were left out of this answer (the limit is %d; raise limits.max_diagnostics or narrow paths)", n-s.maxDiag, s.maxDiag),
+		})
+	}
+	return resp, nil
+}
+
+// safeRun runs a driver, turning a panic into a crashed status.
+func safeRun(ctx context.Context, d Driver, req *Request) (r *Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = &Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("the driver panicked: %v", p)}
+		}
+	}()
+	r = d.Run(ctx, req)
+	if r == nil {
+		r = &Result{Status: engine.StatusCrashed, Message: "the driver returned no result"}
+	}
+	return r
+}
+
+func info(p, msg string) engine.Diagnostic {
+	return engine.Diagnostic{Path: p, Line: 1, Column: 1, EndLine: 1, EndColumn: 1, Severity: engine.SeverityInfo, Source: "devbroker", Message: msg}
+}
+
+// Close closes the drivers that hold resources.
+func (s *Set) Close() error {
+	var first error
+	for _, d := range s.drivers {
+		if c, ok := d.(Closer); ok {
+			if err := c.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	return first
+}
+
+var _ engine.Capabilities = (*Set)(nil)
+
+// Covers reports whether a configured language covers path's file type.
+func (s *Set) Covers(p string) bool { return s.languageOf(p) != nil }

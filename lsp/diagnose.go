@@ -1,0 +1,184 @@
+package lsp
+
+// This file defines [Server.Diagnose] and the settle step: how devbroker
+// knows that the diagnostics it holds describe the content it sent.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// DiagnoseFilesCommand is gopls's command that diagnoses the given files'
+// snapshot and returns only after it has published the diagnostics.
+const DiagnoseFilesCommand = "gopls.diagnose_files"
+
+// Settle names how a request's diagnostics were made current.
+type Settle string
+
+// Ways of settling, in order of preference.
+const (
+	SettleBarrier Settle = "barrier" // gopls.diagnose_files
+	SettlePull    Settle = "pull"    // textDocument/diagnostic per file
+	SettlePush    Settle = "push"    // version-gated publishes and progress end
+)
+
+// Report is the diagnostics of one settled request.
+type Report struct {
+	// Files holds diagnostics by absolute path: for the documents the
+	// request sent, those for the version sent; for other files (closed,
+	// on disk) the server's latest. Files without diagnostics may be
+	// absent.
+	Files map[string][]Diagnostic
+	// Versions is the version each document of the request was sent at.
+	Versions map[string]int
+	// Settle says how the answer was made current.
+	Settle Settle
+	// Stale lists documents whose diagnostics for the version sent did not
+	// arrive in time (only with an error).
+	Stale []string
+	// Indexing is set when the server had work-done progress running when
+	// the request ended; Progress names it.
+	Indexing bool
+	Progress string
+}
+
+// Diagnose brings the server to docs, settles, and reports the
+// diagnostics of files (absolute paths; the documents among them are
+// always included) and of every other file the server published for.
+//
+// On a timeout it returns the partial Report with an error wrapping
+// context.DeadlineExceeded; Report.Indexing says whether the server was
+// still indexing. A dead server gives ErrExited, a missing one
+// ErrNotInstalled.
+func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) (*Report, error) {
+	in, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer s.release()
+	if err := s.sync(ctx, in, docs); err != nil {
+		return nil, err
+	}
+	want := s.versions()
+	rep := &Report{Files: map[string][]Diagnostic{}, Versions: map[string]int{}}
+	for u, v := range want {
+		rep.Versions[Path(u)] = v
+	}
+	uris := make([]string, 0, len(files)+len(docs))
+	for _, f := range files {
+		uris = append(uris, URI(f))
+	}
+	for u := range want {
+		uris = append(uris, u)
+	}
+	slices.Sort(uris)
+	uris = slices.Compact(uris)
+
+	var pulled map[string][]Diagnostic
+	switch {
+	case in.offers(DiagnoseFilesCommand):
+		rep.Settle = SettleBarrier
+		err = in.call(ctx, "workspace/executeCommand", executeCommandParams{
+			Command:   DiagnoseFilesCommand,
+			Arguments: []any{map[string]any{"files": uris}},
+		}, nil)
+		if err == nil {
+			err = in.waitUntil(ctx, func() bool { return in.current(want) })
+		}
+	case provided(in.caps.DiagnosticProvider):
+		rep.Settle = SettlePull
+		pulled = map[string][]Diagnostic{}
+		for _, u := range uris {
+			var r documentDiagnosticReport
+			if err = in.call(ctx, "textDocument/diagnostic", documentDiagnosticParams{TextDocument: textDocumentIdentifier{URI: u}}, &r); err != nil {
+				break
+			}
+			pulled[u] = r.Items
+			for ru, rr := range r.RelatedDocuments {
+				if rr.Kind == "full" {
+					pulled[ru] = rr.Items
+				}
+			}
+		}
+	default:
+		rep.Settle = SettlePush
+		err = in.waitUntil(ctx, func() bool { return in.current(want) && len(in.progress) == 0 })
+	}
+	rep.Indexing, rep.Progress = in.indexing()
+	in.collect(rep, want, pulled)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			what := "diagnostics"
+			if rep.Indexing {
+				what = "diagnostics (the server is still busy: " + rep.Progress + ")"
+			}
+			return rep, fmt.Errorf("%s: waiting for %s: %w", in.name, what, err)
+		}
+		return rep, err
+	}
+	return rep, nil
+}
+
+// offers reports whether the server offers command.
+func (in *instance) offers(command string) bool {
+	return in.caps.ExecuteCommandProvider != nil && slices.Contains(in.caps.ExecuteCommandProvider.Commands, command)
+}
+
+// current reports whether every document in want has diagnostics
+// published for its version. Called with in.mu held.
+func (in *instance) current(want map[string]int) bool {
+	for u, v := range want {
+		if p, ok := in.diags[u]; !ok || p.version != v {
+			return false
+		}
+	}
+	return true
+}
+
+// collect fills rep from the published (or pulled) diagnostics. Documents
+// whose published version is not the one sent are left out and listed as
+// stale.
+func (in *instance) collect(rep *Report, want map[string]int, pulled map[string][]Diagnostic) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for u, p := range in.diags {
+		path := Path(u)
+		if path == "" {
+			continue
+		}
+		if v, open := want[u]; open {
+			if pulled != nil {
+				continue
+			}
+			if p.version != v {
+				continue
+			}
+		}
+		if len(p.diags) > 0 {
+			rep.Files[path] = slices.Clone(p.diags)
+		}
+	}
+	for u, ds := range pulled {
+		if path := Path(u); path != "" {
+			if len(ds) > 0 {
+				rep.Files[path] = ds
+			} else {
+				delete(rep.Files, path)
+			}
+		}
+	}
+	for u, v := range want {
+		if pulled != nil {
+			if _, ok := pulled[u]; !ok {
+				rep.Stale = append(rep.Stale, Path(u))
+			}
+			continue
+		}
+		if p, ok := in.diags[u]; !ok || p.version != v {
+			rep.Stale = append(rep.Stale, Path(u))
+		}
+	}
+	slices.Sort(rep.Stale)
+}

@@ -1,0 +1,28 @@
+// Package lsp is devbroker's client for language servers, on
+// go.lsp.dev/jsonrpc2 (with go.lsp.dev/protocol's method names and
+// hand-written wire types where that package stops at LSP 3.16).
+//
+// The principal types are [Supervisor] (one [Server] per server command
+// and root, shared by every caller), [Server] (a language server that is
+// started lazily, kept warm, restarted after a crash and stopped when
+// idle) and [Report] (the diagnostics of one settled request).
+//
+// Every request states the whole content the server must see, as
+// [Document] values: the server's open documents are brought to exactly
+// that set (didOpen, didChange with a new version, didClose for documents
+// no longer given, which fall back to the disk), then the request runs.
+// Requests on one server are serialized, so callers with different
+// content never see each other's.
+//
+// Settling is deterministic, without sleeps: a server that offers the
+// gopls.diagnose_files command is asked to run it (it returns after it has
+// published), one that offers pull diagnostics (LSP 3.17) is asked per
+// file, and any other is waited on until it has published for every
+// synced version and ended its work-done progress, up to the caller's
+// deadline. Only diagnostics published for the synced versions are
+// reported.
+//
+// The package knows language servers, not agents: it starts processes
+// (it is the only package that starts language servers), speaks LSP, and
+// converts nothing to devbroker's diagnostics; positions stay UTF-16.
+package lsp

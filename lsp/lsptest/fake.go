@@ -1,0 +1,147 @@
+// Package lsptest holds fake language servers for fault-injection tests:
+// a test binary re-executes itself with [EnvVar] set, and its TestMain
+// calls [Main], which serves the named fault on stdin and stdout.
+package lsptest
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// EnvVar names the fake a re-executed test binary plays.
+const EnvVar = "DEVBROKER_FAKE_LSP"
+
+// Fakes.
+const (
+	// Hang reads everything and never answers.
+	Hang = "hang"
+	// Crash exits with status 3 on initialize, after a line on stderr.
+	Crash = "crash"
+	// Garbage initializes, then answers every change with malformed and
+	// out-of-range diagnostics, then a correct publish.
+	Garbage = "garbage"
+	// Babble initializes, then writes bytes that are not JSON-RPC.
+	Babble = "babble"
+	// Push initializes and publishes one warning per document version,
+	// with work-done progress around it: a well-behaved push-only server.
+	Push = "push"
+)
+
+// Main serves the fake named by $DEVBROKER_FAKE_LSP and exits; it
+// returns at once when the variable is not set.
+func Main() {
+	mode := os.Getenv(EnvVar)
+	if mode == "" {
+		return
+	}
+	serve(mode, os.Stdin, os.Stdout)
+	os.Exit(0)
+}
+
+type msg struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+}
+
+func serve(mode string, r io.Reader, w io.Writer) {
+	br := bufio.NewReader(r)
+	send := func(v any) {
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(b), b)
+	}
+	for {
+		m, err := read(br)
+		if err != nil {
+			return
+		}
+		if mode == Hang {
+			continue
+		}
+		switch m.Method {
+		case "initialize":
+			if mode == Crash {
+				fmt.Fprintln(os.Stderr, "fake: crashing on initialize")
+				os.Exit(3)
+			}
+			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{
+				"capabilities": map[string]any{"textDocumentSync": 1},
+				"serverInfo":   map[string]any{"name": "fake-" + mode},
+			}})
+		case "shutdown":
+			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})
+		case "exit":
+			return
+		case "textDocument/didOpen", "textDocument/didChange":
+			var p struct {
+				TextDocument struct {
+					URI     string `json:"uri"`
+					Version int    `json:"version"`
+				} `json:"textDocument"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			u, v := p.TextDocument.URI, p.TextDocument.Version
+			pub := func(params any) {
+				send(map[string]any{"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params})
+			}
+			switch mode {
+			case Babble:
+				fmt.Fprintf(w, "Content-Length: 9\r\n\r\nnot json!")
+				fmt.Fprintf(w, "garbage without a header\r\n\r\n")
+			case Garbage:
+				pub("not an object")
+				pub(map[string]any{"uri": 42, "diagnostics": "none"})
+				pub(map[string]any{"uri": u, "version": "seven", "diagnostics": []any{1, 2}})
+				send(map[string]any{"jsonrpc": "2.0", "method": "$/progress", "params": map[string]any{"token": []int{1}, "value": 5}})
+				send(map[string]any{"jsonrpc": "2.0", "id": "x1", "method": "no/such/method", "params": nil})
+				pub(map[string]any{"uri": u, "version": v, "diagnostics": []any{
+					map[string]any{"range": map[string]any{"start": map[string]any{"line": 99999, "character": -4}, "end": map[string]any{"line": -1, "character": 1 << 30}}, "severity": 99, "message": "out of range", "code": []int{1}},
+					map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 3}}, "severity": 1, "message": "fake error v" + strconv.Itoa(v), "code": 7},
+				}})
+			case Push:
+				tok := "t" + strconv.Itoa(v)
+				send(map[string]any{"jsonrpc": "2.0", "method": "$/progress", "params": map[string]any{"token": tok, "value": map[string]any{"kind": "begin", "title": "checking"}}})
+				pub(map[string]any{"uri": u, "version": v, "diagnostics": []any{
+					map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 1}}, "severity": 2, "message": "push v" + strconv.Itoa(v)},
+				}})
+				send(map[string]any{"jsonrpc": "2.0", "method": "$/progress", "params": map[string]any{"token": tok, "value": map[string]any{"kind": "end"}}})
+			}
+		default:
+			if len(m.ID) > 0 {
+				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "not found"}})
+			}
+		}
+	}
+}
+
+func read(br *bufio.Reader) (*msg, error) {
+	n := -1
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			return nil, err
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			break
+		}
+		if v, ok := strings.CutPrefix(line, "Content-Length:"); ok {
+			n, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	if n < 0 {
+		return nil, fmt.Errorf("no Content-Length")
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(br, b); err != nil {
+		return nil, err
+	}
+	var m msg
+	_ = json.Unmarshal(b, &m)
+	return &m, nil
+}

@@ -1,0 +1,313 @@
+package lsp
+
+// This file defines [Server]: one language server over one root, started
+// lazily, restarted after a crash with its open documents re-sent, and
+// stopped when idle or closed.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Defaults.
+const (
+	// DefaultIdleTimeout is how long a server without requests stays up.
+	DefaultIdleTimeout = 10 * time.Minute
+	// ShutdownGrace bounds the polite part of a shutdown (shutdown, exit)
+	// before the process is killed.
+	ShutdownGrace = 2 * time.Second
+)
+
+// Sentinel errors. Errors from a [Server] wrap one of these or
+// context.DeadlineExceeded / context.Canceled (the caller's deadline).
+var (
+	// ErrNotInstalled reports a server command that is not there.
+	ErrNotInstalled = errors.New("language server not installed")
+	// ErrExited reports a server that exited or broke its connection; the
+	// error is an *ExitError. The next request starts a new server.
+	ErrExited = errors.New("language server exited")
+	// ErrClosed reports a request to a closed Server or Supervisor.
+	ErrClosed = errors.New("language server closed")
+)
+
+// ExitError is a server that died: how, and the end of its stderr.
+type ExitError struct {
+	Server string
+	Err    error // the process's exit status, or the connection's failure
+	Stderr string
+}
+
+func (e *ExitError) Error() string {
+	msg := fmt.Sprintf("%s exited", e.Server)
+	if e.Err != nil {
+		msg = fmt.Sprintf("%s exited: %v", e.Server, e.Err)
+	}
+	if e.Stderr != "" {
+		s := e.Stderr
+		if len(s) > 400 {
+			s = "..." + s[len(s)-400:]
+		}
+		msg += "; stderr: " + s
+	}
+	return msg
+}
+
+// Is makes errors.Is(err, ErrExited) true.
+func (e *ExitError) Is(target error) bool { return target == ErrExited }
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// Config says how to run one language server over one root.
+type Config struct {
+	// Name names the server in logs and errors ("gopls").
+	Name string
+	// Command is the server's argv; Command[0] is looked up on PATH.
+	Command []string
+	// Root is the absolute workspace root: the working directory and the
+	// only workspace folder.
+	Root string
+	// Env adds "NAME=value" entries to the server's environment.
+	Env []string
+	// Settings are sent as initializationOptions, in
+	// workspace/didChangeConfiguration, and in answer to
+	// workspace/configuration: a section that names a key of Settings
+	// gets that key's value, any other section gets Settings.
+	Settings map[string]any
+	// IdleTimeout stops the server after this long without requests; 0
+	// means DefaultIdleTimeout, negative never.
+	IdleTimeout time.Duration
+	// Stderr receives the server's standard error; nil discards it (its
+	// end is still kept for error messages).
+	Stderr io.Writer
+	// Log receives lifecycle events (start, exit, restart); nil discards.
+	Log *slog.Logger
+}
+
+func (c *Config) section(name string) any {
+	if name != "" {
+		if v, ok := c.Settings[name]; ok {
+			return v
+		}
+	}
+	if c.Settings == nil {
+		return map[string]any{}
+	}
+	return c.Settings
+}
+
+func (c *Config) key() string {
+	return strings.Join(c.Command, "\x00") + "\x01" + c.Root
+}
+
+// Document is content the server must see for one file.
+type Document struct {
+	// Path is the file's absolute path.
+	Path string
+	// LanguageID is the LSP language identifier ("go").
+	LanguageID string
+	// Text is the content.
+	Text string
+}
+
+// openDoc is a document the server has open.
+type openDoc struct {
+	Document
+	version int
+}
+
+// Server is one language server over one root. It is safe for concurrent
+// use; requests are serialized. The process starts with the first request.
+type Server struct {
+	cfg  Config
+	log  *slog.Logger
+	sem  chan struct{} // held by the running request
+	done chan struct{} // closed by Close
+
+	mu       sync.Mutex
+	inst     *instance
+	docs     map[string]*openDoc // by URI: what the server has open
+	version  int                 // last version sent, for every document
+	lastUsed time.Time
+	idle     *time.Timer
+	closed   bool
+	closeErr error
+	starts   int
+}
+
+// NewServer returns a Server for cfg. It starts nothing.
+func NewServer(cfg Config) *Server {
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Name == "" && len(cfg.Command) > 0 {
+		cfg.Name = baseName(cfg.Command[0])
+	}
+	return &Server{cfg: cfg, log: log, sem: make(chan struct{}, 1), done: make(chan struct{}), docs: map[string]*openDoc{}}
+}
+
+// Name is the server's name: what it calls itself once started, else the
+// configured name.
+func (s *Server) Name() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inst != nil {
+		return s.inst.name
+	}
+	return s.cfg.Name
+}
+
+// PID is the running server's process id, or 0.
+func (s *Server) PID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inst == nil || !s.inst.alive() {
+		return 0
+	}
+	return s.inst.pid()
+}
+
+// Starts counts the processes started so far (restarts included).
+func (s *Server) Starts() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.starts
+}
+
+// acquire waits for the server's turn, then makes sure a live process is
+// there (starting or restarting it, re-sending open documents).
+func (s *Server) acquire(ctx context.Context) (*instance, error) {
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("waiting for %s: %w", s.cfg.Name, ctx.Err())
+	case <-s.done:
+		return nil, ErrClosed
+	}
+	in, err := s.ensure(ctx)
+	if err != nil {
+		s.release()
+		return nil, err
+	}
+	return in, nil
+}
+
+// release ends a request and arms the idle timer.
+func (s *Server) release() {
+	s.mu.Lock()
+	s.lastUsed = time.Now()
+	if idle := s.idleTimeout(); idle > 0 && !s.closed {
+		if s.idle == nil {
+			s.idle = time.AfterFunc(idle, s.idleStop)
+		} else {
+			s.idle.Reset(idle)
+		}
+	}
+	s.mu.Unlock()
+	<-s.sem
+}
+
+func (s *Server) idleTimeout() time.Duration {
+	if s.cfg.IdleTimeout == 0 {
+		return DefaultIdleTimeout
+	}
+	return s.cfg.IdleTimeout
+}
+
+// idleStop stops the server if nothing used it for the idle timeout.
+func (s *Server) idleStop() {
+	select {
+	case s.sem <- struct{}{}:
+	case <-s.done:
+		return
+	}
+	defer func() { <-s.sem }()
+	s.mu.Lock()
+	in := s.inst
+	if in == nil || s.closed || time.Since(s.lastUsed) < s.idleTimeout() {
+		s.mu.Unlock()
+		return
+	}
+	s.inst = nil
+	s.docs = map[string]*openDoc{}
+	s.mu.Unlock()
+	s.log.Info("language server idle, stopping", "server", in.name, "root", s.cfg.Root)
+	in.shutdown(ShutdownGrace)
+}
+
+// ensure returns a live instance, starting one if needed. Called with the
+// semaphore held.
+func (s *Server) ensure(ctx context.Context) (*instance, error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, ErrClosed
+	}
+	in := s.inst
+	s.mu.Unlock()
+	if in != nil && in.alive() {
+		return in, nil
+	}
+	if in != nil {
+		s.log.Warn("language server died, restarting", "server", in.name, "root", s.cfg.Root, "err", in.failure(errConnClosed))
+		in.kill()
+	}
+	if len(s.cfg.Command) == 0 {
+		return nil, fmt.Errorf("%w: no command configured", ErrNotInstalled)
+	}
+	in, err := start(ctx, &s.cfg, s.log)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.closed { // closed while starting
+		s.mu.Unlock()
+		in.shutdown(ShutdownGrace)
+		return nil, ErrClosed
+	}
+	s.inst = in
+	s.starts++
+	docs := slices.Sorted(maps.Keys(s.docs))
+	s.mu.Unlock()
+	// Re-send what the dead server had open, at new versions.
+	for _, u := range docs {
+		d := s.docs[u]
+		s.version++
+		d.version = s.version
+		if err := in.notifyServer(ctx, "textDocument/didOpen", didOpenParams{TextDocument: textDocumentItem{URI: u, LanguageID: d.LanguageID, Version: d.version, Text: d.Text}}); err != nil {
+			return nil, err
+		}
+	}
+	return in, nil
+}
+
+// Close stops the server: shutdown and exit, a bounded wait, then kill.
+// It is idempotent and returns when the process is gone. A request in
+// flight fails with ErrExited or ErrClosed.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return s.closeErr
+	}
+	s.closed = true
+	close(s.done)
+	if s.idle != nil {
+		s.idle.Stop()
+	}
+	in := s.inst
+	s.inst = nil
+	s.mu.Unlock()
+	if in != nil {
+		in.shutdown(ShutdownGrace)
+	}
+	return nil
+}

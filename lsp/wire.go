@@ -1,0 +1,284 @@
+package lsp
+
+// This file defines the wire types devbroker sends and reads. Most come
+// from go.lsp.dev/protocol, which models LSP 3.16; the types here are
+// hand-written where that package does not fit:
+//
+//   - LSP 3.17 pull diagnostics (textDocument/diagnostic), which it lacks;
+//   - a content change without a range (its Range is not a pointer, so a
+//     "full text" change would go out as an insertion at 0:0);
+//   - diagnostics and positions decoded leniently (int, not uint32, so a
+//     server's garbage does not fail the whole message, and the diagnostic's
+//     data kept verbatim, because gopls needs it back in codeAction);
+//   - the workspace/applyEdit reply, which must be {applied: true}.
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+// Position is a 0-based line and a column in UTF-16 code units, as LSP
+// counts them by default.
+type Position struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+// Range is a half-open range of positions.
+type Range struct {
+	Start Position `json:"start"`
+	End   Position `json:"end"`
+}
+
+// TextEdit replaces Range with NewText.
+type TextEdit struct {
+	Range   Range  `json:"range"`
+	NewText string `json:"newText"`
+}
+
+// Diagnostic is a diagnostic as a server sends it.
+type Diagnostic struct {
+	Range    Range           `json:"range"`
+	Severity int             `json:"severity,omitempty"` // 1 error, 2 warning, 3 information, 4 hint
+	Code     json.RawMessage `json:"code,omitempty"`     // int or string
+	Source   string          `json:"source,omitempty"`
+	Message  string          `json:"message"`
+	Tags     []int           `json:"tags,omitempty"`
+	// Data is kept verbatim: servers (gopls) read it back in codeAction.
+	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// CodeString is the diagnostic's code as text ("" when it has none).
+func (d *Diagnostic) CodeString() string {
+	if len(d.Code) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(d.Code, &s) == nil {
+		return s
+	}
+	var n json.Number
+	if json.Unmarshal(d.Code, &n) == nil {
+		return n.String()
+	}
+	return ""
+}
+
+// Severities of a Diagnostic.
+const (
+	SeverityError       = 1
+	SeverityWarning     = 2
+	SeverityInformation = 3
+	SeverityHint        = 4
+)
+
+type textDocumentIdentifier struct {
+	URI string `json:"uri"`
+}
+
+type versionedTextDocumentIdentifier struct {
+	URI     string `json:"uri"`
+	Version int    `json:"version"`
+}
+
+type textDocumentItem struct {
+	URI        string `json:"uri"`
+	LanguageID string `json:"languageId"`
+	Version    int    `json:"version"`
+	Text       string `json:"text"`
+}
+
+type didOpenParams struct {
+	TextDocument textDocumentItem `json:"textDocument"`
+}
+
+// contentChange without a range replaces the whole document.
+type contentChange struct {
+	Text string `json:"text"`
+}
+
+type didChangeParams struct {
+	TextDocument   versionedTextDocumentIdentifier `json:"textDocument"`
+	ContentChanges []contentChange                 `json:"contentChanges"`
+}
+
+type didCloseParams struct {
+	TextDocument textDocumentIdentifier `json:"textDocument"`
+}
+
+type publishDiagnosticsParams struct {
+	URI         string       `json:"uri"`
+	Version     *int         `json:"version,omitempty"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
+}
+
+// progressToken is an int or a string; it is kept as its JSON text.
+type progressParams struct {
+	Token json.RawMessage `json:"token"`
+	Value struct {
+		Kind    string `json:"kind"` // begin, report, end
+		Title   string `json:"title,omitempty"`
+		Message string `json:"message,omitempty"`
+	} `json:"value"`
+}
+
+type configurationParams struct {
+	Items []struct {
+		ScopeURI string `json:"scopeUri,omitempty"`
+		Section  string `json:"section,omitempty"`
+	} `json:"items"`
+}
+
+type applyEditParams struct {
+	Label string        `json:"label,omitempty"`
+	Edit  WorkspaceEdit `json:"edit"`
+}
+
+type applyEditResult struct {
+	Applied bool `json:"applied"`
+}
+
+// WorkspaceEdit is the part of an LSP workspace edit devbroker applies:
+// text edits by document, in either of the two forms servers use.
+type WorkspaceEdit struct {
+	Changes         map[string][]TextEdit `json:"changes,omitempty"`
+	DocumentChanges []documentChange      `json:"documentChanges,omitempty"`
+}
+
+// documentChange is a TextDocumentEdit; resource operations (create,
+// rename, delete files), which carry "kind", are not applied.
+type documentChange struct {
+	Kind         string                          `json:"kind,omitempty"`
+	TextDocument versionedTextDocumentIdentifier `json:"textDocument"`
+	Edits        []TextEdit                      `json:"edits"`
+}
+
+// Edits returns the text edits by document URI, and whether the edit held
+// resource operations that were left out.
+func (w *WorkspaceEdit) Edits() (map[string][]TextEdit, bool) {
+	out := map[string][]TextEdit{}
+	for u, es := range w.Changes {
+		out[u] = append(out[u], es...)
+	}
+	skipped := false
+	for _, dc := range w.DocumentChanges {
+		if dc.Kind != "" {
+			skipped = true
+			continue
+		}
+		out[dc.TextDocument.URI] = append(out[dc.TextDocument.URI], dc.Edits...)
+	}
+	return out, skipped
+}
+
+// Command is an LSP command.
+type Command struct {
+	Title     string            `json:"title"`
+	Command   string            `json:"command"`
+	Arguments []json.RawMessage `json:"arguments,omitempty"`
+}
+
+// CodeAction is a code action; a server may also answer with a bare
+// Command, which decodes into Command with Title set.
+type CodeAction struct {
+	Title       string         `json:"title"`
+	Kind        string         `json:"kind,omitempty"`
+	Diagnostics []Diagnostic   `json:"diagnostics,omitempty"`
+	IsPreferred bool           `json:"isPreferred,omitempty"`
+	Edit        *WorkspaceEdit `json:"edit,omitempty"`
+	Command     *Command       `json:"command,omitempty"`
+	// Disabled is set when the action cannot be applied.
+	Disabled *struct {
+		Reason string `json:"reason"`
+	} `json:"disabled,omitempty"`
+}
+
+// UnmarshalJSON accepts a CodeAction or a bare Command.
+func (a *CodeAction) UnmarshalJSON(b []byte) error {
+	type plain CodeAction
+	var probe struct {
+		Command json.RawMessage `json:"command"`
+	}
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return err
+	}
+	if len(probe.Command) > 0 && probe.Command[0] == '"' {
+		var c Command
+		if err := json.Unmarshal(b, &c); err != nil {
+			return err
+		}
+		*a = CodeAction{Title: c.Title, Command: &c}
+		return nil
+	}
+	return json.Unmarshal(b, (*plain)(a))
+}
+
+type codeActionParams struct {
+	TextDocument textDocumentIdentifier `json:"textDocument"`
+	Range        Range                  `json:"range"`
+	Context      struct {
+		Diagnostics []Diagnostic `json:"diagnostics"`
+		Only        []string     `json:"only,omitempty"`
+	} `json:"context"`
+}
+
+type formattingParams struct {
+	TextDocument textDocumentIdentifier `json:"textDocument"`
+	Options      struct {
+		TabSize      int  `json:"tabSize"`
+		InsertSpaces bool `json:"insertSpaces"`
+	} `json:"options"`
+}
+
+type executeCommandParams struct {
+	Command   string `json:"command"`
+	Arguments []any  `json:"arguments,omitempty"`
+}
+
+// documentDiagnosticParams is LSP 3.17's textDocument/diagnostic request.
+type documentDiagnosticParams struct {
+	TextDocument textDocumentIdentifier `json:"textDocument"`
+	Identifier   string                 `json:"identifier,omitempty"`
+}
+
+// documentDiagnosticReport is the answer: kind "full" with items, or
+// "unchanged" (never asked for here: no previous result id is sent).
+type documentDiagnosticReport struct {
+	Kind             string                              `json:"kind"`
+	Items            []Diagnostic                        `json:"items"`
+	RelatedDocuments map[string]documentDiagnosticReport `json:"relatedDocuments,omitempty"`
+}
+
+// serverCapabilities is the part of the initialize result devbroker reads.
+type serverCapabilities struct {
+	TextDocumentSync       json.RawMessage `json:"textDocumentSync,omitempty"`
+	DocumentFormatting     json.RawMessage `json:"documentFormattingProvider,omitempty"`
+	CodeActionProvider     json.RawMessage `json:"codeActionProvider,omitempty"`
+	DiagnosticProvider     json.RawMessage `json:"diagnosticProvider,omitempty"`
+	ExecuteCommandProvider *struct {
+		Commands []string `json:"commands"`
+	} `json:"executeCommandProvider,omitempty"`
+}
+
+type initializeResult struct {
+	Capabilities serverCapabilities `json:"capabilities"`
+	ServerInfo   *struct {
+		Name    string `json:"name"`
+		Version string `json:"version,omitempty"`
+	} `json:"serverInfo,omitempty"`
+}
+
+// provided reports whether a capability value advertises the feature: true
+// or an options object, not absent, null or false.
+func provided(raw json.RawMessage) bool {
+	s := string(raw)
+	return s != "" && s != "null" && s != "false"
+}
+
+// tokenKey turns a progress token into a map key.
+func tokenKey(raw json.RawMessage) string {
+	if s, err := strconv.Unquote(string(raw)); err == nil {
+		return "s:" + s
+	}
+	return "n:" + string(raw)
+}
