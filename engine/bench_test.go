@@ -94,3 +94,46 @@ func BenchmarkFloor10MB(b *testing.B) {
 		_ = strings.Clone(src[:i] + "x" + src[i:])
 	}
 }
+
+// benchPatchInWorkspace runs one apply_patch plan touching one small file
+// in a workspace of n acquired files (acquisition is not measured).
+func benchPatchInWorkspace(b *testing.B, n int) {
+	root := b.TempDir()
+	for i := range n {
+		p := filepath.Join(root, fmt.Sprintf("d%02d/f%04d.txt", i%50, i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("file %d\nline two\nline three\n", i)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	e, err := New(root, Options{Limits: workspace.Limits{MaxFiles: n}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := e.Workspace().Acquire([]string{"**"}); err != nil {
+		b.Fatal(err)
+	}
+	// Alternate between two versions so every iteration changes the file.
+	plans := make([]*Plan, 2)
+	for k, pair := range [][2]string{{"line two", "LINE TWO"}, {"LINE TWO", "line two"}} {
+		args, _ := json.Marshal(map[string]string{"patch": "*** Begin Patch\n*** Update File: d00/f0000.txt\n@@\n-" + pair[0] + "\n+" + pair[1] + "\n*** End Patch"})
+		p, err := ParsePlan([]byte(`{"paths":[],"ops":[{"step":"apply_patch","args":` + string(args) + `}]}`))
+		if err != nil {
+			b.Fatal(err)
+		}
+		plans[k] = p
+	}
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		if r := e.Run(context.Background(), plans[i%2]); !r.OK {
+			b.Fatal(r.Error)
+		}
+		i++
+	}
+}
+
+func BenchmarkApplyPatchIn5000Files(b *testing.B) { benchPatchInWorkspace(b, 5000) }
+func BenchmarkApplyPatchIn1File(b *testing.B)     { benchPatchInWorkspace(b, 1) }

@@ -193,6 +193,9 @@ func skipVCS(pat string, matches []string) []string {
 	return out
 }
 
+// InVCS reports whether p lies inside a version-control directory.
+func InVCS(p string) bool { return inVCS(p) }
+
 func inVCS(p string) bool {
 	for _, seg := range strings.Split(p, "/") {
 		if slices.Contains(vcsDirs, seg) {

@@ -33,21 +33,30 @@ type Change struct {
 // "renamed" change with its line counts. A file deleted and created again at
 // the same path is "modified".
 func (w *Workspace) Changes() []Change {
+	// Only touched paths can differ: an untouched file is as acquired.
+	// Every entry that moved was written by a commit, so the owners of
+	// touched baseline paths are themselves at touched paths.
 	var out []Change
-	owned := make(map[string]bool, len(w.files))
-	for _, f := range w.files {
-		if f.acq != "" {
+	owned := make(map[string]bool, len(w.touched))
+	for p := range w.touched {
+		if f, ok := w.files[p]; ok && f.acq != "" {
 			owned[f.acq] = true
 		}
 	}
-	for p, f := range w.files {
+	for p := range w.touched {
+		f, ok := w.files[p]
+		if !ok {
+			if d, was := w.acq[p]; was && !owned[p] {
+				out = append(out, Change{Path: p, Kind: Deleted, Removed: d.Len()})
+			}
+			continue
+		}
 		switch {
 		case f.acq == "" && (owned[p] || w.acq[p] == nil):
 			out = append(out, Change{Path: p, Kind: Added, Added: f.doc.Len()})
 		case f.acq == "" || f.acq == p:
 			// Modified in place, or deleted and created again.
 			base := w.acq[p]
-			owned[p] = true
 			if base.Equal(f.doc) {
 				continue
 			}
@@ -56,11 +65,6 @@ func (w *Workspace) Changes() []Change {
 		default:
 			a, r := LineCounts(w.acq[f.acq], f.doc)
 			out = append(out, Change{Path: p, Kind: Renamed, From: f.acq, Added: a, Removed: r})
-		}
-	}
-	for p, d := range w.acq {
-		if !owned[p] {
-			out = append(out, Change{Path: p, Kind: Deleted, Removed: d.Len()})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })

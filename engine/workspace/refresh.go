@@ -50,6 +50,7 @@ func (w *Workspace) Refresh(path string, doc *text.Doc, mode fs.FileMode) {
 	nf.mode = mode
 	w.bytes += int64(doc.Size() - f.doc.Size())
 	w.files[path] = &nf
+	w.touched[path] = struct{}{}
 	w.pers[path] = disk{doc: doc, mode: mode}
 	if f.acq == path {
 		w.acq[path] = doc

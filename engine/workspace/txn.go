@@ -160,6 +160,7 @@ func (t *Txn) Touched() []string {
 // transaction's own operations have succeeded.
 func (t *Txn) Commit() error {
 	for p, f := range t.delta {
+		t.w.touched[p] = struct{}{}
 		if f == nil {
 			delete(t.w.files, p)
 		} else {

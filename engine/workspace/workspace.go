@@ -55,6 +55,10 @@ type Workspace struct {
 	acq    map[string]*text.Doc // acquisition baseline
 	pers   map[string]disk      // persisted baseline
 	bytes  int64                // total size of current content
+	// touched holds every path whose current entry may differ from the
+	// acquisition baseline (written by a commit, a discard or a refresh),
+	// so that Changes costs what was changed, not what was acquired.
+	touched map[string]struct{}
 }
 
 // New returns an empty workspace over fsys.
@@ -65,6 +69,8 @@ func New(fsys *rootfs.FS, limits Limits) *Workspace {
 		files:  make(map[string]*file),
 		acq:    make(map[string]*text.Doc),
 		pers:   make(map[string]disk),
+
+		touched: make(map[string]struct{}),
 	}
 }
 
@@ -144,6 +150,12 @@ func (w *Workspace) Set(path string, doc *text.Doc) error {
 // Discard drops every unwritten change: the current content goes back to
 // the persisted baseline.
 func (w *Workspace) Discard() {
+	for p := range w.files {
+		w.touched[p] = struct{}{}
+	}
+	for p := range w.pers {
+		w.touched[p] = struct{}{}
+	}
 	files := make(map[string]*file, len(w.pers))
 	var total int64
 	for p, d := range w.pers {
