@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pelletier/go-toml/v2"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/configs"
@@ -129,20 +128,15 @@ func workspace(root string, kind engine.Kind, files ...string) *capabilities.Req
 	return req
 }
 
-// defaults parses the embedded defaults.
+// defaults loads the embedded defaults through the configuration loader,
+// as the broker does.
 func defaults(t *testing.T) *configs.Config {
 	t.Helper()
-	data, err := os.ReadFile("../../configs/defaults.toml")
+	cfg, err := configs.Default()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("embedded defaults: %v", err)
 	}
-	var cfg configs.Config
-	dec := toml.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
-		t.Fatalf("defaults.toml: %v", err)
-	}
-	return &cfg
+	return cfg
 }
 
 // defaultDriver builds the default driver name over root, failing the test
