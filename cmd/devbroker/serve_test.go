@@ -316,6 +316,7 @@ func TestServeAdvertisesWhatTheProbeFinds(t *testing.T) {
 		map[string]any{"step": "check"},
 	}})
 	dr := decodeStructured[devResult](t, res)
+	t.Logf("check:\n%s", resultText(res))
 	if res.IsError || dr.OK {
 		t.Fatalf("check of a compile error: isError=%v ok=%v\n%s", res.IsError, dr.OK, resultText(res))
 	}

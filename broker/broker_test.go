@@ -1,0 +1,201 @@
+package broker_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/engine"
+)
+
+type fakeDrivers struct {
+	closed atomic.Int32
+}
+
+func (f *fakeDrivers) Has(k engine.Kind) bool { return k == engine.Check }
+func (f *fakeDrivers) Run(context.Context, engine.Request) (*engine.Response, error) {
+	return &engine.Response{}, nil
+}
+func (f *fakeDrivers) Report() *capabilities.Report { return &capabilities.Report{} }
+func (f *fakeDrivers) Close() error                 { f.closed.Add(1); return nil }
+
+func setup(t *testing.T, opts broker.Options) (*broker.Manager, string, *fakeDrivers, *atomic.Int32) {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("one\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := &fakeDrivers{}
+	var loads atomic.Int32
+	opts.Load = func(context.Context, string) (broker.Drivers, error) {
+		loads.Add(1)
+		time.Sleep(10 * time.Millisecond) // widen the window for concurrent first opens
+		return d, nil
+	}
+	m := broker.NewManager(opts)
+	t.Cleanup(func() { m.Close() })
+	return m, root, d, &loads
+}
+
+func editPlan(find, replace string) *engine.Plan {
+	args, _ := json.Marshal(map[string]any{"path": "a.txt", "edits": []any{map[string]string{"find": find, "replace": replace}}})
+	return &engine.Plan{Paths: []string{"a.txt"}, Ops: []engine.Op{{Step: "edit", Args: args}}}
+}
+
+func readPlan() *engine.Plan {
+	return &engine.Plan{Paths: []string{"a.txt"}, Ops: []engine.Op{{Step: "read_lines", Args: json.RawMessage(`{"path":"a.txt","start":1}`)}}}
+}
+
+func TestSessionsShareOneRootAndKeepSeparateWorkspaces(t *testing.T) {
+	m, root, _, loads := setup(t, broker.Options{})
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	sessions := make([]*broker.Session, 4)
+	for i := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dir := root
+			if i%2 == 1 {
+				dir = root + "/./" // another spelling of the same root
+			}
+			s, err := m.Open(ctx, dir)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			sessions[i] = s
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	if n := loads.Load(); n != 1 {
+		t.Fatalf("the root's drivers were loaded %d times, want once", n)
+	}
+	for _, s := range sessions[1:] {
+		if s.Root() != sessions[0].Root() {
+			t.Fatal("sessions on one root have different Roots")
+		}
+	}
+	a, b := sessions[0], sessions[1]
+	if r := a.Run(ctx, editPlan("two", "TWO")); !r.OK {
+		t.Fatalf("edit: %+v", r.Error)
+	}
+	if r := b.Run(ctx, readPlan()); r.Reads["a.txt"] != "one\ntwo" {
+		t.Fatalf("b sees a's unwritten edit: %q", r.Reads["a.txt"])
+	}
+	if r := a.Run(ctx, readPlan()); r.Reads["a.txt"] != "one\nTWO" {
+		t.Fatalf("a lost its edit: %q", r.Reads["a.txt"])
+	}
+	if got := a.Pending(); !slices.Equal(got, []string{"a.txt"}) {
+		t.Fatalf("a pending %v", got)
+	}
+	if got := b.Pending(); len(got) != 0 {
+		t.Fatalf("b pending %v", got)
+	}
+}
+
+func TestCloseDiscardsAndEndsTheSession(t *testing.T) {
+	m, root, d, _ := setup(t, broker.Options{})
+	ctx := context.Background()
+	s, err := m.Open(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan struct{})
+	s.OnClose(func() { close(closed) })
+	s.Run(ctx, editPlan("two", "TWO"))
+	s.Close()
+	<-closed
+	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "one\ntwo\n" {
+		t.Fatalf("disk changed: %q", b)
+	}
+	r := s.Run(ctx, readPlan())
+	if r.Error == nil || !strings.Contains(r.Error.Message, "has ended") {
+		t.Fatalf("call after close: %+v", r.Error)
+	}
+	if len(m.Sessions()) != 0 {
+		t.Fatalf("sessions left: %v", m.Sessions())
+	}
+	// The drivers outlive the session; the manager closes them once.
+	if d.closed.Load() != 0 {
+		t.Fatal("drivers closed with the session")
+	}
+	m.Close()
+	m.Close()
+	if n := d.closed.Load(); n != 1 {
+		t.Fatalf("drivers closed %d times", n)
+	}
+	if _, err := m.Open(ctx, root); err == nil {
+		t.Fatal("open after close succeeded")
+	}
+}
+
+func TestIdleSessionsEnd(t *testing.T) {
+	m, root, _, _ := setup(t, broker.Options{IdleTimeout: 50 * time.Millisecond})
+	ctx := context.Background()
+	idle, _ := m.Open(ctx, root)
+	busy, _ := m.Open(ctx, root)
+	ended := make(chan struct{})
+	idle.OnClose(func() { close(ended) })
+	idle.Run(ctx, editPlan("two", "TWO"))
+	deadline := time.After(5 * time.Second)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ended:
+			if _, ok := m.Session(busy.ID()); !ok {
+				t.Fatal("the busy session was ended too")
+			}
+			if r := idle.Run(ctx, readPlan()); r.Error == nil || !strings.Contains(r.Error.Message, "idle") {
+				t.Fatalf("call on the idle session: %+v", r.Error)
+			}
+			return
+		case <-deadline:
+			t.Fatal("the idle session was not ended")
+		case <-tick.C:
+			busy.Pending() // keeps busy in use
+		}
+	}
+}
+
+func TestStepWritesOnlyWhatItChanged(t *testing.T) {
+	m, root, _, _ := setup(t, broker.Options{})
+	ctx := context.Background()
+	os.WriteFile(filepath.Join(root, "b.txt"), []byte("bee\n"), 0o644)
+	s, _ := m.Open(ctx, root)
+	args, _ := json.Marshal(map[string]any{"path": "b.txt", "edits": []any{map[string]string{"find": "bee", "replace": "BEE"}}})
+	s.Run(ctx, &engine.Plan{Paths: []string{"b.txt"}, Ops: []engine.Op{{Step: "edit", Args: args}}})
+	args, _ = json.Marshal(map[string]any{"path": "a.txt", "edits": []any{map[string]string{"find": "one", "replace": "ONE"}}})
+	r := s.Step(ctx, broker.StepRequest{Step: "edit", Args: args})
+	if !r.OK || !slices.Equal(r.Written, []string{"a.txt"}) {
+		t.Fatalf("step: written %v, error %+v", r.Written, r.Error)
+	}
+	if got := s.Pending(); !slices.Equal(got, []string{"b.txt"}) {
+		t.Fatalf("pending after step %v", got)
+	}
+	// A read does not write.
+	r = s.Step(ctx, broker.StepRequest{Step: "read_lines", Args: json.RawMessage(`{"path":"b.txt","start":1}`)})
+	if r.Reads["b.txt"] != "BEE" || len(r.Written) != 0 {
+		t.Fatalf("read: %+v", r)
+	}
+	// A conflicting disk change makes the write fail as step 2; the workspace keeps the edit.
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("ONE\ntwo\nthree\n"), 0o644)
+	args, _ = json.Marshal(map[string]any{"path": "a.txt", "edits": []any{map[string]string{"find": "two", "replace": "2"}}})
+	r = s.Step(ctx, broker.StepRequest{Step: "edit", Args: args})
+	if r.OK || r.Error == nil || r.Error.Step != 2 || r.Error.Name != "write" || r.Error.Kind != "conflict" {
+		t.Fatalf("conflicting write: %+v", r.Error)
+	}
+}

@@ -1,0 +1,401 @@
+// Package mcp is devbroker's MCP server, on the official Go SDK: the seed-000
+// plan and its steps, seed 004's edit_file with read_file and write_file,
+// discard and probe, over stdio or streamable HTTP.
+//
+// The principal type is [Server]: one root's tools, advertised from its
+// probe (format, lint and check only when a working driver serves them),
+// with one [broker.Session] per MCP session. [StdioTransport] is a stdio
+// transport that survives malformed input; [NewHTTPHandler] serves
+// streamable HTTP behind an optional bearer token.
+//
+// Each tool lives in its own file (tool_*.go) with its parameter struct,
+// whose jsonschema tags are the documentation a model reads.
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/fault"
+)
+
+// Options configure a [Server].
+type Options struct {
+	// Version is the server's version in the MCP handshake.
+	Version string
+	// ProgressInterval is how often a long call sends a progress
+	// notification when the client asked for them (default 2s).
+	ProgressInterval time.Duration
+	// Logger receives the server's log; nil discards it.
+	Logger *slog.Logger
+}
+
+// Server serves one root's tools over MCP. Every MCP session gets its own
+// broker session (workspace, read tracking, undo); all of them share the
+// root's drivers. It is safe for concurrent use.
+type Server struct {
+	mgr  *broker.Manager
+	root *broker.Root
+	sdk  *sdk.Server
+	opts Options
+	log  *slog.Logger
+
+	toolMu     sync.Mutex
+	advertised map[string]bool
+	kinds      []engine.Kind
+	unsub      func()
+
+	sessMu   sync.Mutex
+	sessions map[*sdk.ServerSession]*broker.Session
+	closed   bool
+}
+
+// toolSpec is one tool: its name, the capability it needs ("" for none),
+// and how to build its definition and handler.
+type toolSpec struct {
+	name  string
+	needs engine.Kind
+	build func(s *Server) (*sdk.Tool, sdk.ToolHandler)
+}
+
+// tools is every tool, in the order they are listed. (A function, not a
+// variable: the probe tool's handler lists the tools.)
+func tools() []toolSpec {
+	return []toolSpec{
+		{name: "dev_plan", build: (*Server).planTool},
+		{name: "read_lines", build: (*Server).readLinesTool},
+		{name: "edit", build: (*Server).editTool},
+		{name: "apply_patch", build: (*Server).applyPatchTool},
+		{name: "write", build: (*Server).writeTool},
+		{name: "format", needs: engine.Format, build: (*Server).formatTool},
+		{name: "lint", needs: engine.Lint, build: (*Server).lintTool},
+		{name: "check", needs: engine.Check, build: (*Server).checkTool},
+		{name: "discard", build: (*Server).discardTool},
+		{name: "edit_file", build: (*Server).editFileTool},
+		{name: "read_file", build: (*Server).readFileTool},
+		{name: "write_file", build: (*Server).writeFileTool},
+		{name: "probe", build: (*Server).probeTool},
+	}
+}
+
+// ToolNames lists every tool the server can advertise, whatever the probe
+// found.
+func ToolNames() []string {
+	out := make([]string, len(tools()))
+	for i, t := range tools() {
+		out[i] = t.name
+	}
+	return out
+}
+
+// New returns a Server for dir, loading (or reusing) the root's drivers
+// through mgr.
+func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*Server, error) {
+	root, err := mgr.Root(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	if opts.ProgressInterval <= 0 {
+		opts.ProgressInterval = 2 * time.Second
+	}
+	if opts.Version == "" {
+		opts.Version = "devel"
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := &Server{
+		mgr: mgr, root: root, opts: opts, log: log,
+		advertised: map[string]bool{},
+		sessions:   map[*sdk.ServerSession]*broker.Session{},
+	}
+	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "devbroker", Title: "devbroker", Version: opts.Version}, &sdk.ServerOptions{
+		Instructions: instructions,
+		Logger:       log,
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
+	})
+	s.sdk.AddReceivingMiddleware(s.unavailable)
+	s.syncTools()
+	s.unsub = root.Subscribe(s.syncTools)
+	return s, nil
+}
+
+const instructions = `devbroker edits files under one root directory and checks them with real tools.
+Two ways to change files:
+- dev_plan and its steps (read_lines, edit, apply_patch, write, format, lint, check) work on this session's in-memory workspace; paths are relative to the root; nothing reaches disk until write. A granular edit, apply_patch, format or lint tool call writes what it changed before it returns.
+- edit_file, read_file and write_file work on disk directly, with absolute paths; read a file before editing it.
+format, lint and check are offered only when a working driver was found (see probe).`
+
+// Root is the root the server serves.
+func (s *Server) Root() *broker.Root { return s.root }
+
+// SDK is the underlying SDK server.
+func (s *Server) SDK() *sdk.Server { return s.sdk }
+
+// Tools lists the tools advertised now, in listing order.
+func (s *Server) Tools() []string {
+	s.toolMu.Lock()
+	defer s.toolMu.Unlock()
+	var out []string
+	for _, t := range tools() {
+		if s.advertised[t.name] {
+			out = append(out, t.name)
+		}
+	}
+	return out
+}
+
+// syncTools advertises exactly the tools the root's drivers support. The
+// SDK tells connected clients when the list changes.
+func (s *Server) syncTools() {
+	s.toolMu.Lock()
+	defer s.toolMu.Unlock()
+	kinds := s.root.Kinds()
+	kindsChanged := !slices.Equal(kinds, s.kinds)
+	want := map[string]bool{}
+	for _, t := range tools() {
+		if t.needs == "" || slices.Contains(kinds, t.needs) {
+			want[t.name] = true
+		}
+	}
+	var remove []string
+	for name := range s.advertised {
+		if !want[name] {
+			remove = append(remove, name)
+		}
+	}
+	if len(remove) > 0 {
+		sort.Strings(remove)
+		s.sdk.RemoveTools(remove...)
+	}
+	s.kinds = kinds
+	for _, t := range tools() {
+		// dev_plan's description and step list depend on the kinds.
+		if want[t.name] && (!s.advertised[t.name] || (t.name == "dev_plan" && kindsChanged)) {
+			tool, h := t.build(s)
+			s.sdk.AddTool(tool, h)
+		}
+	}
+	s.advertised = want
+	s.log.Info("tools advertised", "root", s.root.Dir(), "kinds", kinds, "removed", remove)
+}
+
+// availableSteps lists the plan steps available on the root now.
+func (s *Server) availableSteps() []string {
+	var out []string
+	for _, st := range engine.Steps {
+		switch st {
+		case "format", "lint", "check":
+			if !s.root.Has(engine.Kind(st)) {
+				continue
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// unavailable answers a call to a capability tool that is not advertised
+// with a tool error that says not to retry and lists what is available,
+// instead of the protocol's bare "unknown tool".
+func (s *Server) unavailable(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if method != "tools/call" {
+			return next(ctx, method, req)
+		}
+		cr, ok := req.(*sdk.CallToolRequest)
+		if !ok || cr.Params == nil {
+			return next(ctx, method, req)
+		}
+		name := cr.Params.Name
+		if name != "format" && name != "lint" && name != "check" {
+			return next(ctx, method, req)
+		}
+		s.toolMu.Lock()
+		on := s.advertised[name]
+		s.toolMu.Unlock()
+		if on {
+			return next(ctx, method, req)
+		}
+		err := fault.New(fault.Unavailable, "%s is unavailable: no working driver is configured for it (see the probe tool); do not retry. Available steps: %s", name, strings.Join(s.availableSteps(), ", "))
+		r := &engine.Result{Error: &engine.StepError{Step: 1, Name: name, Kind: fault.Unavailable, Message: err.Error()}}
+		return devToolResult(r, nil), nil
+	}
+}
+
+// session returns the broker session of an MCP session, opening it on
+// first use. It ends when the MCP session does, and closes the MCP session
+// when it ends first (idle timeout, shutdown).
+func (s *Server) session(ctx context.Context, ss *sdk.ServerSession) (*broker.Session, error) {
+	s.sessMu.Lock()
+	defer s.sessMu.Unlock()
+	if s.closed {
+		return nil, broker.ErrClosed
+	}
+	if bs, ok := s.sessions[ss]; ok {
+		return bs, nil
+	}
+	bs, err := s.mgr.Open(ctx, s.root.Dir())
+	if err != nil {
+		return nil, err
+	}
+	s.sessions[ss] = bs
+	bs.OnClose(func() {
+		s.sessMu.Lock()
+		delete(s.sessions, ss)
+		s.sessMu.Unlock()
+		ss.Close()
+	})
+	go func() {
+		ss.Wait()
+		bs.Close()
+	}()
+	s.log.Info("mcp session bound", "mcp_session", ss.ID(), "session", bs.ID())
+	return bs, nil
+}
+
+// Sessions returns how many MCP sessions have a broker session.
+func (s *Server) Sessions() int {
+	s.sessMu.Lock()
+	defer s.sessMu.Unlock()
+	return len(s.sessions)
+}
+
+// Close ends every session of this server and stops following the root's
+// probe. It does not close the manager.
+func (s *Server) Close() {
+	s.sessMu.Lock()
+	s.closed = true
+	var bss []*broker.Session
+	for _, bs := range s.sessions {
+		bss = append(bss, bs)
+	}
+	s.sessMu.Unlock()
+	for _, bs := range bss {
+		bs.Close()
+	}
+	if s.unsub != nil {
+		s.unsub()
+	}
+}
+
+// handler wraps a tool's body: it binds the broker session, turns a panic
+// into an internal tool error (the server keeps going), and logs the call.
+func (s *Server) handler(name string, body func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult) sdk.ToolHandler {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
+		start := time.Now()
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("tool panicked", "tool", name, "panic", p, "stack", string(debug.Stack()))
+				res = errorResult(fault.New(fault.Internal, "%s failed inside devbroker (a bug; please report it): %v", name, p))
+			}
+			s.log.Debug("tool call", "tool", name, "took", time.Since(start), "error", res != nil && res.IsError)
+		}()
+		bs, err := s.session(ctx, req.Session)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		return body(ctx, req, bs), nil
+	}
+}
+
+// errorResult is a tool error with the error's message.
+func errorResult(err error) *sdk.CallToolResult {
+	se := callError(err)
+	return &sdk.CallToolResult{
+		Content:           []sdk.Content{&sdk.TextContent{Text: err.Error()}},
+		StructuredContent: map[string]any{"error": se},
+		IsError:           true,
+	}
+}
+
+// devToolResult is the answer of dev_plan and the step tools: the DevResult
+// as text and structured content; a failed step is a tool error.
+func devToolResult(r *engine.Result, unwritten []string) *sdk.CallToolResult {
+	dr := devResult(r, unwritten)
+	return &sdk.CallToolResult{
+		Content:           []sdk.Content{&sdk.TextContent{Text: dr.Text()}},
+		StructuredContent: dr,
+		IsError:           dr.Error != nil,
+	}
+}
+
+// progress sends progress notifications for a long call, every interval,
+// if the client gave a progress token; stop ends them.
+func (s *Server) progress(ctx context.Context, req *sdk.CallToolRequest, what string) (stop func()) {
+	token := req.Params.GetProgressToken()
+	if token == nil || req.Session == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		start := time.Now()
+		tick := time.NewTicker(s.opts.ProgressInterval)
+		defer tick.Stop()
+		n := 0
+		send := func(msg string) {
+			n++
+			_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: float64(n), Message: msg})
+		}
+		send(what + ": started")
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				send(fmt.Sprintf("%s: running for %s", what, time.Since(start).Round(time.Second)))
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+// run is the body shared by the step tools: decode p from the arguments,
+// then run the request it makes.
+func run[P any](s *Server, name string, in *jsonschema.Schema, toReq func(*P) (broker.StepRequest, error)) sdk.ToolHandler {
+	return s.handler(name, func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult {
+		var p P
+		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {
+			return devToolResult(failedResult(name, err), bs.Pending())
+		}
+		sr, err := toReq(&p)
+		if err != nil {
+			return devToolResult(failedResult(name, err), bs.Pending())
+		}
+		stop := s.progress(ctx, req, name)
+		r := bs.Step(ctx, sr)
+		stop()
+		return devToolResult(r, bs.Pending())
+	})
+}
+
+// failedResult is the result of a call whose arguments were refused.
+func failedResult(name string, err error) *engine.Result {
+	k := fault.KindOf(err)
+	return &engine.Result{Error: &engine.StepError{Step: 0, Name: name, Kind: k, Message: err.Error(), Retryable: k.Retryable()}}
+}
+
+// ServeStdio serves one MCP session over t until the client disconnects or
+// ctx is cancelled.
+func (s *Server) ServeStdio(ctx context.Context, t *StdioTransport) error {
+	return s.sdk.Run(ctx, t)
+}

@@ -1,0 +1,83 @@
+package mcp
+
+// This file defines the dev_plan tool: a whole seed-000 plan in one call.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/engine"
+)
+
+// PlanParams are dev_plan's parameters.
+type PlanParams struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"files to acquire into the workspace before the steps run: paths relative to the root, or globs (* matches within one path segment, ** any depth). A literal path must exist on disk; a glob must match at least one file; a directory needs a glob (dir/**). A file the workspace already holds keeps its unwritten changes. May be empty, e.g. for a plan that only adds files."`
+	Ops   []PlanOp `json:"ops" jsonschema:"the steps, run in order. The whole plan is validated before anything runs; the first failing step stops the plan and the steps before it keep their effect on the workspace."`
+}
+
+// PlanOp is one step of a plan.
+type PlanOp struct {
+	Step  string         `json:"step" jsonschema:"the step to run"`
+	Args  map[string]any `json:"args,omitempty" jsonschema:"the step's arguments. read_lines {path, start, end?}; edit {path, edits: [{find, replace}]}; apply_patch {patch}; write {paths?}; format {paths?}; lint {paths?, fix?}; check {}"`
+	Label string         `json:"label,omitempty" jsonschema:"read_lines only: the key of its text in reads (default: the path); labels must be unique in a plan"`
+}
+
+const planDoc = `Run a plan over this session's in-memory workspace: acquire "paths" from disk, then run "ops" in order. Paths are relative to the root. Nothing reaches disk until a write step; the workspace (with its unwritten changes) persists between calls of this session until it is written or discarded (see discard), so you can edit in one call, check in a second and write in a third.
+
+Steps:
+- read_lines {path, start, end?} (+ label): lines of the WORKSPACE copy (not the disk), 1-based, end inclusive; end past the end clamps, omit it to read to the end; start past the end fails naming the line count. Output lands in reads[label or path], joined with newlines, no trailing newline. It does not end the plan.
+- edit {path, edits: [{find, replace}]}: find is one or more WHOLE LINES copied exactly from the file (read them first); a fragment of a line never matches. Each find must match exactly once, after the previous edit (one forward cursor). Empty replace deletes the lines. All edits of the step apply or none. Errors: "patch context is ambiguous and matches multiple locations" (add surrounding lines to find) and "the patch could not be applied cleanly to the source text" (re-read the lines).
+- apply_patch {patch}: a "*** Begin Patch" envelope ONLY (a unified diff is refused): "*** Add File: p", "*** Delete File: p", "*** Update File: p" with optional "*** Move to: q", hunks opened by "@@" with lines starting " ", "-" or "+", then "*** End Patch". Matching is exact and whole-line; all or nothing.
+- write {paths?}: persist the workspace's unwritten changes (all, or those paths) to disk: renames, then deletions, then creates and modifications. It is refused, writing nothing, if any of those files changed on disk since they were read. Not atomic across files: a failed write reports what it had written.
+%s
+Choose the ordering deliberately: edit -> lint -> check -> write validates before committing (stop at a diagnostic and nothing was written); edit -> write -> lint -> check commits first and reports problems after (ok is false, but the files are on disk).`
+
+func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
+	in := schemaFor[PlanParams]()
+	steps := s.availableSteps()
+	setEnum(in.Properties["ops"].Items, "step", steps)
+	var caps []string
+	for _, k := range []string{"format", "lint", "check"} {
+		if s.root.Has(engine.Kind(k)) {
+			switch k {
+			case "format":
+				caps = append(caps, "- format {paths?}: format workspace files (all, or those paths) with the configured formatter; changes the workspace, not the disk.")
+			case "lint":
+				caps = append(caps, "- lint {paths?, fix?}: lint workspace files; diagnostics describe the workspace including unwritten changes; fix: true applies the fixes to the workspace.")
+			case "check":
+				caps = append(caps, "- check {}: type-check the workspace content (including unwritten changes) and report diagnostics; changes nothing.")
+			}
+		}
+	}
+	if len(caps) == 0 {
+		caps = append(caps, "(format, lint and check are unavailable: no working driver was found; see probe.)")
+	}
+	tool := &sdk.Tool{
+		Name:         "dev_plan",
+		Title:        "Run a workspace plan",
+		Description:  fmt.Sprintf(planDoc, strings.Join(caps, "\n")) + "\nAvailable steps: " + strings.Join(steps, ", ") + ".",
+		InputSchema:  in,
+		OutputSchema: schemaFor[DevResult](),
+	}
+	return tool, s.handler("dev_plan", func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult {
+		var p PlanParams
+		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {
+			return devToolResult(failedResult("", err), bs.Pending())
+		}
+		plan, err := engine.ParsePlan(req.Params.Arguments)
+		if err != nil {
+			return devToolResult(failedResult("", err), bs.Pending())
+		}
+		if plan.Paths == nil {
+			plan.Paths = []string{}
+		}
+		stop := s.progress(ctx, req, "dev_plan")
+		r := bs.Run(ctx, plan)
+		stop()
+		return devToolResult(r, bs.Pending())
+	})
+}

@@ -1,0 +1,176 @@
+package mcp
+
+// This file defines the granular step tools: read_lines, edit, apply_patch,
+// write, format, lint and check, each one seed-000 step over the session's
+// workspace. The mutating ones (edit, apply_patch, format, lint) write the
+// files they changed before they return.
+
+import (
+	"encoding/json"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/engine"
+)
+
+// persists is appended to the description of every mutating step tool.
+const persists = ` This tool PERSISTS: it is the step followed by a write of the files it changed, so they are on disk when it returns (other unwritten workspace changes stay unwritten). To validate before writing, use dev_plan with the ordering edit -> lint -> check -> write instead.`
+
+// ReadLinesParams are read_lines's parameters.
+type ReadLinesParams struct {
+	Path  string `json:"path" jsonschema:"the file, relative to the root. It is read from this session's workspace (with its unwritten changes), acquired from disk first if the workspace does not hold it."`
+	Start int    `json:"start" jsonschema:"the first line to read, 1-based"`
+	End   *int   `json:"end,omitempty" jsonschema:"the last line to read, inclusive; past the end of the file clamps to it; omit to read to the end"`
+}
+
+func (s *Server) readLinesTool() (*sdk.Tool, sdk.ToolHandler) {
+	in := schemaFor[ReadLinesParams]()
+	tool := &sdk.Tool{
+		Name:         "read_lines",
+		Title:        "Read lines from the workspace",
+		Description:  "Read lines of a file as this session's workspace holds it (the disk until you change it). Lines are 1-based and end is inclusive; start past the end fails naming the line count; an empty file has 0 lines. The text is in reads[path], joined with newlines, with no trailing newline.",
+		InputSchema:  in,
+		OutputSchema: schemaFor[DevResult](),
+	}
+	return tool, run(s, "read_lines", in, func(p *ReadLinesParams) (broker.StepRequest, error) {
+		return stepRequest("read_lines", engine.ReadLinesArgs{Path: p.Path, Start: &p.Start, End: p.End}, nil)
+	})
+}
+
+// EditParams are edit's parameters.
+type EditParams struct {
+	Path  string        `json:"path" jsonschema:"the file to edit, relative to the root"`
+	Edits []FindReplace `json:"edits" jsonschema:"the replacements, applied in order with one forward cursor: each find must lie after the previous one. At least one."`
+}
+
+// FindReplace is one edit.
+type FindReplace struct {
+	Find    string `json:"find" jsonschema:"one or more WHOLE lines copied exactly from the file (read them first), newline-separated; must match exactly once after the previous edit. A fragment of a line never matches. Not empty."`
+	Replace string `json:"replace" jsonschema:"the lines that replace them; an empty string deletes the matched lines"`
+}
+
+func (s *Server) editTool() (*sdk.Tool, sdk.ToolHandler) {
+	in := schemaFor[EditParams]()
+	tool := &sdk.Tool{
+		Name:  "edit",
+		Title: "Replace whole lines",
+		Description: "Replace whole lines of a file (seed-000 edit). Read the file first (read_lines or read_file): each find must be complete lines copied exactly, and must match exactly one place after the previous edit. Matching is whole-line: a part of a line never matches. Empty replace deletes. All edits apply or none. " +
+			`Errors: "patch context is ambiguous and matches multiple locations" (add surrounding lines to find); "the patch could not be applied cleanly to the source text" (re-read the lines).` + persists,
+		InputSchema:  in,
+		OutputSchema: schemaFor[DevResult](),
+	}
+	return tool, run(s, "edit", in, func(p *EditParams) (broker.StepRequest, error) {
+		a := engine.EditArgs{Path: p.Path, Edits: make([]engine.FindReplace, len(p.Edits))}
+		for i := range p.Edits {
+			a.Edits[i] = engine.FindReplace{Find: &p.Edits[i].Find, Replace: &p.Edits[i].Replace}
+		}
+		return stepRequest("edit", a, nil)
+	})
+}
+
+// ApplyPatchParams are apply_patch's parameters.
+type ApplyPatchParams struct {
+	Patch string `json:"patch" jsonschema:"a '*** Begin Patch' envelope: '*** Add File: path' (then '+' lines), '*** Delete File: path', '*** Update File: path' with optional '*** Move to: path' and hunks opened by '@@' (optionally followed by a line of the file as a hint) whose lines start with ' ' (context), '-' (remove) or '+' (add), optional '*** End of File', then '*** End Patch'. Paths are relative to the root. A unified diff is refused."`
+}
+
+func (s *Server) applyPatchTool() (*sdk.Tool, sdk.ToolHandler) {
+	in := schemaFor[ApplyPatchParams]()
+	tool := &sdk.Tool{
+		Name:  "apply_patch",
+		Title: "Apply a multi-file patch",
+		Description: "Apply a '*** Begin Patch' envelope that adds, deletes, updates and moves files (seed-000 apply_patch). Context and removed lines must match the file exactly, as whole lines, and each hunk exactly once; the patch applies all or nothing. A unified diff is refused (use edit, or edit_file's patch command)." +
+			persists,
+		InputSchema:  in,
+		OutputSchema: schemaFor[DevResult](),
+	}
+	return tool, run(s, "apply_patch", in, func(p *ApplyPatchParams) (broker.StepRequest, error) {
+		return stepRequest("apply_patch", engine.ApplyPatchArgs{Patch: p.Patch}, nil)
+	})
+}
+
+// WriteParams are write's parameters.
+type WriteParams struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"write only these workspace paths (or globs); omit to write every unwritten change. A selector that matches no unwritten change is an error."`
+}
+
+func (s *Server) writeTool() (*sdk.Tool, sdk.ToolHandler) {
+	in := schemaFor[WriteParams]()
+	tool := &sdk.Tool{
+		Name:         "write",
+		Title:        "Write the workspace to disk",
+		Description:  "Write this session's unwritten workspace changes (left by dev_plan) to disk: renames, then deletions, then creates and modifications. Nothing is written if any of those files changed on disk since the workspace read them; the error names them. Not atomic across files: a failure reports what was written.",
+		InputSchema:  in,
+		OutputSchema: schemaFor[DevResult](),
+	}
+	return tool, run(s, "write", in, func(p *WriteParams) (broker.StepRequest, error) {
+		return stepRequest("write", engine.PathsArgs{Paths: p.Paths}, nil)
+	})
+}
+
+// FormatParams are format's parameters.
+type FormatParams struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to acquire and format; omit to format every file the workspace holds"`
+}
+
+func (s *Server) formatTool() (*sdk.Tool, sdk.ToolHandler) {
+	in := schemaFor[FormatParams]()
+	tool := &sdk.Tool{
+		Name:         "format",
+		Title:        "Format files",
+		Description:  "Format files with the configured formatter. It formats the workspace content, including unwritten changes." + persists,
+		InputSchema:  in,
+		OutputSchema: schemaFor[DevResult](),
+	}
+	return tool, run(s, "format", in, func(p *FormatParams) (broker.StepRequest, error) {
+		return stepRequest("format", engine.PathsArgs{Paths: p.Paths}, nil)
+	})
+}
+
+// LintParams are lint's parameters.
+type LintParams struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to acquire and lint; omit to lint every file the workspace holds"`
+	Fix   bool     `json:"fix,omitempty" jsonschema:"apply the fixes the linters offer (then the fixed files are written)"`
+}
+
+func (s *Server) lintTool() (*sdk.Tool, sdk.ToolHandler) {
+	in := schemaFor[LintParams]()
+	tool := &sdk.Tool{
+		Name:         "lint",
+		Title:        "Lint files",
+		Description:  "Lint files with the configured linters and report diagnostics (most severe first; each driver says whether its answer is complete). Findings are data, not a tool failure. Diagnostics describe the workspace content, including unwritten changes. With fix: true the fixes are applied." + persists,
+		InputSchema:  in,
+		OutputSchema: schemaFor[DevResult](),
+	}
+	return tool, run(s, "lint", in, func(p *LintParams) (broker.StepRequest, error) {
+		return stepRequest("lint", engine.LintArgs{Paths: p.Paths, Fix: p.Fix}, nil)
+	})
+}
+
+// CheckParams are check's parameters.
+type CheckParams struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to acquire into the workspace before checking, e.g. **/*.go; omit to check what the workspace holds"`
+}
+
+func (s *Server) checkTool() (*sdk.Tool, sdk.ToolHandler) {
+	in := schemaFor[CheckParams]()
+	tool := &sdk.Tool{
+		Name:         "check",
+		Title:        "Check the workspace",
+		Description:  "Type-check or build-check the workspace content, including unwritten changes, and report diagnostics (most severe first; each driver says whether its answer is complete: ok, timeout, crashed, not_installed, indexing). Findings are data, not a tool failure: ok is false when any diagnostic is an error. Changes nothing. Long checks send progress notifications and stop when cancelled.",
+		InputSchema:  in,
+		OutputSchema: schemaFor[DevResult](),
+	}
+	return tool, run(s, "check", in, func(p *CheckParams) (broker.StepRequest, error) {
+		return stepRequest("check", engine.CheckArgs{}, p.Paths)
+	})
+}
+
+// stepRequest makes the broker's request for one step.
+func stepRequest(step string, args any, acquire []string) (broker.StepRequest, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return broker.StepRequest{}, err
+	}
+	return broker.StepRequest{Step: step, Args: raw, Acquire: acquire}, nil
+}

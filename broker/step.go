@@ -1,0 +1,171 @@
+package broker
+
+// This file defines [Session.Step]: one workspace step called on its own
+// (the granular tools), which acquires what the step names and, when the
+// step changes files, writes them before it returns.
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/patch"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// StepRequest is one step called on its own.
+type StepRequest struct {
+	// Step is the step's name (read_lines, edit, apply_patch, write,
+	// format, lint or check).
+	Step string
+	// Args are the step's arguments, as in a plan.
+	Args json.RawMessage
+	// Label keys a read_lines result (default: the path).
+	Label string
+	// Acquire names more files to acquire first (paths or globs). The
+	// files a step names itself (read_lines's and edit's path,
+	// apply_patch's updated and deleted files, format's and lint's paths)
+	// are acquired without being listed here.
+	Acquire []string
+}
+
+// Mutating reports whether a step changes files, so that on its own it
+// is followed by a write.
+func Mutating(step string) bool {
+	switch step {
+	case "edit", "apply_patch", "format", "lint":
+		return true
+	}
+	return false
+}
+
+// Step runs one step on its own. The files it names are acquired first
+// (a file the workspace already holds keeps its workspace content). When
+// the step changed files (edit, apply_patch, format, lint with fix), the
+// files it changed are written before Step returns, as if the plan were the
+// step followed by `write` of those files; unwritten changes the session
+// made earlier to other files stay unwritten. The result merges both: its
+// error names the write as step 2 when the write failed.
+func (s *Session) Step(ctx context.Context, req StepRequest) *engine.Result {
+	var res *engine.Result
+	err := s.call(func() error {
+		res = s.step(ctx, req)
+		return nil
+	})
+	if err != nil {
+		return failed(err)
+	}
+	return res
+}
+
+func (s *Session) step(ctx context.Context, req StepRequest) *engine.Result {
+	ws := s.eng.Workspace()
+	acquire := append(s.named(req), req.Acquire...)
+	before := snapshot(s)
+	plan := &engine.Plan{Paths: acquire, Ops: []engine.Op{{Step: req.Step, Args: req.Args, Label: req.Label}}}
+	if plan.Paths == nil {
+		plan.Paths = []string{}
+	}
+	res := s.eng.Run(ctx, plan)
+	if res.Error != nil || !Mutating(req.Step) {
+		return res
+	}
+	changed := changedSince(before, s)
+	unwritten := ws.Unwritten()
+	var sel []string
+	for _, p := range changed {
+		if _, ok := slices.BinarySearch(unwritten, p); ok {
+			sel = append(sel, p)
+		}
+	}
+	if len(sel) == 0 {
+		return res
+	}
+	args, _ := json.Marshal(engine.PathsArgs{Paths: sel})
+	wr := s.eng.Run(ctx, &engine.Plan{Paths: []string{}, Ops: []engine.Op{{Step: "write", Args: args}}})
+	res.Written = wr.Written
+	res.Changes = wr.Changes
+	if wr.Error != nil {
+		e := *wr.Error
+		e.Step = 2
+		res.Error = &e
+		res.OK = false
+	}
+	return res
+}
+
+// named lists the files req's step names that must be acquired: those the
+// workspace does not hold yet and has no unwritten change to (re-acquiring
+// a file the session deleted or moved would bring it back).
+func (s *Session) named(req StepRequest) []string {
+	var names []string
+	var a struct {
+		Path  string   `json:"path"`
+		Paths []string `json:"paths"`
+		Patch string   `json:"patch"`
+	}
+	_ = json.Unmarshal(req.Args, &a) // validation reports bad arguments
+	switch req.Step {
+	case "read_lines", "edit":
+		names = []string{a.Path}
+	case "apply_patch":
+		ops, err := patch.ParseEnvelope(a.Patch)
+		if err != nil {
+			return nil
+		}
+		for _, op := range ops {
+			if op.Kind != patch.Add {
+				names = append(names, op.Path)
+			}
+		}
+	case "format", "lint":
+		return slices.Clone(a.Paths)
+	}
+	ws := s.eng.Workspace()
+	var out []string
+	for _, p := range names {
+		if p == "" {
+			continue
+		}
+		if _, held := ws.Doc(p); held {
+			continue
+		}
+		if _, pending := ws.Pending(p); pending {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// snapshot records the workspace's documents. Documents are immutable
+// values, so this copies pointers, not text.
+func snapshot(s *Session) map[string]*text.Doc {
+	ws := s.eng.Workspace()
+	out := make(map[string]*text.Doc, ws.Len())
+	for _, p := range ws.Paths() {
+		d, _ := ws.Doc(p)
+		out[p] = d
+	}
+	return out
+}
+
+// changedSince lists the paths whose content the last step changed, added
+// or removed, sorted.
+func changedSince(before map[string]*text.Doc, s *Session) []string {
+	after := snapshot(s)
+	var out []string
+	for p, d := range after {
+		if b, ok := before[p]; !ok || (b != d && !b.Equal(d)) {
+			out = append(out, p)
+		}
+	}
+	for p := range before {
+		if _, ok := after[p]; !ok {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
