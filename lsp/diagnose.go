@@ -87,24 +87,20 @@ func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) 
 		if err == nil {
 			err = in.waitUntil(ctx, func() bool { return in.current(want) })
 		}
-	case provided(in.caps.DiagnosticProvider):
-		rep.Settle = SettlePull
-		pulled = map[string][]Diagnostic{}
-		for _, u := range uris {
-			var r documentDiagnosticReport
-			if err = in.call(ctx, "textDocument/diagnostic", documentDiagnosticParams{TextDocument: textDocumentIdentifier{URI: u}}, &r); err != nil {
-				break
-			}
-			pulled[u] = r.Items
-			for ru, rr := range r.RelatedDocuments {
-				if rr.Kind == "full" {
-					pulled[ru] = rr.Items
-				}
-			}
-		}
 	default:
+		// A server may register pull diagnostics after initialize, and
+		// then stop pushing for open documents (pyright does): waiting on
+		// pushes also ends when it registers them.
 		rep.Settle = SettlePush
-		err = in.waitUntil(ctx, func() bool { return in.current(want) && len(in.progress) == 0 })
+		if !in.pulls() {
+			err = in.waitUntil(ctx, func() bool {
+				return in.current(want) && len(in.progress) == 0 || in.pullsLocked()
+			})
+		}
+		if err == nil && in.pulls() {
+			rep.Settle = SettlePull
+			pulled, err = in.pull(ctx, uris)
+		}
 	}
 	rep.Indexing, rep.Progress = in.indexing()
 	in.collect(rep, want, pulled)
@@ -119,6 +115,40 @@ func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) 
 		return rep, err
 	}
 	return rep, nil
+}
+
+// methodDiagnostic is LSP 3.17's pull request for one document.
+const methodDiagnostic = "textDocument/diagnostic"
+
+// pull asks for the diagnostics of each URI. The server answers for the
+// content it has, which is the synced content: no version check needed.
+func (in *instance) pull(ctx context.Context, uris []string) (map[string][]Diagnostic, error) {
+	pulled := map[string][]Diagnostic{}
+	for _, u := range uris {
+		var r documentDiagnosticReport
+		if err := in.call(ctx, methodDiagnostic, documentDiagnosticParams{TextDocument: textDocumentIdentifier{URI: u}}, &r); err != nil {
+			return pulled, err
+		}
+		pulled[u] = r.Items
+		for ru, rr := range r.RelatedDocuments {
+			if rr.Kind == "full" {
+				pulled[ru] = rr.Items
+			}
+		}
+	}
+	return pulled, nil
+}
+
+// pulls reports whether the server offers pull diagnostics, in its
+// capabilities or by registration.
+func (in *instance) pulls() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.pullsLocked()
+}
+
+func (in *instance) pullsLocked() bool {
+	return provided(in.caps.DiagnosticProvider) || len(in.pullRegs) > 0
 }
 
 // offers reports whether the server offers command.

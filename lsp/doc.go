@@ -19,7 +19,9 @@
 // published), one that offers pull diagnostics (LSP 3.17) is asked per
 // file, and any other is waited on until it has published for every
 // synced version and ended its work-done progress, up to the caller's
-// deadline. Only diagnostics published for the synced versions are
+// deadline. A server may offer pull diagnostics by registering them after
+// initialize, and then stop pushing (pyright does): the wait for pushes
+// also ends at that registration, and the request pulls. Only diagnostics published for the synced versions are
 // reported.
 //
 // The package knows language servers, not agents: it starts processes

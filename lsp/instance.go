@@ -46,6 +46,7 @@ type instance struct {
 	mu       sync.Mutex
 	diags    map[string]published // by URI
 	progress map[string]string    // active work-done progress: token → title
+	pullRegs map[string]bool      // ids of textDocument/diagnostic registrations
 	notify   chan struct{}        // closed (and replaced) on every change above
 	sink     func(WorkspaceEdit)  // receives workspace/applyEdit, or nil
 }
@@ -60,7 +61,7 @@ func start(ctx context.Context, cfg *Config, log *slog.Logger) (*instance, error
 	in := &instance{
 		cfg: cfg, log: log, cmd: cmd, tail: &tailWriter{max: 4096},
 		exited: make(chan struct{}), diags: map[string]published{},
-		progress: map[string]string{}, notify: make(chan struct{}),
+		progress: map[string]string{}, pullRegs: map[string]bool{}, notify: make(chan struct{}),
 	}
 	var stderr io.Writer = in.tail
 	if cfg.Stderr != nil {
@@ -277,7 +278,29 @@ func (in *instance) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 			in.update(func() { delete(in.progress, key) })
 		}
 		return nil
-	case protocol.MethodWorkDoneProgressCreate, protocol.MethodClientRegisterCapability, protocol.MethodClientUnregisterCapability:
+	case protocol.MethodClientRegisterCapability:
+		// Only pull diagnostics matter: a server that registers them
+		// (rather than offering them in initialize) may stop pushing.
+		var p registrationParams
+		_ = json.Unmarshal(params, &p)
+		in.update(func() {
+			for _, r := range p.Registrations {
+				if r.Method == methodDiagnostic {
+					in.pullRegs[r.ID] = true
+				}
+			}
+		})
+		return reply(ctx, nil, nil)
+	case protocol.MethodClientUnregisterCapability:
+		var p unregistrationParams
+		_ = json.Unmarshal(params, &p)
+		in.update(func() {
+			for _, r := range p.Unregistrations {
+				delete(in.pullRegs, r.ID)
+			}
+		})
+		return reply(ctx, nil, nil)
+	case protocol.MethodWorkDoneProgressCreate:
 		return reply(ctx, nil, nil)
 	case protocol.MethodWorkspaceConfiguration:
 		var p configurationParams

@@ -4,7 +4,8 @@ package lsp
 // from go.lsp.dev/protocol, which models LSP 3.16; the types here are
 // hand-written where that package does not fit:
 //
-//   - LSP 3.17 pull diagnostics (textDocument/diagnostic), which it lacks;
+//   - LSP 3.17 pull diagnostics (textDocument/diagnostic), which it lacks,
+//     and the registrations that enable them after initialize;
 //   - a content change without a range (its Range is not a pointer, so a
 //     "full text" change would go out as an insertion at 0:0);
 //   - diagnostics and positions decoded leniently (int, not uint32, so a
@@ -247,6 +248,23 @@ type documentDiagnosticReport struct {
 	Kind             string                              `json:"kind"`
 	Items            []Diagnostic                        `json:"items"`
 	RelatedDocuments map[string]documentDiagnosticReport `json:"relatedDocuments,omitempty"`
+}
+
+// registrationParams is client/registerCapability's request: features a
+// server adds after initialize (pyright registers pull diagnostics so).
+type registrationParams struct {
+	Registrations []registration `json:"registrations"`
+}
+
+// unregistrationParams is client/unregisterCapability's request; the
+// field's misspelling is LSP's own.
+type unregistrationParams struct {
+	Unregistrations []registration `json:"unregisterations"`
+}
+
+type registration struct {
+	ID     string `json:"id"`
+	Method string `json:"method"`
 }
 
 // serverCapabilities is the part of the initialize result devbroker reads.

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"

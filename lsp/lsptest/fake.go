@@ -30,6 +30,12 @@ const (
 	// Push initializes and publishes one warning per document version,
 	// with work-done progress around it: a well-behaved push-only server.
 	Push = "push"
+	// RegisterPull initializes without pull diagnostics in its
+	// capabilities, registers them (client/registerCapability) when the
+	// first document opens, never pushes, and answers
+	// textDocument/diagnostic with one warning quoting the document's
+	// first line: pyright's way.
+	RegisterPull = "register-pull"
 )
 
 // Main serves the fake named by $DEVBROKER_FAKE_LSP and exits; it
@@ -55,6 +61,8 @@ func serve(mode string, r io.Reader, w io.Writer) {
 		b, _ := json.Marshal(v)
 		fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(b), b)
 	}
+	texts := map[string]string{} // by URI
+	registered := false
 	for {
 		m, err := read(br)
 		if err != nil {
@@ -64,6 +72,8 @@ func serve(mode string, r io.Reader, w io.Writer) {
 			continue
 		}
 		switch m.Method {
+		case "": // the answer to a request of ours
+			continue
 		case "initialize":
 			if mode == Crash {
 				fmt.Fprintln(os.Stderr, "fake: crashing on initialize")
@@ -82,10 +92,18 @@ func serve(mode string, r io.Reader, w io.Writer) {
 				TextDocument struct {
 					URI     string `json:"uri"`
 					Version int    `json:"version"`
+					Text    string `json:"text"`
 				} `json:"textDocument"`
+				ContentChanges []struct {
+					Text string `json:"text"`
+				} `json:"contentChanges"`
 			}
 			_ = json.Unmarshal(m.Params, &p)
 			u, v := p.TextDocument.URI, p.TextDocument.Version
+			texts[u] = p.TextDocument.Text
+			if n := len(p.ContentChanges); n > 0 {
+				texts[u] = p.ContentChanges[n-1].Text
+			}
 			pub := func(params any) {
 				send(map[string]any{"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params})
 			}
@@ -103,6 +121,13 @@ func serve(mode string, r io.Reader, w io.Writer) {
 					map[string]any{"range": map[string]any{"start": map[string]any{"line": 99999, "character": -4}, "end": map[string]any{"line": -1, "character": 1 << 30}}, "severity": 99, "message": "out of range", "code": []int{1}},
 					map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 3}}, "severity": 1, "message": "fake error v" + strconv.Itoa(v), "code": 7},
 				}})
+			case RegisterPull:
+				if !registered {
+					registered = true
+					send(map[string]any{"jsonrpc": "2.0", "id": "reg1", "method": "client/registerCapability", "params": map[string]any{"registrations": []any{
+						map[string]any{"id": "pull-1", "method": "textDocument/diagnostic", "registerOptions": map[string]any{"interFileDependencies": true}},
+					}}})
+				}
 			case Push:
 				tok := "t" + strconv.Itoa(v)
 				send(map[string]any{"jsonrpc": "2.0", "method": "$/progress", "params": map[string]any{"token": tok, "value": map[string]any{"kind": "begin", "title": "checking"}}})
@@ -111,6 +136,17 @@ func serve(mode string, r io.Reader, w io.Writer) {
 				}})
 				send(map[string]any{"jsonrpc": "2.0", "method": "$/progress", "params": map[string]any{"token": tok, "value": map[string]any{"kind": "end"}}})
 			}
+		case "textDocument/diagnostic":
+			var p struct {
+				TextDocument struct {
+					URI string `json:"uri"`
+				} `json:"textDocument"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			first, _, _ := strings.Cut(texts[p.TextDocument.URI], "\n")
+			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"kind": "full", "items": []any{
+				map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 1}}, "severity": 2, "message": "pull: " + first},
+			}}})
 		default:
 			if len(m.ID) > 0 {
 				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "not found"}})
