@@ -48,9 +48,13 @@ func TestCancelKillsProcessGroup(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		for {
-			if _, err := os.Stat(pidFile); err == nil {
-				cancel()
-				return
+			// Wait for the whole pid, not just the file: the fake
+			// creates it before it writes the number.
+			if b, err := os.ReadFile(pidFile); err == nil {
+				if _, err := strconv.Atoi(string(b)); err == nil {
+					cancel()
+					return
+				}
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
