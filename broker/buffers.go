@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"slices"
 
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/fault"
@@ -186,15 +187,33 @@ func (s *Session) RunChanges(ctx context.Context, p *engine.Plan) (*engine.Resul
 	var res *engine.Result
 	var out []FileChange
 	err := s.call(func() error {
-		before := snapshot(s)
-		res = s.eng.Run(ctx, p)
 		ws := s.eng.Workspace()
-		for _, path := range changedSince(before, s) {
+		before := snapshot(s)
+		pendingBefore := map[string]bool{}
+		for _, p := range ws.Unwritten() {
+			pendingBefore[p] = true
+		}
+		res = s.eng.Run(ctx, p)
+		paths := changedSince(before, s)
+		// A file acquired and removed by this plan is in neither snapshot.
+		for _, p := range ws.Unwritten() {
+			_, was := before[p]
+			_, is := ws.Doc(p)
+			if !was && !is && !pendingBefore[p] {
+				paths = append(paths, p)
+			}
+		}
+		slices.Sort(paths)
+		for _, path := range paths {
 			fc := FileChange{Path: path}
-			if d, ok := ws.Doc(path); ok {
+			fc.Pending, _ = ws.Pending(path)
+			d, ok := ws.Doc(path)
+			if _, was := before[path]; !was && ok && fc.Pending == "" {
+				continue // acquired by this plan and left as it is on disk
+			}
+			if ok {
 				fc.After = d
 			}
-			fc.Pending, _ = ws.Pending(path)
 			out = append(out, fc)
 		}
 		return nil

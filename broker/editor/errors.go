@@ -26,10 +26,8 @@ const (
 	CodeUnavailable    jsonrpc2.Code = -32015
 	CodeIO             jsonrpc2.Code = -32016
 	CodeTimeout        jsonrpc2.Code = -32017
-	CodeSessionEnded   jsonrpc2.Code = -32018
-	CodeRequestFailed  jsonrpc2.Code = -32803
 	CodeCancelled      jsonrpc2.Code = -32800
-	CodeNotInitialized              = jsonrpc2.ServerNotInitialized
+	CodeNotInitialized               = jsonrpc2.ServerNotInitialized
 )
 
 // codes maps each error kind to its code.

@@ -57,8 +57,15 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, total, err
 		}
-		body, n, err := s.readFrame()
+		body, skipped, n, err := s.readFrame()
 		total += n
+		if skipped != nil {
+			// The frame was readable after skipping junk: report the junk,
+			// then serve the message.
+			if werr := s.refuse(skipped); werr != nil {
+				return nil, total, werr
+			}
+		}
 		if err == nil {
 			var msg jsonrpc2.Message
 			msg, err = decode(body)
@@ -70,20 +77,25 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		if !errors.As(err, &bad) {
 			return nil, total, err
 		}
-		if s.refused != nil {
-			s.refused(bad.msg)
-		}
-		if werr := s.writeError(bad); werr != nil {
+		if werr := s.refuse(bad); werr != nil {
 			return nil, total, werr
 		}
 	}
 }
 
+// refuse reports refused input to the log and answers it.
+func (s *stream) refuse(bad *badInput) error {
+	if s.refused != nil {
+		s.refused(bad.msg)
+	}
+	return s.writeError(bad)
+}
+
 // readFrame reads one header block and its body. A header line that does
 // not parse is skipped, but one with "Content-Length:" inside it (the rest
-// of a bad message glued to the next header) resynchronizes there.
-func (s *stream) readFrame() ([]byte, int64, error) {
-	var total int64
+// of a bad message glued to the next header) resynchronizes there. When a
+// body could be read after skipping such junk, skipped describes the junk.
+func (s *stream) readFrame() (body []byte, skipped *badInput, total int64, err error) {
 	length := -1
 	var problems []string
 	started := false
@@ -92,9 +104,9 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 		total += int64(len(line))
 		if err != nil {
 			if errors.Is(err, io.EOF) && (started || line != "") {
-				return nil, total, fmt.Errorf("the input ended inside a message header: %w", io.ErrUnexpectedEOF)
+				return nil, nil, total, fmt.Errorf("the input ended inside a message header: %w", io.ErrUnexpectedEOF)
 			}
-			return nil, total, err
+			return nil, nil, total, err
 		}
 		line = strings.TrimRight(line, "\r\n")
 		if line == "" {
@@ -131,15 +143,22 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 		if len(problems) == 0 {
 			problems = append(problems, "missing Content-Length header")
 		}
-		return nil, total, &badInput{code: jsonrpc2.ParseError, msg: "malformed message framing: " + strings.Join(problems, "; ") + `; frame each message as "Content-Length: N\r\n\r\n" followed by N bytes of JSON`}
+		return nil, nil, total, framingError(problems)
 	}
-	body := make([]byte, length)
+	if len(problems) > 0 {
+		skipped = framingError(problems)
+	}
+	body = make([]byte, length)
 	n, err := io.ReadFull(s.in, body)
 	total += int64(n)
 	if err != nil {
-		return nil, total, fmt.Errorf("reading a %d-byte message body: %w", length, err)
+		return nil, skipped, total, fmt.Errorf("reading a %d-byte message body: %w", length, err)
 	}
-	return body, total, nil
+	return body, skipped, total, nil
+}
+
+func framingError(problems []string) *badInput {
+	return &badInput{code: jsonrpc2.ParseError, msg: "malformed message framing: " + strings.Join(problems, "; ") + `; frame each message as "Content-Length: N\r\n\r\n" followed by N bytes of JSON`}
 }
 
 // decode checks and decodes one message body.

@@ -17,8 +17,8 @@ import (
 // InitializeParams are initialize's parameters: the LSP fields the endpoint
 // reads. Other LSP fields are accepted and ignored.
 type InitializeParams struct {
-	ProcessID    *int32 `json:"processId,omitempty"`
-	ClientInfo   *struct {
+	ProcessID  *int32 `json:"processId,omitempty"`
+	ClientInfo *struct {
 		Name    string `json:"name"`
 		Version string `json:"version,omitempty"`
 	} `json:"clientInfo,omitempty"`

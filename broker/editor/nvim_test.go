@@ -1,0 +1,72 @@
+package editor_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestNeovimPlugin drives editors/nvim in a headless Neovim against a real
+// server process: the plugin syncs an unsaved buffer, runs a plan that
+// edits the unsaved line, and applies the returned WorkspaceEdit to the
+// buffer (undoably), while the disk keeps the file as it was.
+//
+// The server is testdata/stdio, a stand-in for `devbroker serve --stdio`
+// built as "devbroker" onto PATH; once serve.go is wired, build
+// ./cmd/devbroker here instead.
+func TestNeovimPlugin(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		t.Skip("nvim is not installed (Debian: apt-get install neovim; make test installs it through .ci/install-tools)")
+	}
+	if testing.Short() {
+		t.Skip("builds a binary and runs Neovim")
+	}
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "devbroker"), "./testdata/stdio")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the server: %v\n%s", err, out)
+	}
+	const original = "first\nsecond\nthird\n"
+	root := tree(t, map[string]string{"a.txt": original})
+	outFile := filepath.Join(t.TempDir(), "out.txt")
+	plugin, _ := filepath.Abs("../../editors/nvim")
+	script, _ := filepath.Abs("testdata/nvim_test.lua")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n",
+		"--cmd", "set rtp+="+plugin, "-c", "luafile "+script)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(),
+		"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"DEVBROKER_ROOT="+root, "DEVBROKER_FILE="+filepath.Join(root, "a.txt"), "DEVBROKER_OUT="+outFile,
+		"XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("nvim did not finish: %s", out)
+	}
+	got, rerr := os.ReadFile(outFile)
+	if rerr != nil {
+		t.Fatalf("nvim wrote no output (%v): %v\n%s", err, rerr, out)
+	}
+	want := strings.Join([]string{
+		"seen: unsaved line",
+		"first",
+		"agent line",
+		"agent 😀 line 2",
+		"third",
+		"modified: true",
+		"after undo: unsaved line",
+	}, "\n") + "\n"
+	if string(got) != want {
+		t.Errorf("buffer after the plan:\n%s\nwant:\n%s\nnvim output:\n%s", got, want, out)
+	}
+	if disk, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(disk) != original {
+		t.Errorf("the broker changed the disk: %q", disk)
+	}
+}
