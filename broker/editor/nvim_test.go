@@ -15,9 +15,8 @@ import (
 // edits the unsaved line, and applies the returned WorkspaceEdit to the
 // buffer (undoably), while the disk keeps the file as it was.
 //
-// The server is testdata/stdio, a stand-in for `devbroker serve --stdio`
-// built as "devbroker" onto PATH; once serve.go is wired, build
-// ./cmd/devbroker here instead.
+// The server is the real binary, `devbroker serve --stdio`, built onto
+// PATH.
 func TestNeovimPlugin(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
@@ -27,7 +26,7 @@ func TestNeovimPlugin(t *testing.T) {
 		t.Skip("builds a binary and runs Neovim")
 	}
 	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "devbroker"), "./testdata/stdio")
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "devbroker"), "../../cmd/devbroker")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the server: %v\n%s", err, out)
 	}

@@ -19,13 +19,17 @@ import (
 	"time"
 
 	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/broker/editor"
 	brokermcp "github.com/devbroker/devbroker/broker/mcp"
 	"github.com/devbroker/devbroker/capabilities/drivers"
 )
 
 const serveUsage = `usage: devbroker serve --mcp [--root DIR] [--http ADDR [--token TOKEN]] [--idle DURATION] [--log-level LEVEL]
+       devbroker serve --stdio [--root DIR] [--log-level LEVEL]
 
-Serves the MCP tools over stdio (the default) or streamable HTTP (--http).
+--mcp serves the MCP tools to agents over stdio (the default) or streamable
+HTTP (--http). --stdio serves the editor JSON-RPC protocol (LSP framing) on
+stdin/stdout to one editor plugin: see docs/editor-protocol.md.
 HTTP binds loopback addresses freely; any other address needs a bearer
 token (--token, or the DEVBROKER_TOKEN environment variable), which is then
 checked on every request.
@@ -41,6 +45,7 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	fl.Usage = func() { fmt.Fprint(stderr, serveUsage); fl.PrintDefaults() }
 	useMCP := fl.Bool("mcp", false, "serve the MCP tools")
+	useEditor := fl.Bool("stdio", false, "serve the editor JSON-RPC protocol on stdin/stdout")
 	root := fl.String("root", ".", "the workspace root directory")
 	addr := fl.String("http", "", "serve streamable HTTP on this address (host:port) instead of stdio")
 	token := fl.String("token", "", "bearer token required on every HTTP request (default $DEVBROKER_TOKEN)")
@@ -49,9 +54,13 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := fl.Parse(args); err != nil {
 		return exitBadUsage
 	}
-	if fl.NArg() != 0 || !*useMCP {
-		fmt.Fprintln(stderr, "devbroker serve: --mcp is required (the editor endpoint comes later)")
+	if fl.NArg() != 0 || *useMCP == *useEditor {
+		fmt.Fprintln(stderr, "devbroker serve: give exactly one of --mcp (agents) or --stdio (editor plugins)")
 		fl.Usage()
+		return exitBadUsage
+	}
+	if *useEditor && *addr != "" {
+		fmt.Fprintln(stderr, "devbroker serve: --http goes with --mcp; the editor protocol runs on stdin/stdout")
 		return exitBadUsage
 	}
 	var lv slog.Level
@@ -80,6 +89,14 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			log.Error("closing drivers", "err", err)
 		}
 	}()
+	if *useEditor {
+		rwc := stdioConn{Reader: stdin, Writer: stdout}
+		if err := (editor.Options{Logger: log}).Serve(ctx, rwc, mgr, *root); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+			log.Error("editor session ended", "err", err)
+			return exitNotOK
+		}
+		return exitOK
+	}
 	srv, err := brokermcp.New(ctx, mgr, *root, brokermcp.Options{Logger: log})
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker serve: %v\n", err)
@@ -139,3 +156,12 @@ func loadDrivers(ctx context.Context, root string) (broker.Drivers, error) {
 	}
 	return set, nil
 }
+
+// stdioConn is standard input and output as one connection.
+type stdioConn struct {
+	io.Reader
+	io.Writer
+}
+
+// Close closes nothing: the process's streams end with the process.
+func (stdioConn) Close() error { return nil }

@@ -37,7 +37,10 @@ local function notify(msg, level)
 end
 
 local function root()
-  return vim.fn.fnamemodify(state.opts.root or vim.fn.getcwd(), ':p'):gsub('/$', '')
+  -- gsub returns the count too: keep only the string, or the extra value
+  -- becomes an extra argument wherever root() ends an argument list.
+  local dir = vim.fn.fnamemodify(state.opts.root or vim.fn.getcwd(), ':p'):gsub('/$', '')
+  return dir
 end
 
 -- under_root reports whether buffer bufnr shows a file under the root.
