@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -30,6 +31,7 @@ type finding struct {
 
 // parse reads findings from out with the driver's parser.
 func (d *Driver) parse(out []byte) []finding {
+	out = stripANSI(out)
 	if d.cfg.JSON != nil {
 		return parseJSON(out, d.cfg.JSON)
 	}
@@ -274,4 +276,16 @@ func chars(m *text.Mapper, line, col int, unit text.Unit) int {
 		return col
 	}
 	return m.Convert(line-1, col-1, unit, text.Chars) + 1
+}
+
+// ansiEscape matches terminal escape sequences (colours, cursor moves).
+var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+
+// stripANSI removes terminal escape sequences, which some tools print even
+// when asked not to.
+func stripANSI(b []byte) []byte {
+	if bytes.IndexByte(b, 0x1b) < 0 {
+		return b
+	}
+	return ansiEscape.ReplaceAll(b, nil)
 }

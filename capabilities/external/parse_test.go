@@ -246,3 +246,12 @@ func TestFormatFileAndFix(t *testing.T) {
 		t.Errorf("lint after fix: %+v", dg)
 	}
 }
+
+// TestColouredOutputIsParsed: tools that colour their output anyway (CI
+// environments switch some on) still parse.
+func TestColouredOutputIsParsed(t *testing.T) {
+	got := stripANSI([]byte("[\x1b[31merror\x1b[39m] a.js: SyntaxError (2:1)\n\x1b[1;4mbold\x1b[0m\n"))
+	if want := "[error] a.js: SyntaxError (2:1)\nbold\n"; string(got) != want {
+		t.Errorf("stripANSI = %q, want %q", got, want)
+	}
+}

@@ -68,7 +68,10 @@ func run(ctx context.Context, inv invocation, timeout time.Duration) *outcome {
 	defer cancel()
 	cmd := exec.CommandContext(tctx, inv.argv[0], inv.argv[1:]...)
 	cmd.Dir = inv.dir
-	cmd.Env = append(os.Environ(), inv.env...)
+	// Output is read by parsers, not people: ask for no colour (CI
+	// environments make some tools colour their output by default). The
+	// driver's own env comes last and wins.
+	cmd.Env = append(append(os.Environ(), "NO_COLOR=1", "FORCE_COLOR=0", "CLICOLOR=0", "TERM=dumb"), inv.env...)
 	if inv.stdin != nil {
 		cmd.Stdin = bytes.NewReader(inv.stdin)
 	}
