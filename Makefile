@@ -9,8 +9,9 @@ demo:
 tools:
 	bash .ci/install-tools
 
+# gopls is installed into $(go env GOPATH)/bin, which may not be on PATH.
 test: tools
-	go test -count=1 ./...
+	PATH="$$(go env GOPATH)/bin:$$PATH" go test -count=1 ./...
 
 lint:
 	gofmt -l . | (! grep .)
