@@ -196,13 +196,11 @@ func TestRegisteredPull(t *testing.T) {
 	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{os.Args[0]}, Env: []string{lsptest.EnvVar + "=" + lsptest.RegisterPull}, Timeout: configs.Duration{Duration: 5 * time.Second}}, root)
 	for _, first := range []string{"one", "two", "three"} {
 		all["notes.txt"] = text.FromString(first + "\nmore\n")
-		start := time.Now()
+		// A push wait that missed the registration would time out (5 s)
+		// and say so in the status: no timing assertion is needed.
 		res := d.Run(context.Background(), &capabilities.Request{Kind: engine.Check, Root: root, Files: []string{"notes.txt"}, All: all, Changed: []string{"notes.txt"}})
 		if res.Status != engine.StatusOK || len(res.Diagnostics) != 1 || res.Diagnostics[0].Message != "pull: "+first {
 			t.Fatalf("check of %q: %s %s %+v", first, res.Status, res.Message, res.Diagnostics)
-		}
-		if took := time.Since(start); took > 2*time.Second {
-			t.Errorf("check of %q took %v", first, took)
 		}
 	}
 }
