@@ -26,3 +26,19 @@ func TestOnlyBrokerKnowsMCP(t *testing.T) {
 		}
 	}
 }
+
+// TestWireSpeaksNoProtocol keeps broker/wire what both surfaces can share:
+// plain result types and their mapping, tied to neither MCP nor LSP.
+func TestWireSpeaksNoProtocol(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./wire").Output()
+	if err != nil {
+		t.Fatalf("go list ./wire: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		for _, banned := range []string{"github.com/modelcontextprotocol/", "go.lsp.dev/", "github.com/devbroker/devbroker/broker/mcp", "github.com/devbroker/devbroker/broker/editor"} {
+			if strings.HasPrefix(dep, banned) {
+				t.Errorf("broker/wire depends on %s: it is shared by the MCP server and the editor endpoint and must speak neither protocol", dep)
+			}
+		}
+	}
+}

@@ -12,5 +12,6 @@
 // an idle timeout); nothing else discards them.
 //
 // Invariant: nothing here speaks a protocol. The wire packages map engine
-// and capability values to their own types and errors to their own codes.
+// and capability values to wire types (the ones both send, with the one
+// mapping, in broker/wire) and errors to their own codes.
 package broker

@@ -12,5 +12,6 @@
 // discard, and can ask for diagnostics as textDocument/publishDiagnostics.
 //
 // Invariant: this package and broker/ are the only ones that know this wire
-// format; the types in wire.go are its types, mapped from the engine's.
+// format; the types in wire.go and the DevResult of broker/wire (shared
+// with the MCP server) are its types, mapped from the engine's.
 package editor

@@ -10,10 +10,11 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/devbroker/devbroker/broker/editor"
+	"github.com/devbroker/devbroker/broker/wire"
 )
 
 type planResult struct {
-	editor.DevResult
+	wire.DevResult
 	Apply string          `json:"apply"`
 	Edit  json.RawMessage `json:"edit"`
 }

@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/editfile"
 	"github.com/devbroker/devbroker/engine/fault"
@@ -60,7 +61,7 @@ func (c *conn) initialize(_ context.Context, params json.RawMessage) (any, error
 		Devbroker: Info{
 			Session: c.sess.ID(), Root: c.sess.Root().Dir(),
 			Steps:      c.sess.AvailableSteps(),
-			Available:  available(c.sess.Root().Report()),
+			Available:  wire.Available(c.sess.Root().Report()),
 			ApplyModes: []string{ApplyEditor, ApplyDisk},
 			Methods:    methodNames(), PublishDiagnostics: diags,
 		},
@@ -112,7 +113,9 @@ func (c *conn) plan(ctx context.Context, params json.RawMessage) (any, error) {
 		}
 		out.Edit = edit
 	}
-	out.DevResult = devResult(res, c.sess.Pending())
+	// The protocol has no fixes (docs/editor-protocol.md): diagnostics go
+	// out without them.
+	out.DevResult = *wire.NewDevResult(res, c.sess.Pending(), wire.Options{OmitFixes: true})
 	if c.wantDiagnostics() && slices.ContainsFunc(plan.Ops, func(op engine.Op) bool { return op.Step == "lint" || op.Step == "check" }) {
 		c.publish(ctx, res.Diagnostics)
 	}

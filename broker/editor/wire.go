@@ -1,16 +1,18 @@
 package editor
 
-// This file defines the endpoint's wire types and maps engine and
+// This file defines the endpoint's own wire types and maps engine and
 // capability values to them. Engine types never reach the wire themselves.
-// Positions on the wire are LSP positions (0-based line, column in the
-// negotiated encoding); the DevResult keeps seed 000's 1-based lines and
-// character columns, as every other devbroker surface reports them.
+// The DevResult and a probe's driver reports are broker/wire's, which the
+// MCP server sends too. Positions on the wire are LSP positions (0-based
+// line, column in the negotiated encoding); the DevResult keeps seed 000's
+// 1-based lines and character columns, as every other devbroker surface
+// reports them.
 
 import (
 	"go.lsp.dev/protocol"
 
+	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/capabilities"
-	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/editfile"
 )
 
@@ -85,65 +87,11 @@ type Info struct {
 	Methods []string `json:"methods"`
 }
 
-// DevResult is a plan's outcome: seed 000's DevResult.
-type DevResult struct {
-	OK          bool              `json:"ok"`
-	Reads       map[string]string `json:"reads"`
-	Changes     []Change          `json:"changes"`
-	Written     []string          `json:"written"`
-	Diagnostics []Diagnostic      `json:"diagnostics"`
-	Drivers     []DriverStatus    `json:"drivers,omitempty"`
-	// Unwritten lists the paths whose workspace changes are not on disk
-	// after the call (unsaved buffers among them).
-	Unwritten []string   `json:"unwritten"`
-	Error     *StepError `json:"error,omitempty"`
-}
-
-// Change is one file's difference from what was acquired.
-type Change struct {
-	Path    string `json:"path"`
-	Kind    string `json:"kind"`
-	From    string `json:"from,omitempty"`
-	Added   int    `json:"added"`
-	Removed int    `json:"removed"`
-}
-
-// Diagnostic is one finding: 1-based lines, columns in characters.
-type Diagnostic struct {
-	Path      string `json:"path"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	EndLine   int    `json:"end_line"`
-	EndColumn int    `json:"end_column"`
-	Severity  string `json:"severity"`
-	Source    string `json:"source"`
-	Code      string `json:"code,omitempty"`
-	Message   string `json:"message"`
-}
-
-// DriverStatus is one driver's status in an answer.
-type DriverStatus struct {
-	Driver  string `json:"driver"`
-	Status  string `json:"status"`
-	Message string `json:"message,omitempty"`
-}
-
-// StepError is the failure of a step or of the plan.
-type StepError struct {
-	Step      int      `json:"step"`
-	Name      string   `json:"name"`
-	Kind      string   `json:"kind"`
-	Message   string   `json:"message"`
-	Retryable bool     `json:"retryable"`
-	Written   []string `json:"written,omitempty"`
-	Temp      string   `json:"temp,omitempty"`
-}
-
 // PlanResult is devbroker/plan's result: the DevResult, the apply mode,
 // and with apply "editor" the edit that brings the editor to the
 // workspace's state.
 type PlanResult struct {
-	DevResult
+	wire.DevResult
 	Apply string         `json:"apply"`
 	Edit  *WorkspaceEdit `json:"edit,omitempty"`
 }
@@ -166,20 +114,9 @@ type FileResult struct {
 
 // ProbeResult is devbroker/probe's result.
 type ProbeResult struct {
-	Drivers   []DriverReport      `json:"drivers"`
+	Drivers   []wire.DriverReport `json:"drivers"`
 	Available map[string][]string `json:"available"`
 	Steps     []string            `json:"steps"`
-}
-
-// DriverReport is one driver's line of the probe report.
-type DriverReport struct {
-	Name    string   `json:"name"`
-	Type    string   `json:"type"`
-	Kinds   []string `json:"kinds"`
-	State   string   `json:"state"`
-	Reason  string   `json:"reason,omitempty"`
-	Version string   `json:"version,omitempty"`
-	Path    string   `json:"path,omitempty"`
 }
 
 // DiscardResult is devbroker/discard's result.
@@ -203,62 +140,10 @@ type DidChangeParams struct {
 	ContentChanges []ContentChange                          `json:"contentChanges"`
 }
 
-func devResult(r *engine.Result, unwritten []string) DevResult {
-	out := DevResult{
-		OK: r.OK, Reads: map[string]string{}, Changes: []Change{}, Written: []string{},
-		Diagnostics: []Diagnostic{}, Unwritten: []string{},
-	}
-	for k, v := range r.Reads {
-		out.Reads[k] = v
-	}
-	for _, c := range r.Changes {
-		out.Changes = append(out.Changes, Change{Path: c.Path, Kind: string(c.Kind), From: c.From, Added: c.Added, Removed: c.Removed})
-	}
-	out.Written = append(out.Written, r.Written...)
-	for _, d := range r.Diagnostics {
-		out.Diagnostics = append(out.Diagnostics, Diagnostic{
-			Path: d.Path, Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
-			Severity: string(d.Severity), Source: d.Source, Code: d.Code, Message: d.Message,
-		})
-	}
-	for _, d := range r.Drivers {
-		out.Drivers = append(out.Drivers, DriverStatus{Driver: d.Driver, Status: string(d.Status), Message: d.Message})
-	}
-	out.Unwritten = append(out.Unwritten, unwritten...)
-	if e := r.Error; e != nil {
-		out.Error = &StepError{
-			Step: e.Step, Name: e.Name, Kind: string(e.Kind), Message: e.Message,
-			Retryable: e.Retryable, Written: e.Written, Temp: e.Temp,
-		}
-	}
-	return out
-}
-
 func fileResult(r *editfile.Result) *FileResult {
 	return &FileResult{Path: r.Path, Text: r.Text, Revision: r.Revision, Diff: r.Diff, Changed: r.Changed}
 }
 
 func probeResult(r *capabilities.Report, steps []string) *ProbeResult {
-	out := &ProbeResult{Drivers: []DriverReport{}, Available: available(r), Steps: steps}
-	for _, d := range r.Drivers {
-		kinds := make([]string, len(d.Kinds))
-		for i, k := range d.Kinds {
-			kinds[i] = string(k)
-		}
-		out.Drivers = append(out.Drivers, DriverReport{
-			Name: d.Name, Type: d.Type, Kinds: kinds, State: string(d.State),
-			Reason: d.Reason, Version: d.Version, Path: d.Path,
-		})
-	}
-	return out
-}
-
-// available lists, per capability kind, the languages with a working
-// driver.
-func available(r *capabilities.Report) map[string][]string {
-	out := map[string][]string{}
-	for _, k := range []engine.Kind{engine.Format, engine.Lint, engine.Check} {
-		out[string(k)] = append([]string{}, r.Available[k]...)
-	}
-	return out
+	return &ProbeResult{Drivers: wire.DriverReports(r), Available: wire.Available(r), Steps: steps}
 }

@@ -8,7 +8,6 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/jsonarg"
 )
 
 // schemaFor infers the input or output schema of T from its json and
@@ -49,6 +49,11 @@ func dropNull(s *jsonschema.Schema) {
 	dropNull(s.Items)
 }
 
+// argsJSON decodes a tool's arguments once decodeArgs has checked their
+// names against the schema: what it still catches is a value of the wrong
+// type, which it names.
+var argsJSON = jsonarg.Decoder{Noun: "parameter"}
+
 // decodeArgs decodes a tool's arguments into v, checking them against
 // schema: an object, no unknown parameter, every required one present,
 // enums respected, and Go types matching.
@@ -76,8 +81,8 @@ func decodeArgs(raw json.RawMessage, schema *jsonschema.Schema, v any) error {
 			return fault.New(fault.BadArgument, "missing required parameter %q; the parameters are: %s", name, paramList(schema))
 		}
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fault.Wrap(fault.BadArgument, describeJSONError(err), "bad arguments")
+	if err := argsJSON.Decode(raw, v); err != nil {
+		return fault.Wrap(fault.BadArgument, err, "bad arguments")
 	}
 	for name, p := range schema.Properties {
 		if len(p.Enum) == 0 {
@@ -129,32 +134,6 @@ func enumList(vals []any) string {
 		out[i] = fmt.Sprint(v)
 	}
 	return strings.Join(out, " | ")
-}
-
-// describeJSONError rewords encoding/json's type errors for a model.
-func describeJSONError(err error) error {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		field := te.Field
-		if field == "" {
-			field = "the value"
-		}
-		want := te.Type.String()
-		switch {
-		case strings.Contains(want, "int"):
-			want = "an integer"
-		case strings.HasSuffix(want, "string"):
-			want = "a string"
-		case strings.HasSuffix(want, "bool"):
-			want = "true or false"
-		case strings.HasPrefix(want, "[]"):
-			want = "an array"
-		case strings.HasPrefix(want, "map"):
-			want = "an object"
-		}
-		return fmt.Errorf("%s must be %s, got a JSON %s", field, want, te.Value)
-	}
-	return err
 }
 
 // setEnum sets the allowed values of a string property.

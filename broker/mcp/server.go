@@ -28,6 +28,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/fault"
 )
@@ -326,9 +327,9 @@ func errorResult(err error) *sdk.CallToolResult {
 // devToolResult is the answer of dev_plan and the step tools: the DevResult
 // as text and structured content; a failed step is a tool error.
 func devToolResult(r *engine.Result, unwritten []string) *sdk.CallToolResult {
-	dr := devResult(r, unwritten)
+	dr := wire.NewDevResult(r, unwritten, wire.Options{})
 	return &sdk.CallToolResult{
-		Content:           []sdk.Content{&sdk.TextContent{Text: dr.Text()}},
+		Content:           []sdk.Content{&sdk.TextContent{Text: devResultText(dr)}},
 		StructuredContent: dr,
 		IsError:           dr.Error != nil,
 	}

@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/editfile"
@@ -195,13 +196,13 @@ func TestToolsFollowTheProbe(t *testing.T) {
 	if !res.IsError || !strings.Contains(text(res), "check is unavailable") || !strings.Contains(text(res), "Available steps: read_lines, edit, apply_patch, write") {
 		t.Fatalf("check without a driver: %v %q", res.IsError, text(res))
 	}
-	dr := structured[DevResult](t, res)
+	dr := structured[wire.DevResult](t, res)
 	if dr.Error == nil || dr.Error.Kind != "unavailable" || dr.Error.Retryable {
 		t.Fatalf("check without a driver: error %+v", dr.Error)
 	}
 	// So is a plan naming it.
 	res = call(t, cs, "dev_plan", map[string]any{"paths": []string{"a.txt"}, "ops": []any{map[string]any{"step": "lint"}}})
-	if dr := structured[DevResult](t, res); !res.IsError || dr.Error.Kind != "unavailable" || dr.Error.Retryable {
+	if dr := structured[wire.DevResult](t, res); !res.IsError || dr.Error.Kind != "unavailable" || dr.Error.Retryable {
 		t.Fatalf("plan with lint: %+v", dr.Error)
 	}
 
@@ -250,7 +251,7 @@ func TestPlanAcrossCallsAndDiscard(t *testing.T) {
 		"paths": []string{"a.txt"},
 		"ops":   []any{map[string]any{"step": "edit", "args": map[string]any{"path": "a.txt", "edits": []any{map[string]any{"find": "two", "replace": "TWO"}}}}},
 	})
-	dr := structured[DevResult](t, res)
+	dr := structured[wire.DevResult](t, res)
 	if res.IsError || !dr.OK || !slices.Equal(dr.Unwritten, []string{"a.txt"}) {
 		t.Fatalf("edit: %s", text(res))
 	}
@@ -259,7 +260,7 @@ func TestPlanAcrossCallsAndDiscard(t *testing.T) {
 	}
 	// Check in a second: diagnostics describe the workspace; findings are not a tool error.
 	res = call(t, cs, "check", map[string]any{})
-	dr = structured[DevResult](t, res)
+	dr = structured[wire.DevResult](t, res)
 	if res.IsError || dr.OK || len(dr.Diagnostics) != 1 || dr.Diagnostics[0].Path != "a.txt" {
 		t.Fatalf("check: isError=%v %s", res.IsError, text(res))
 	}
@@ -278,7 +279,7 @@ func TestPlanAcrossCallsAndDiscard(t *testing.T) {
 		t.Fatalf("discard: %s", text(res))
 	}
 	res = call(t, cs, "read_lines", map[string]any{"path": "a.txt", "start": 2, "end": 2})
-	if dr := structured[DevResult](t, res); dr.Reads["a.txt"] != "two" {
+	if dr := structured[wire.DevResult](t, res); dr.Reads["a.txt"] != "two" {
 		t.Fatalf("after discard: %s", text(res))
 	}
 	// Now edit_file works, and so does undo.
@@ -299,7 +300,7 @@ func TestGranularStepsPersist(t *testing.T) {
 	call(t, cs, "dev_plan", map[string]any{"paths": []string{"b.txt"}, "ops": []any{map[string]any{"step": "edit", "args": map[string]any{"path": "b.txt", "edits": []any{map[string]any{"find": "bee", "replace": "BEE"}}}}}})
 	// ...then a granular edit of a.txt: a.txt is written, b.txt is not.
 	res := call(t, cs, "edit", map[string]any{"path": "a.txt", "edits": []any{map[string]any{"find": "two", "replace": "2"}}})
-	dr := structured[DevResult](t, res)
+	dr := structured[wire.DevResult](t, res)
 	if res.IsError || !slices.Equal(dr.Written, []string{"a.txt"}) || !slices.Equal(dr.Unwritten, []string{"b.txt"}) {
 		t.Fatalf("edit: %s", text(res))
 	}
@@ -309,7 +310,7 @@ func TestGranularStepsPersist(t *testing.T) {
 	// A patch that adds and moves files writes them all.
 	patch := "*** Begin Patch\n*** Add File: c.txt\n+sea\n*** Update File: a.txt\n*** Move to: d.txt\n@@\n one\n-2\n+two\n*** End Patch\n"
 	res = call(t, cs, "apply_patch", map[string]any{"patch": patch})
-	dr = structured[DevResult](t, res)
+	dr = structured[wire.DevResult](t, res)
 	if res.IsError || !slices.Equal(dr.Written, []string{"d.txt", "c.txt"}) && !slices.Equal(dr.Written, []string{"c.txt", "d.txt"}) {
 		t.Fatalf("apply_patch: %s", text(res))
 	}

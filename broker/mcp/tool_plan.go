@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/engine"
 )
 
@@ -61,7 +62,7 @@ func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
 		Title:        "Run a workspace plan",
 		Description:  fmt.Sprintf(planDoc, strings.Join(caps, "\n")) + "\nAvailable steps: " + strings.Join(steps, ", ") + ".",
 		InputSchema:  in,
-		OutputSchema: schemaFor[DevResult](),
+		OutputSchema: schemaFor[wire.DevResult](),
 	}
 	return tool, s.handler("dev_plan", func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult {
 		var p PlanParams

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/engine"
 )
 
@@ -31,7 +32,7 @@ func (s *Server) readLinesTool() (*sdk.Tool, sdk.ToolHandler) {
 		Title:        "Read lines from the workspace",
 		Description:  "Read lines of a file as this session's workspace holds it (the disk until you change it). Lines are 1-based and end is inclusive; start past the end fails naming the line count; an empty file has 0 lines. The text is in reads[path], joined with newlines, with no trailing newline.",
 		InputSchema:  in,
-		OutputSchema: schemaFor[DevResult](),
+		OutputSchema: schemaFor[wire.DevResult](),
 	}
 	return tool, run(s, "read_lines", in, func(p *ReadLinesParams) (broker.StepRequest, error) {
 		return stepRequest("read_lines", engine.ReadLinesArgs{Path: p.Path, Start: &p.Start, End: p.End}, nil)
@@ -58,7 +59,7 @@ func (s *Server) editTool() (*sdk.Tool, sdk.ToolHandler) {
 		Description: "Replace whole lines of a file (seed-000 edit). Read the file first (read_lines or read_file): each find must be complete lines copied exactly, and must match exactly one place after the previous edit. Matching is whole-line: a part of a line never matches. Empty replace deletes. All edits apply or none. " +
 			`Errors: "patch context is ambiguous and matches multiple locations" (add surrounding lines to find); "the patch could not be applied cleanly to the source text" (re-read the lines).` + persists,
 		InputSchema:  in,
-		OutputSchema: schemaFor[DevResult](),
+		OutputSchema: schemaFor[wire.DevResult](),
 	}
 	return tool, run(s, "edit", in, func(p *EditParams) (broker.StepRequest, error) {
 		a := engine.EditArgs{Path: p.Path, Edits: make([]engine.FindReplace, len(p.Edits))}
@@ -82,7 +83,7 @@ func (s *Server) applyPatchTool() (*sdk.Tool, sdk.ToolHandler) {
 		Description: "Apply a '*** Begin Patch' envelope that adds, deletes, updates and moves files (seed-000 apply_patch). Context and removed lines must match the file exactly, as whole lines, and each hunk exactly once; the patch applies all or nothing. A unified diff is refused (use edit, or edit_file's patch command)." +
 			persists,
 		InputSchema:  in,
-		OutputSchema: schemaFor[DevResult](),
+		OutputSchema: schemaFor[wire.DevResult](),
 	}
 	return tool, run(s, "apply_patch", in, func(p *ApplyPatchParams) (broker.StepRequest, error) {
 		return stepRequest("apply_patch", engine.ApplyPatchArgs{Patch: p.Patch}, nil)
@@ -101,7 +102,7 @@ func (s *Server) writeTool() (*sdk.Tool, sdk.ToolHandler) {
 		Title:        "Write the workspace to disk",
 		Description:  "Write this session's unwritten workspace changes (left by dev_plan) to disk: renames, then deletions, then creates and modifications. Nothing is written if any of those files changed on disk since the workspace read them; the error names them. Not atomic across files: a failure reports what was written.",
 		InputSchema:  in,
-		OutputSchema: schemaFor[DevResult](),
+		OutputSchema: schemaFor[wire.DevResult](),
 	}
 	return tool, run(s, "write", in, func(p *WriteParams) (broker.StepRequest, error) {
 		return stepRequest("write", engine.PathsArgs{Paths: p.Paths}, nil)
@@ -120,7 +121,7 @@ func (s *Server) formatTool() (*sdk.Tool, sdk.ToolHandler) {
 		Title:        "Format files",
 		Description:  "Format files with the configured formatter. It formats the workspace content, including unwritten changes." + persists,
 		InputSchema:  in,
-		OutputSchema: schemaFor[DevResult](),
+		OutputSchema: schemaFor[wire.DevResult](),
 	}
 	return tool, run(s, "format", in, func(p *FormatParams) (broker.StepRequest, error) {
 		return stepRequest("format", engine.PathsArgs{Paths: p.Paths}, nil)
@@ -140,7 +141,7 @@ func (s *Server) lintTool() (*sdk.Tool, sdk.ToolHandler) {
 		Title:        "Lint files",
 		Description:  "Lint files with the configured linters and report diagnostics (most severe first; each driver says whether its answer is complete). Findings are data, not a tool failure. Diagnostics describe the workspace content, including unwritten changes. With fix: true the fixes are applied." + persists,
 		InputSchema:  in,
-		OutputSchema: schemaFor[DevResult](),
+		OutputSchema: schemaFor[wire.DevResult](),
 	}
 	return tool, run(s, "lint", in, func(p *LintParams) (broker.StepRequest, error) {
 		return stepRequest("lint", engine.LintArgs{Paths: p.Paths, Fix: p.Fix}, nil)
@@ -159,7 +160,7 @@ func (s *Server) checkTool() (*sdk.Tool, sdk.ToolHandler) {
 		Title:        "Check the workspace",
 		Description:  "Type-check or build-check the workspace content, including unwritten changes, and report diagnostics (most severe first; each driver says whether its answer is complete: ok, timeout, crashed, not_installed, indexing). Findings are data, not a tool failure: ok is false when any diagnostic is an error. Changes nothing. Long checks send progress notifications and stop when cancelled.",
 		InputSchema:  in,
-		OutputSchema: schemaFor[DevResult](),
+		OutputSchema: schemaFor[wire.DevResult](),
 	}
 	return tool, run(s, "check", in, func(p *CheckParams) (broker.StepRequest, error) {
 		return stepRequest("check", engine.CheckArgs{}, p.Paths)

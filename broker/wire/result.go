@@ -1,0 +1,152 @@
+// Package wire holds the result types both of devbroker's wire surfaces
+// send, the MCP server (broker/mcp) and the editor endpoint (broker/editor),
+// and the one mapping of engine and capability values to them.
+//
+// The principal type is [DevResult], seed 000's answer to a plan or step,
+// made by [NewDevResult]; [DriverReport] is one driver's line of a probe
+// answer, made by [DriverReports]. The types carry json tags, which are the
+// wire's field names, and jsonschema tags, from which the MCP server
+// generates its tools' output schemas; the editor sends the same structs.
+//
+// Invariant: engine and capability types never reach a wire themselves. A
+// change to them shows up in this package's mapping, not in a client; a
+// change here shows up on both wires, so the field names are frozen.
+//
+// Types only one wire sends (MCP's ProbeResult, the editor's PlanResult,
+// WorkspaceEdit, ...) and the rendering of results as text for a model stay
+// in that wire's package.
+package wire
+
+import (
+	"github.com/devbroker/devbroker/engine"
+)
+
+// DevResult is a plan's or step's outcome: seed 000's DevResult.
+type DevResult struct {
+	OK          bool              `json:"ok" jsonschema:"false when a step failed or any diagnostic is an error"`
+	Reads       map[string]string `json:"reads" jsonschema:"read_lines output by label (default: the path), lines joined with newlines"`
+	Changes     []Change          `json:"changes" jsonschema:"how the session's workspace differs from what was acquired"`
+	Written     []string          `json:"written" jsonschema:"paths written to disk by this call, in order"`
+	Diagnostics []Diagnostic      `json:"diagnostics" jsonschema:"findings of lint and check, most severe first; they describe the workspace, including unwritten changes"`
+	Drivers     []DriverStatus    `json:"drivers,omitempty" jsonschema:"per driver, whether its part of the answer is complete"`
+	// Unwritten lists the paths whose workspace changes are not on disk
+	// after the call (on the editor endpoint, unsaved buffers among them).
+	Unwritten []string   `json:"unwritten" jsonschema:"paths whose workspace changes are not on disk yet after this call"`
+	Error     *StepError `json:"error,omitempty" jsonschema:"the failing step, if one failed"`
+}
+
+// Change is one file's difference from what was acquired.
+type Change struct {
+	Path    string `json:"path"`
+	Kind    string `json:"kind" jsonschema:"modified, added, deleted or renamed"`
+	From    string `json:"from,omitempty" jsonschema:"the old path of a renamed file"`
+	Added   int    `json:"added" jsonschema:"lines added"`
+	Removed int    `json:"removed" jsonschema:"lines removed"`
+}
+
+// Diagnostic is one finding. Lines and columns are 1-based; columns count
+// Unicode characters (on every wire, whatever its own position encoding).
+type Diagnostic struct {
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
+	Severity  string `json:"severity" jsonschema:"error, warning or info"`
+	Source    string `json:"source" jsonschema:"the driver that reported it, e.g. gopls or staticcheck"`
+	Code      string `json:"code,omitempty"`
+	Message   string `json:"message"`
+	Fixes     []Fix  `json:"fixes,omitempty" jsonschema:"changes the driver offers"`
+}
+
+// Fix is a change a driver offers for a diagnostic.
+type Fix struct {
+	Title string    `json:"title"`
+	Edits []FixEdit `json:"edits,omitempty"`
+}
+
+// FixEdit replaces a range of a file; positions as in [Diagnostic].
+type FixEdit struct {
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
+	New       string `json:"new"`
+}
+
+// DriverStatus is one driver's status in an answer.
+type DriverStatus struct {
+	Driver  string `json:"driver"`
+	Status  string `json:"status" jsonschema:"ok, timeout, crashed, not_installed or indexing; only ok is complete and current"`
+	Message string `json:"message,omitempty"`
+}
+
+// StepError is the failure of a step or of the call.
+type StepError struct {
+	Step      int      `json:"step" jsonschema:"1-based index of the failing step; 0 for the plan itself"`
+	Name      string   `json:"name" jsonschema:"the step's name; empty for validation, acquire for acquisition"`
+	Kind      string   `json:"kind" jsonschema:"bad_argument, not_found, ambiguous, no_match, conflict, bounds, unavailable, io, timeout or internal"`
+	Message   string   `json:"message"`
+	Retryable bool     `json:"retryable" jsonschema:"whether the identical call may succeed later; false means change the call"`
+	Written   []string `json:"written,omitempty" jsonschema:"what a failed write had written before it failed"`
+	Temp      string   `json:"temp,omitempty" jsonschema:"a rename swap's temporary file left on disk"`
+}
+
+// Options select what [NewDevResult] puts on a wire. The zero value maps
+// everything.
+type Options struct {
+	// OmitFixes leaves out the diagnostics' fixes. The editor endpoint sets
+	// it: its protocol (docs/editor-protocol.md) has no fixes.
+	OmitFixes bool
+}
+
+// NewDevResult maps an engine Result. unwritten lists the paths whose
+// workspace changes are not on disk after the call. Lists and maps are
+// never nil, so they encode as [] and {}; drivers and error are left out
+// when there are none.
+func NewDevResult(r *engine.Result, unwritten []string, opts Options) *DevResult {
+	out := &DevResult{
+		OK: r.OK, Reads: map[string]string{}, Changes: []Change{}, Written: []string{},
+		Diagnostics: []Diagnostic{}, Unwritten: []string{},
+	}
+	for k, v := range r.Reads {
+		out.Reads[k] = v
+	}
+	for _, c := range r.Changes {
+		out.Changes = append(out.Changes, Change{Path: c.Path, Kind: string(c.Kind), From: c.From, Added: c.Added, Removed: c.Removed})
+	}
+	out.Written = append(out.Written, r.Written...)
+	for _, d := range r.Diagnostics {
+		out.Diagnostics = append(out.Diagnostics, diagnostic(d, opts))
+	}
+	for _, d := range r.Drivers {
+		out.Drivers = append(out.Drivers, DriverStatus{Driver: d.Driver, Status: string(d.Status), Message: d.Message})
+	}
+	out.Unwritten = append(out.Unwritten, unwritten...)
+	if e := r.Error; e != nil {
+		out.Error = &StepError{
+			Step: e.Step, Name: e.Name, Kind: string(e.Kind), Message: e.Message,
+			Retryable: e.Retryable, Written: e.Written, Temp: e.Temp,
+		}
+	}
+	return out
+}
+
+func diagnostic(d engine.Diagnostic, opts Options) Diagnostic {
+	out := Diagnostic{
+		Path: d.Path, Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
+		Severity: string(d.Severity), Source: d.Source, Code: d.Code, Message: d.Message,
+	}
+	if opts.OmitFixes {
+		return out
+	}
+	for _, f := range d.Fixes {
+		wf := Fix{Title: f.Title}
+		for _, e := range f.Edits {
+			wf.Edits = append(wf.Edits, FixEdit{Path: e.Path, Line: e.Line, Column: e.Column, EndLine: e.EndLine, EndColumn: e.EndColumn, New: e.New})
+		}
+		out.Fixes = append(out.Fixes, wf)
+	}
+	return out
+}

@@ -1,0 +1,78 @@
+package wire_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/devbroker/devbroker/broker/wire"
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/workspace"
+)
+
+// The wire's field names are frozen: both the MCP server and the editor
+// endpoint send these encodings, and clients read them.
+
+func TestDevResultEmpty(t *testing.T) {
+	got := encode(t, wire.NewDevResult(&engine.Result{}, nil, wire.Options{}))
+	const want = `{"ok":false,"reads":{},"changes":[],"written":[],"diagnostics":[],"unwritten":[]}`
+	if got != want {
+		t.Errorf("empty result\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestDevResult(t *testing.T) {
+	r := &engine.Result{
+		Reads:   map[string]string{"a.go": "x"},
+		Changes: []workspace.Change{{Path: "b.go", Kind: "renamed", From: "c.go", Added: 1}},
+		Written: []string{"a.go"},
+		Diagnostics: []engine.Diagnostic{{
+			Path: "a.go", Line: 1, Column: 2, EndLine: 1, EndColumn: 3, Severity: engine.SeverityError, Source: "gopls", Code: "E", Message: "bad",
+			Fixes: []engine.Fix{{Title: "fix", Edits: []engine.FixEdit{{Path: "a.go", Line: 1, Column: 2, EndLine: 1, EndColumn: 3, New: "y"}}}},
+		}},
+		Drivers: []engine.DriverStatus{{Driver: "gopls", Status: "timeout", Message: "slow"}},
+		Error:   &engine.StepError{Step: 2, Name: "write", Kind: "io", Message: "boom", Retryable: true, Written: []string{"a.go"}, Temp: "t~"},
+	}
+	const common = `{"ok":false,"reads":{"a.go":"x"},"changes":[{"path":"b.go","kind":"renamed","from":"c.go","added":1,"removed":0}],"written":["a.go"],` +
+		`"diagnostics":[{"path":"a.go","line":1,"column":2,"end_line":1,"end_column":3,"severity":"error","source":"gopls","code":"E","message":"bad"%s}],` +
+		`"drivers":[{"driver":"gopls","status":"timeout","message":"slow"}],"unwritten":["d.go"],` +
+		`"error":{"step":2,"name":"write","kind":"io","message":"boom","retryable":true,"written":["a.go"],"temp":"t~"}}`
+	for _, tc := range []struct {
+		opts  wire.Options
+		fixes string
+	}{
+		{wire.Options{}, `,"fixes":[{"title":"fix","edits":[{"path":"a.go","line":1,"column":2,"end_line":1,"end_column":3,"new":"y"}]}]`},
+		{wire.Options{OmitFixes: true}, ``},
+	} {
+		got := encode(t, wire.NewDevResult(r, []string{"d.go"}, tc.opts))
+		if want := fmt.Sprintf(common, tc.fixes); got != want {
+			t.Errorf("%+v\n got %s\nwant %s", tc.opts, got, want)
+		}
+	}
+}
+
+func TestProbe(t *testing.T) {
+	rep := &capabilities.Report{
+		Drivers:   []capabilities.DriverReport{{Name: "x", Type: "external", Kinds: []engine.Kind{engine.Lint}, Probe: capabilities.Probe{State: "missing", Reason: "install it"}}},
+		Available: map[engine.Kind][]string{engine.Check: {"go"}},
+	}
+	if got, want := encode(t, wire.DriverReports(rep)), `[{"name":"x","type":"external","kinds":["lint"],"state":"missing","reason":"install it"}]`; got != want {
+		t.Errorf("drivers\n got %s\nwant %s", got, want)
+	}
+	if got, want := encode(t, wire.Available(rep)), `{"check":["go"],"format":[],"lint":[]}`; got != want {
+		t.Errorf("available\n got %s\nwant %s", got, want)
+	}
+	if got := encode(t, wire.DriverReports(&capabilities.Report{})); got != `[]` {
+		t.Errorf("no drivers = %s, want []", got)
+	}
+}
+
+func encode(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
