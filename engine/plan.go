@@ -6,12 +6,11 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/jsonarg"
 )
 
 // Plan is what to acquire and the steps to run over it.
@@ -82,52 +81,15 @@ var capabilityOf = map[string]Kind{"format": Format, "lint": Lint, "check": Chec
 // not validate the steps: see [Engine.Validate].
 func ParsePlan(data []byte) (*Plan, error) {
 	var p Plan
-	if err := strictDecode(data, &p); err != nil {
+	if err := planJSON.Decode(data, &p); err != nil {
 		return nil, fault.Wrap(fault.BadArgument, err, "the plan is not valid JSON of the form {\"paths\": [...], \"ops\": [{\"step\": ..., \"args\": {...}}]}")
 	}
 	return &p, nil
 }
 
-// strictDecode decodes exactly one JSON value, refusing unknown fields and
-// trailing data.
-func strictDecode(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return describeJSONError(err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return errors.New("unexpected data after the JSON value")
-	}
-	return nil
-}
-
-// describeJSONError rewords encoding/json's errors for a model.
-func describeJSONError(err error) error {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		field := te.Field
-		if field == "" {
-			field = "the value"
-		}
-		want := te.Type.String()
-		switch {
-		case strings.Contains(want, "int"):
-			want = "an integer"
-		case want == "string" || strings.HasSuffix(want, "*string"):
-			want = "a string"
-		case want == "bool":
-			want = "true or false"
-		case strings.HasPrefix(want, "[]"):
-			want = "an array"
-		}
-		return fmt.Errorf("%s must be %s, got a JSON %s", field, want, te.Value)
-	}
-	if msg := err.Error(); strings.HasPrefix(msg, "json: unknown field ") {
-		return fmt.Errorf("unknown argument %s", strings.TrimPrefix(msg, "json: unknown field "))
-	}
-	return err
-}
+// planJSON decodes a plan and its steps' arguments strictly: exactly one
+// JSON value, no unknown field, no trailing data.
+var planJSON = jsonarg.Decoder{Noun: "argument"}
 
 // Validate checks the whole plan before anything runs: step names,
 // arguments and their types, empty edits and finds, bounds, duplicate read
@@ -180,7 +142,7 @@ func (e *Engine) validateOp(op *Op) error {
 		return fault.New(fault.BadArgument, "label is only for read_lines")
 	}
 	decode := func(v any) error {
-		if err := strictDecode(args, v); err != nil {
+		if err := planJSON.Decode(args, v); err != nil {
 			return fault.Wrap(fault.BadArgument, err, "bad arguments")
 		}
 		return nil

@@ -1,14 +1,12 @@
 package editfile
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"reflect"
 	"sort"
 	"strings"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/jsonarg"
 )
 
 // Params are edit_file's parameters, exactly those of seed 004. Pointer
@@ -59,58 +57,18 @@ type Params struct {
 // Commands lists edit_file's commands.
 var Commands = []string{"view", "str_replace", "insert", "patch", "replace_symbol", "undo_edit"}
 
-// paramNames returns the JSON names of v's fields, sorted.
-func paramNames(v any) []string {
-	t := reflect.TypeOf(v)
-	var out []string
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" {
-			out = append(out, name)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+// paramsJSON decodes a tool's parameters strictly: an unknown parameter
+// is an error that lists the valid ones, and a wrong type names the
+// parameter.
+var paramsJSON = jsonarg.Decoder{Noun: "parameter", ListValid: true, WrongType: true}
 
-// decodeStrict decodes data into v; an unknown parameter is an error that
-// lists the valid ones, and a wrong type names the parameter.
+// decodeStrict decodes data into v with [paramsJSON]; its errors are
+// bad_argument errors that start with the tool's name.
 func decodeStrict(data []byte, v any, tool string) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
-	if err == nil {
-		if dec.More() {
-			return fault.New(fault.BadArgument, "%s: unexpected data after the parameters object", tool)
-		}
-		return nil
+	if err := paramsJSON.Decode(data, v); err != nil {
+		return fault.Wrap(fault.BadArgument, err, "%s", tool)
 	}
-	valid := strings.Join(paramNames(reflect.ValueOf(v).Elem().Interface()), ", ")
-	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return fault.New(fault.BadArgument, "%s: unknown parameter %s; the valid parameters are: %s", tool, name, valid)
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fault.New(fault.BadArgument, "%s: parameter %s has the wrong type: got a JSON %s, want %s", tool, te.Field, te.Value, typeName(te.Type))
-	}
-	return fault.Wrap(fault.BadArgument, err, "%s: the parameters are not a valid JSON object", tool)
-}
-
-func typeName(t reflect.Type) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Int, reflect.Int64:
-		return "an integer"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Slice:
-		return "an array of " + strings.TrimPrefix(typeName(t.Elem()), "an ")
-	}
-	return t.String()
+	return nil
 }
 
 // allowed lists, per command, the parameters it takes besides command,

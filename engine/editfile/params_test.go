@@ -28,6 +28,9 @@ func TestParams(t *testing.T) {
 		{"wrong type", `{"command":"insert","file_path":"` + abs + `","insert_line":"3"}`, []string{"insert_line", "wrong type", "an integer"}},
 		{"not an object", `[1]`, []string{"edit_file"}},
 		{"trailing data", `{"command":"view","file_path":"` + abs + `"} {}`, []string{"unexpected data"}},
+		{"trailing brace", `{"command":"view","file_path":"` + abs + `"} }`, []string{"unexpected data"}},
+		{"wrong element type", `{"command":"view","file_path":"` + abs + `","view_range":[1,"x"]}`,
+			[]string{"parameter view_range has the wrong type", "want an array of integers"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := e.s.Call(context.Background(), []byte(tc.json))
