@@ -21,6 +21,7 @@ import (
 
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/jsonarg"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -269,13 +270,14 @@ func decodeStrict(method string, params json.RawMessage, v any, valid string) er
 	if len(params) == 0 || string(params) == "null" {
 		params = json.RawMessage("{}")
 	}
-	dec := json.NewDecoder(strings.NewReader(string(params)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := paramsJSON.Decode(params, v); err != nil {
 		return badParams(method, fmt.Errorf("%v (valid parameters: %s)", err, valid))
 	}
 	return nil
 }
+
+// paramsJSON decodes the devbroker/ methods' parameters strictly.
+var paramsJSON = jsonarg.Decoder{Noun: "parameter"}
 
 // decodeLoose decodes LSP params, ignoring fields the endpoint does not
 // use.
