@@ -254,8 +254,17 @@ func replaceSymbol(f *file, p *Params) (*edit, error) {
 	}
 	start, end := lineStart(b.s, sym.StartLine), lineStart(b.s, sym.EndLine+1)
 	text := b.in(newStr)
-	if text != "" && !strings.HasSuffix(text, "\n") && end > start && strings.HasSuffix(b.s[start:end], "\n") {
+	// The replaced lines' final newline state is kept: a symbol that ends
+	// a file without a final newline leaves it without one.
+	switch {
+	case text != "" && !strings.HasSuffix(text, "\n") && end > start && strings.HasSuffix(b.s[start:end], "\n"):
 		text += "\n"
+	case end == len(b.s) && end > start && !strings.HasSuffix(b.s, "\n"):
+		if t, ok := strings.CutSuffix(text, "\r\n"); ok {
+			text = t
+		} else {
+			text = strings.TrimSuffix(text, "\n")
+		}
 	}
 	now := b.s[:start] + text + b.s[end:]
 	first := sym.StartLine

@@ -53,6 +53,36 @@ func TestRaceBeforeWrite(t *testing.T) {
 	}
 }
 
+// An outside writer changes the file after undo_edit checked it, right
+// before undo's write: the outside change is kept, as for an edit.
+func TestRaceBeforeUndoWrite(t *testing.T) {
+	var e *env
+	armed := false
+	e = newEnvHooks(t, map[string]string{"f.txt": "a\nb\n"}, rootfs.Hooks{BeforeOp: func(op, path, to string) error {
+		if armed && (path == "f.txt" || to == "f.txt") {
+			armed = false
+			if err := os.WriteFile(e.abs("f.txt"), []byte("x\nb\nOUTSIDE\n"), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+		return nil
+	}})
+	e.view("f.txt")
+	e.ok("str_replace", "f.txt", "old_str", "a", "new_str", "x")
+	armed = true
+	_, err := e.call("undo_edit", "f.txt")
+	if got := e.disk("f.txt"); got != "x\nb\nOUTSIDE\n" {
+		t.Fatalf("the outside change was overwritten by undo: disk %q, err %v", got, err)
+	}
+	if fault.KindOf(err) != fault.Conflict {
+		t.Fatalf("err %v, want a conflict", err)
+	}
+	contains(t, err, "cannot undo", "changed since your last edit")
+	if e.undoDepth("f.txt") != 1 {
+		t.Fatal("a refused undo popped its entry")
+	}
+}
+
 // One session used from several goroutines (go test -race).
 func TestSessionConcurrentUse(t *testing.T) {
 	files := map[string]string{}

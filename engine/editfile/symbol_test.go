@@ -60,3 +60,28 @@ func TestReplaceSymbolCRLF(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestReplaceSymbolKeepsFinalNewlineState covers a symbol that ends the
+// file: the file keeps its final-newline state whether or not new_str ends
+// in a newline (CONTRACT §2: a file without a final newline stays without
+// one).
+func TestReplaceSymbolKeepsFinalNewlineState(t *testing.T) {
+	for _, tc := range []struct{ name, src, newStr, want string }{
+		{"no final newline, new_str with one", "package p\n\nfunc F() {\n}", "func F() {\n\treturn\n}\n", "package p\n\nfunc F() {\n\treturn\n}"},
+		{"no final newline, new_str without", "package p\n\nfunc F() {\n}", "func F() {\n\treturn\n}", "package p\n\nfunc F() {\n\treturn\n}"},
+		{"final newline, new_str without", "package p\n\nfunc F() {\n}\n", "func F() {\n\treturn\n}", "package p\n\nfunc F() {\n\treturn\n}\n"},
+		{"final newline, new_str with one", "package p\n\nfunc F() {\n}\n", "func F() {\n\treturn\n}\n", "package p\n\nfunc F() {\n\treturn\n}\n"},
+		{"crlf, no final newline", "package p\r\n\r\nfunc F() {\r\n}", "func F() {\r\n\treturn\r\n}\r\n", "package p\r\n\r\nfunc F() {\r\n\treturn\r\n}"},
+		{"mixed, no final newline", "package p\n\r\nfunc F() {\r\n}", "func F() {\r\n\treturn\r\n}\r\n", "package p\n\r\nfunc F() {\r\n\treturn\r\n}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, map[string]string{"p.go": tc.src})
+			e.view("p.go")
+			r := e.ok("replace_symbol", "p.go", "symbol", "F", "new_str", tc.newStr)
+			if got := e.disk("p.go"); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+			contains(t, r, "5\t}", "revision: "+rev(tc.want))
+		})
+	}
+}

@@ -38,14 +38,31 @@ func (s *Session) undoEdit(p *Params) (*Result, error) {
 	default:
 		return nil, fault.Wrap(fault.IO, err, "%s", abs)
 	}
+	changed := func(curRev string) error {
+		return fault.New(fault.Conflict, "cannot undo: %s changed since your last edit of it (the edit left %s, it is now %s); undoing would lose that change. View the file and edit it instead", abs, top.after, curRev)
+	}
 	if curRev != top.after {
-		return nil, fault.New(fault.Conflict, "cannot undo: %s changed since your last edit of it (the edit left %s, it is now %s); undoing would lose that change. View the file and edit it instead", abs, top.after, curRev)
+		return nil, changed(curRev)
+	}
+	// The disk must still hold what the edit left: checked again right
+	// before the rename that replaces the file, as for an edit.
+	unchanged := func(cur []byte, exists bool) error {
+		if !exists {
+			return changed("(deleted)")
+		}
+		if r := text.Revision(cur); r != top.after {
+			return changed(r)
+		}
+		return nil
 	}
 	if top.before == nil {
 		if err := s.fs.Remove(rel); err != nil {
 			return nil, fault.Wrap(fault.IO, err, "undo %s", abs)
 		}
-	} else if err := s.fs.WriteFile(rel, top.before); err != nil {
+	} else if err := s.fs.WriteFileIf(rel, top.before, unchanged); err != nil {
+		if fault.KindOf(err) == fault.Conflict {
+			return nil, err
+		}
 		return nil, fault.Wrap(fault.IO, err, "undo %s", abs)
 	}
 	s.mu.Lock()

@@ -51,7 +51,11 @@ func (w *Workspace) Refresh(path string, doc *text.Doc, mode fs.FileMode) {
 	w.bytes += int64(doc.Size() - f.doc.Size())
 	w.files[path] = &nf
 	w.touched[path] = struct{}{}
-	w.pers[path] = disk{doc: doc, mode: mode}
+	// The file on disk still descends from the same acquired file, which
+	// Discard restores.
+	d := w.pers[path]
+	d.doc, d.mode = doc, mode
+	w.pers[path] = d
 	if f.acq == path {
 		w.acq[path] = doc
 	}

@@ -3,6 +3,8 @@ package workspace
 import (
 	"errors"
 	"io/fs"
+	pathpkg "path"
+	"strings"
 
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/rootfs"
@@ -116,6 +118,9 @@ func (t *Txn) free(path string, verb string) error {
 	if _, ok := t.get(path); ok {
 		return fault.New(fault.Conflict, "cannot %s %s: the file already exists in the workspace; update it instead, or delete it first", verb, path)
 	}
+	if err := t.dirClash(path, verb); err != nil {
+		return err
+	}
 	if _, known := t.w.pers[path]; known {
 		return nil // on disk, but deleted or moved away in the workspace
 	}
@@ -131,6 +136,37 @@ func (t *Txn) free(path string, verb string) error {
 		}
 		return fault.Wrap(fault.IO, err, "cannot %s %s", verb, path)
 	}
+}
+
+// dirClash refuses a path that would make a file and a directory share a
+// path in the workspace: a file at one of its parent directories, or files
+// under it. The disk is checked by the caller; this catches files that are
+// only in the workspace, which write would otherwise fail on halfway.
+func (t *Txn) dirClash(p, verb string) error {
+	for d := pathpkg.Dir(p); d != "." && d != "/"; d = pathpkg.Dir(d) {
+		if _, ok := t.get(d); ok {
+			return fault.New(fault.BadArgument, "cannot %s %s: %q is a file in the workspace, so it cannot also be a directory; choose another path, or delete or move %s first", verb, p, d, d)
+		}
+	}
+	prefix := p + "/"
+	under := func(q string) bool {
+		if !strings.HasPrefix(q, prefix) {
+			return false
+		}
+		_, ok := t.get(q)
+		return ok
+	}
+	for q := range t.delta {
+		if under(q) {
+			return fault.New(fault.BadArgument, "cannot %s %s: the workspace has files under that path (%q), so it is a directory; choose another path, or delete or move them first", verb, p, q)
+		}
+	}
+	for q := range t.w.files {
+		if under(q) {
+			return fault.New(fault.BadArgument, "cannot %s %s: the workspace has files under that path (%q), so it is a directory; choose another path, or delete or move them first", verb, p, q)
+		}
+	}
+	return nil
 }
 
 func (t *Txn) count() int {

@@ -114,6 +114,35 @@ func TestTxnRules(t *testing.T) {
 			return tx.Move("a.txt", "b.txt")
 		}, "", nil},
 		{"move to itself", func(tx *Txn) error { return tx.Move("a.txt", "a.txt") }, "", nil},
+		// A file and a directory cannot share a path, in the workspace as
+		// on disk: write would fail halfway through.
+		{"add under a file added in the workspace", func(tx *Txn) error {
+			if err := tx.Add("n", doc("x\n")); err != nil {
+				return err
+			}
+			return tx.Add("n/b.txt", doc("y\n"))
+		}, fault.BadArgument, []string{"n/b.txt", `"n" is a file in the workspace`}},
+		{"add over a directory of the workspace", func(tx *Txn) error {
+			if err := tx.Add("d/e/b.txt", doc("x\n")); err != nil {
+				return err
+			}
+			return tx.Add("d", doc("y\n"))
+		}, fault.BadArgument, []string{`cannot add d`, `"d/e/b.txt"`}},
+		{"move under a file added in the workspace", func(tx *Txn) error {
+			if err := tx.Add("n", doc("x\n")); err != nil {
+				return err
+			}
+			return tx.Move("a.txt", "n/a.txt")
+		}, fault.BadArgument, []string{"n/a.txt", `"n" is a file in the workspace`}},
+		{"add where a deleted directory's file was", func(tx *Txn) error {
+			if err := tx.Add("n/b.txt", doc("x\n")); err != nil {
+				return err
+			}
+			if err := tx.Delete("n/b.txt"); err != nil {
+				return err
+			}
+			return tx.Add("n", doc("y\n"))
+		}, "", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := open(t, tree(t, files), nil, "a.txt", "b.txt")

@@ -115,3 +115,20 @@ func TestDiscardAfterWrite(t *testing.T) {
 	}
 	wantMap(t, "workspace", snapshot(w), onDisk(t, root))
 }
+
+// TestRefreshThenDiscardKeepsHistory covers a file refreshed by edit_file
+// and then discarded: it still descends from the acquired file, so a later
+// move is a rename, not a deletion and an addition.
+func TestRefreshThenDiscardKeepsHistory(t *testing.T) {
+	root := tree(t, map[string]string{"a.txt": "a\n"})
+	w := open(t, root, nil, "*.txt")
+	put(t, root, "a.txt", "A\n")
+	w.Refresh("a.txt", doc("A\n"), 0o644)
+	w.Discard()
+	apply(t, w, func(tx *Txn) error { return tx.Move("a.txt", "b.txt") })
+	got, _ := json.Marshal(w.Changes())
+	want, _ := json.Marshal([]Change{{Path: "b.txt", Kind: Renamed, From: "a.txt"}})
+	if string(got) != string(want) {
+		t.Errorf("changes =\n%s\nwant\n%s", got, want)
+	}
+}
