@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -256,7 +257,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 			routed[dn] = append(routed[dn], p)
 		}
 	}
-	all := req.Files
+	all, changed := req.Files, req.Changed
 	for _, dn := range order {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -264,7 +265,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		d := s.drivers[dn]
 		r := safeRun(ctx, d, &Request{
 			Kind: req.Kind, Root: req.Root, Files: routed[dn], All: all,
-			Changed: req.Changed, Deleted: req.Deleted, Fix: req.Fix,
+			Changed: changed, Deleted: req.Deleted, Fix: req.Fix,
 		})
 		status := r.Status
 		if status == "" {
@@ -278,15 +279,22 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 			resp.Diagnostics = append(resp.Diagnostics, dg)
 		}
 		if len(r.Edits) > 0 && req.Kind != engine.Check {
-			// Later drivers (lint --fix) see earlier drivers' edits.
+			// Later drivers (lint --fix) see earlier drivers' edits, as
+			// changed content: drivers that overlay only the changed
+			// files would otherwise read the stale disk file.
 			next := make(map[string]*text.Doc, len(all))
 			for p, d := range all {
 				next[p] = d
 			}
+			changed = slices.Clone(changed)
 			for p, d := range r.Edits {
 				next[p] = d
 				resp.Edits[p] = d
+				if !slices.Contains(changed, p) {
+					changed = append(changed, p)
+				}
 			}
+			slices.Sort(changed)
 			all = next
 		}
 	}

@@ -120,8 +120,14 @@ func (v *validator) driver(name string, d *Driver) {
 	}
 	v.exitCodes(p+".exit_codes", d.ExitCodes)
 	v.parser(p, d)
-	if d.Smoke != nil && d.Smoke.File == "" {
+	switch {
+	case d.Smoke == nil:
+	case d.Smoke.File == "":
 		v.errorf(p+".smoke.file", "missing: the file name the smoke input is given as, like \"smoke.sh\"")
+	case path.IsAbs(d.Smoke.File) || strings.HasPrefix(d.Smoke.File, `\`) || !isLocal(d.Smoke.File):
+		// The probe writes the file under a temporary root: a path that
+		// leaves it would write (and leave) a file anywhere on disk.
+		v.errorf(p+".smoke.file", "%q is not a relative path inside the smoke test's temporary root", d.Smoke.File)
 	}
 }
 

@@ -185,3 +185,18 @@ func TestFaultStatuses(t *testing.T) {
 		})
 	}
 }
+
+// A configured smoke file may sit in a directory ("src/smoke.ts"): the
+// probe makes the directory in its temporary root.
+func TestProbeSmokeInDirectory(t *testing.T) {
+	root, _ := workspace(t)
+	d := driver(t, &configs.Driver{
+		Type: "lsp", Command: []string{os.Args[0]}, Env: []string{lsptest.EnvVar + "=" + lsptest.Push},
+		Smoke: &configs.Smoke{File: "src/smoke.txt", Content: "hello\n"},
+	}, root)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if p := d.Probe(ctx); p.State != capabilities.Found {
+		t.Fatalf("probe: %+v", p)
+	}
+}

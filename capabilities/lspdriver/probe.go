@@ -89,7 +89,13 @@ func (d *Driver) smoke(ctx context.Context, bin string) string {
 			return err.Error()
 		}
 	}
+	if !filepath.IsLocal(filepath.FromSlash(name)) {
+		return fmt.Sprintf("the smoke file %q is not a relative path inside the smoke test's root", name)
+	}
 	file := filepath.Join(root, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err.Error()
+	}
 	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
 		return err.Error()
 	}

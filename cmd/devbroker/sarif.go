@@ -20,6 +20,7 @@ type (
 	sarifRun struct {
 		Tool               sarifTool           `json:"tool"`
 		Results            []sarifResult       `json:"results"`
+		Invocations        []sarifInvocation   `json:"invocations,omitempty"`
 		ColumnKind         string              `json:"columnKind"`
 		OriginalURIBaseIDs map[string]sarifURI `json:"originalUriBaseIds,omitempty"`
 	}
@@ -30,6 +31,16 @@ type (
 		Name           string      `json:"name"`
 		InformationURI string      `json:"informationUri,omitempty"`
 		Rules          []sarifRule `json:"rules"`
+	}
+	// sarifInvocation says whether the driver's run succeeded: a driver
+	// that timed out or crashed is never clean, even without results.
+	sarifInvocation struct {
+		ExecutionSuccessful        bool                `json:"executionSuccessful"`
+		ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+	}
+	sarifNotification struct {
+		Level   string       `json:"level"`
+		Message sarifMessage `json:"message"`
 	}
 	sarifRule struct {
 		ID string `json:"id"`
@@ -73,7 +84,9 @@ func sarifLevel(s engine.Severity) string {
 	return "note"
 }
 
-// writeSARIF writes a result's diagnostics as a SARIF 2.1.0 log.
+// writeSARIF writes a result's diagnostics as a SARIF 2.1.0 log. Every
+// driver that took part has a run, whose invocation says whether it
+// succeeded: a driver that failed without diagnostics does not look clean.
 func writeSARIF(w io.Writer, res *engine.Result) error {
 	bySource := map[string][]engine.Diagnostic{}
 	for _, d := range res.Diagnostics {
@@ -82,6 +95,21 @@ func writeSARIF(w io.Writer, res *engine.Result) error {
 			src = "devbroker"
 		}
 		bySource[src] = append(bySource[src], d)
+	}
+	invocations := map[string][]sarifInvocation{}
+	for _, ds := range res.Drivers {
+		inv := sarifInvocation{ExecutionSuccessful: ds.Status == engine.StatusOK}
+		if !inv.ExecutionSuccessful {
+			msg := string(ds.Status)
+			if ds.Message != "" {
+				msg += ": " + ds.Message
+			}
+			inv.ToolExecutionNotifications = []sarifNotification{{Level: "error", Message: sarifMessage{Text: msg}}}
+		}
+		invocations[ds.Driver] = append(invocations[ds.Driver], inv)
+		if _, ok := bySource[ds.Driver]; !ok {
+			bySource[ds.Driver] = nil
+		}
 	}
 	sources := make([]string, 0, len(bySource))
 	for s := range bySource {
@@ -95,9 +123,10 @@ func writeSARIF(w io.Writer, res *engine.Result) error {
 	}
 	for _, src := range sources {
 		run := sarifRun{
-			Tool:       sarifTool{Driver: sarifDriver{Name: src, Rules: []sarifRule{}}},
-			Results:    []sarifResult{},
-			ColumnKind: "unicodeCodePoints",
+			Tool:        sarifTool{Driver: sarifDriver{Name: src, Rules: []sarifRule{}}},
+			Results:     []sarifResult{},
+			Invocations: invocations[src],
+			ColumnKind:  "unicodeCodePoints",
 		}
 		rules := map[string]bool{}
 		for _, d := range bySource[src] {

@@ -1,0 +1,92 @@
+package capabilities_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// fake is a driver whose Run is a function.
+type fake struct {
+	name  string
+	kinds []engine.Kind
+	run   func(req *capabilities.Request) *capabilities.Result
+	probe capabilities.Probe
+}
+
+func (f *fake) Spec() capabilities.Spec {
+	return capabilities.Spec{Name: f.name, Type: "fake", Kinds: f.kinds}
+}
+
+func (f *fake) Probe(context.Context) capabilities.Probe {
+	if f.probe.State == "" {
+		return capabilities.Probe{State: capabilities.Found}
+	}
+	return f.probe
+}
+
+func (f *fake) Run(_ context.Context, req *capabilities.Request) *capabilities.Result {
+	return f.run(req)
+}
+
+// newFakeSet builds a probed Set whose language "x" (*.x) lints with the
+// given drivers, in order.
+func newFakeSet(t *testing.T, drivers ...*fake) *capabilities.Set {
+	t.Helper()
+	cfg := &configs.Config{Languages: map[string]*configs.Language{}, Drivers: map[string]*configs.Driver{}}
+	lang := &configs.Language{FileTypes: []string{"*.x"}}
+	byName := map[string]*fake{}
+	for _, d := range drivers {
+		lang.Lint = append(lang.Lint, d.name)
+		cfg.Drivers[d.name] = &configs.Driver{Type: "fake"}
+		byName[d.name] = d
+	}
+	cfg.Languages["x"] = lang
+	typ := capabilities.Type{Name: "fake", New: func(name string, _ *configs.Driver, _ capabilities.Env) (capabilities.Driver, error) {
+		return byName[name], nil
+	}}
+	s, err := capabilities.NewSet(cfg, []capabilities.Type{typ}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Probe(context.Background())
+	return s
+}
+
+// A later lint driver must see an earlier driver's fixes as changed
+// content: drivers that overlay only req.Changed (go vet's -overlay, the
+// language servers' didOpen of changed files) would otherwise read the
+// stale disk file.
+func TestRunFixEditsAreChangedForLaterDrivers(t *testing.T) {
+	fixer := &fake{name: "fixer", kinds: []engine.Kind{engine.Lint}, run: func(req *capabilities.Request) *capabilities.Result {
+		return &capabilities.Result{Status: engine.StatusOK, Edits: map[string]*text.Doc{"a.x": text.FromString("fixed\n")}}
+	}}
+	var seen *capabilities.Request
+	after := &fake{name: "after", kinds: []engine.Kind{engine.Lint}, run: func(req *capabilities.Request) *capabilities.Result {
+		seen = req
+		return &capabilities.Result{Status: engine.StatusOK}
+	}}
+	s := newFakeSet(t, fixer, after)
+	all := map[string]*text.Doc{"a.x": text.FromString("broken\n"), "b.x": text.FromString("b\n")}
+	resp, err := s.Run(context.Background(), engine.Request{Kind: engine.Lint, Fix: true, Files: all, Changed: []string{"b.x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Edits["a.x"] == nil || resp.Edits["a.x"].Content() != "fixed\n" {
+		t.Fatalf("edits = %v, want a.x fixed", resp.Edits)
+	}
+	if seen == nil {
+		t.Fatal("the second driver did not run")
+	}
+	if got := seen.All["a.x"].Content(); got != "fixed\n" {
+		t.Errorf("second driver saw a.x = %q, want the fixed content", got)
+	}
+	if !slices.Equal(seen.Changed, []string{"a.x", "b.x"}) {
+		t.Errorf("second driver's Changed = %v, want [a.x b.x] (the fixed file is changed content now)", seen.Changed)
+	}
+}
