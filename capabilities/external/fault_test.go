@@ -162,3 +162,17 @@ func TestMissingDirIsNotMissingTool(t *testing.T) {
 		t.Errorf("message %q", r.Message)
 	}
 }
+
+// TestLingeringOutputIsNotAnAnswer: a command that exits cleanly while
+// something it started keeps its output open may have been cut short;
+// that is a crashed run, never a (possibly partial) answer. (With a
+// non-zero exit, os/exec reports the exit status instead, and the exit-code
+// policy decides.)
+func TestLingeringOutputIsNotAnAnswer(t *testing.T) {
+	d := fakeDriver(t, configs.Driver{Input: "stdin", Errorformat: efm}, "linger")
+	r := d.Run(context.Background(), workspace(t.TempDir(), engine.Lint, "a.sh", "echo\n"))
+	wantStatus(t, r, engine.StatusCrashed)
+	if !strings.Contains(r.Message, "output may be incomplete") {
+		t.Errorf("message %q should say the output may be incomplete", r.Message)
+	}
+}

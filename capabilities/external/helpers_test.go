@@ -79,6 +79,16 @@ func fake(args []string) int {
 		os.WriteFile(rest[0], []byte(strconv.Itoa(cmd.Process.Pid)), 0o600)
 		fmt.Fprintln(os.Stderr, "working hard")
 		time.Sleep(time.Hour)
+	case "linger": // prints a finding and exits, leaving a grandchild that holds stdout open
+		cmd := exec.Command(os.Args[0], "sleep")
+		cmd.Env = os.Environ()
+		cmd.Stdout = os.Stdout
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 3
+		}
+		fmt.Println("a.sh:1:1: w: found")
+		return 0
 	case "sleep":
 		time.Sleep(time.Hour)
 	case "signal": // dies by SIGKILL after a word on stderr

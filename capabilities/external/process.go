@@ -98,6 +98,10 @@ func run(ctx context.Context, inv invocation, timeout time.Duration) *outcome {
 		o.err = err
 	case cmd.ProcessState == nil && err != nil:
 		o.err = err
+	case errors.Is(err, exec.ErrWaitDelay):
+		// The command exited, but something it started kept its output
+		// open past the wait delay: what was read may be cut short.
+		o.err = fmt.Errorf("it exited, but a process it started kept its output open, so the output may be incomplete (%w)", err)
 	}
 	return o
 }
@@ -129,6 +133,8 @@ func (d *Driver) failure(o *outcome, what string) (engine.Status, string) {
 		return engine.StatusTimeout, fmt.Sprintf("%s timed out after %s and was killed (raise the driver's timeout if it needs longer)%s", what, d.timeout, stderrTail(o))
 	case o.notFound:
 		return engine.StatusNotInstalled, fmt.Sprintf("%s: %v%s", what, o.err, d.installHint())
+	case o.err != nil && o.code >= 0:
+		return engine.StatusCrashed, fmt.Sprintf("%s: %v", what, o.err)
 	case o.err != nil:
 		return engine.StatusCrashed, fmt.Sprintf("%s could not start: %v", what, o.err)
 	case o.signal != "":
