@@ -199,3 +199,29 @@ func TestStepWritesOnlyWhatItChanged(t *testing.T) {
 		t.Fatalf("conflicting write: %+v", r.Error)
 	}
 }
+
+// A root given through a symlink (macOS's /tmp, a symlinked checkout) is
+// shared with its resolved spelling, but each session still takes absolute
+// paths spelled the way its root was given, as edit_file and editor URIs
+// spell them.
+func TestSessionTakesPathsUnderTheRootAsGiven(t *testing.T) {
+	m, root, _, _ := setup(t, broker.Options{})
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(root, link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	ctx := context.Background()
+	s, err := m.Open(ctx, link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, abs := range []string{filepath.Join(link, "a.txt"), filepath.Join(s.Root().Dir(), "a.txt")} {
+		if rel, err := s.Rel(abs); err != nil || rel != "a.txt" {
+			t.Errorf("Rel(%s) = %q, %v; want a.txt", abs, rel, err)
+		}
+	}
+	if s2, err := m.Open(ctx, root); err != nil || s2.Root() != s.Root() {
+		t.Fatalf("the two spellings do not share one Root: %v", err)
+	}
+}

@@ -142,9 +142,15 @@ func (m *Manager) Root(ctx context.Context, dir string) (*Root, error) {
 }
 
 // Open starts a session on dir: a fresh workspace and edit_file state over
-// the root's shared drivers.
+// the root's shared drivers. The session takes absolute paths under dir
+// spelled as given (through a symlink, say) as well as under the resolved
+// root.
 func (m *Manager) Open(ctx context.Context, dir string) (*Session, error) {
 	root, err := m.Root(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	given, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +161,7 @@ func (m *Manager) Open(ctx context.Context, dir string) (*Session, error) {
 	}
 	m.seq++
 	id := fmt.Sprintf("s%d", m.seq)
-	s, err := newSession(id, m, root)
+	s, err := newSession(id, m, root, given)
 	if err != nil {
 		return nil, err
 	}

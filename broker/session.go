@@ -39,8 +39,11 @@ type Session struct {
 	onClose []func()
 }
 
-func newSession(id string, m *Manager, root *Root) (*Session, error) {
-	eng, err := engine.New(root.Dir(), engine.Options{Limits: m.opts.Limits, Capabilities: root})
+// newSession opens a session on root, given as dir (root's directory as
+// the client spelled it), so that the session's paths may use either
+// spelling.
+func newSession(id string, m *Manager, root *Root, dir string) (*Session, error) {
+	eng, err := engine.New(dir, engine.Options{Limits: m.opts.Limits, Capabilities: root})
 	if err != nil {
 		return nil, err
 	}

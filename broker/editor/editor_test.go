@@ -1,14 +1,19 @@
 package editor_test
 
 import (
+	"context"
 	"encoding/json"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/broker/editor"
 	"github.com/devbroker/devbroker/broker/wire"
 )
@@ -359,4 +364,74 @@ func TestNotificationErrorsAreLogged(t *testing.T) {
 	}
 	var p editor.PendingResult
 	c.must("devbroker/pending", nil, &p) // the connection is still up
+}
+
+// An editor started in a symlinked directory (macOS's /tmp, a symlinked
+// checkout) names its buffers under the root as it gave it: those URIs are
+// synced, and the edits come back in the same spelling.
+func TestRootThroughASymlink(t *testing.T) {
+	real := tree(t, map[string]string{"a.txt": "one\ntwo\n"})
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	c := start(t, link, false)
+	c.init(nil)
+	c.open("a.txt", "one\nunsaved\n", 1)
+	var r planResult
+	c.must("devbroker/plan", map[string]any{"paths": []string{"a.txt"}, "ops": []any{
+		map[string]any{"step": "read_lines", "args": map[string]any{"path": "a.txt", "start": 2, "end": 2}, "label": "l2"},
+		editOp("a.txt", "unsaved", "edited"),
+	}}, &r)
+	if !r.OK || r.Reads["l2"] != "unsaved" {
+		t.Fatalf("plan over the buffer synced through the link: %+v", r.DevResult)
+	}
+	var e wsEdit
+	if err := json.Unmarshal(r.Edit, &e); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.DocumentChanges) != 1 || e.DocumentChanges[0].TextDocument.URI != c.uri("a.txt") {
+		t.Fatalf("edit = %s, want one edit of %s", r.Edit, c.uri("a.txt"))
+	}
+	if n := c.notesOf("window/logMessage", func([]note) bool { return true }); len(n) != 0 {
+		t.Errorf("sync through the link logged %s", n[0].Params)
+	}
+}
+
+// stdinLike is a connection whose Read blocks until data comes and whose
+// Close does not unblock it, like a process's standard input.
+type stdinLike struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdinLike) Close() error { return nil }
+
+// Cancelling Serve's context (SIGTERM) ends the session and returns at
+// once, even though the editor keeps its end of stdin open and a read of
+// it never returns.
+func TestServeReturnsWhenCancelledWithStdinOpen(t *testing.T) {
+	root := tree(t, map[string]string{"a.txt": "one\n"})
+	mgr := broker.NewManager(broker.Options{})
+	t.Cleanup(func() { mgr.Close() })
+	in, keepOpen := io.Pipe()
+	t.Cleanup(func() { keepOpen.Close() })
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- editor.Serve(ctx, stdinLike{in, io.Discard}, mgr, root) }()
+	for len(mgr.Sessions()) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve returned %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after its context was cancelled")
+	}
+	if s := mgr.Sessions(); len(s) != 0 {
+		t.Errorf("sessions left open: %v", s)
+	}
 }

@@ -84,8 +84,11 @@ func (o Options) Serve(ctx context.Context, rwc io.ReadWriteCloser, mgr *broker.
 		// stdin may never do: exit ends the connection now.
 		return nil
 	case <-ctx.Done():
+		// Likewise: closing stdin's stream does not unblock its read, so
+		// waiting for Done would hang a SIGTERM until the editor sends
+		// something.
 		c.rpc.Close()
-		<-c.rpc.Done()
+		return nil
 	}
 	if err := c.rpc.Err(); err != nil && !c.exited() && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) && ctx.Err() == nil {
 		return err

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -50,6 +51,7 @@ type Options struct {
 type Server struct {
 	mgr  *broker.Manager
 	root *broker.Root
+	dir  string // the root as given: sessions take paths spelled under it
 	sdk  *sdk.Server
 	opts Options
 	log  *slog.Logger
@@ -109,6 +111,9 @@ func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*S
 	if err != nil {
 		return nil, err
 	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return nil, err
+	}
 	if opts.ProgressInterval <= 0 {
 		opts.ProgressInterval = 2 * time.Second
 	}
@@ -120,7 +125,7 @@ func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*S
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	s := &Server{
-		mgr: mgr, root: root, opts: opts, log: log,
+		mgr: mgr, root: root, dir: dir, opts: opts, log: log,
 		advertised: map[string]bool{},
 		sessions:   map[*sdk.ServerSession]*broker.Session{},
 	}
@@ -250,7 +255,7 @@ func (s *Server) session(ctx context.Context, ss *sdk.ServerSession) (*broker.Se
 	if bs, ok := s.sessions[ss]; ok {
 		return bs, nil
 	}
-	bs, err := s.mgr.Open(ctx, s.root.Dir())
+	bs, err := s.mgr.Open(ctx, s.dir)
 	if err != nil {
 		return nil, err
 	}

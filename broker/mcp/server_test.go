@@ -461,3 +461,33 @@ func TestEveryParameterIsDocumented(t *testing.T) {
 		walk("", tl.InputSchema.(map[string]any))
 	}
 }
+
+// A server started on a symlinked root takes edit_file paths spelled the
+// way the root was given.
+func TestEditFileUnderASymlinkedRoot(t *testing.T) {
+	real := t.TempDir()
+	if err := os.WriteFile(filepath.Join(real, "a.txt"), []byte("one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	mgr := broker.NewManager(broker.Options{})
+	t.Cleanup(func() { mgr.Close() })
+	srv, err := New(context.Background(), mgr, link, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	h := &harness{t: t, root: link, mgr: mgr, srv: srv}
+	cs := h.connect(nil)
+	abs := filepath.Join(link, "a.txt")
+	if res := call(t, cs, "edit_file", map[string]any{"command": "view", "file_path": abs}); res.IsError {
+		t.Fatalf("view: %s", text(res))
+	}
+	res := call(t, cs, "edit_file", map[string]any{"command": "str_replace", "file_path": abs, "old_str": "one", "new_str": "ONE"})
+	if res.IsError || h.read("a.txt") != "ONE\n" {
+		t.Fatalf("str_replace: %s", text(res))
+	}
+}
