@@ -248,21 +248,42 @@ func (s *Server) unavailable(next sdk.MethodHandler) sdk.MethodHandler {
 // when it ends first (idle timeout, shutdown).
 func (s *Server) session(ctx context.Context, ss *sdk.ServerSession) (*broker.Session, error) {
 	s.sessMu.Lock()
-	defer s.sessMu.Unlock()
 	if s.closed {
+		s.sessMu.Unlock()
 		return nil, broker.ErrClosed
 	}
 	if bs, ok := s.sessions[ss]; ok {
+		s.sessMu.Unlock()
 		return bs, nil
 	}
+	s.sessMu.Unlock()
+	// Open outside the lock: the first session on a root loads and probes
+	// its drivers, and other MCP sessions must not wait for that.
 	bs, err := s.mgr.Open(ctx, s.dir)
 	if err != nil {
 		return nil, err
 	}
+	s.sessMu.Lock()
+	if s.closed {
+		s.sessMu.Unlock()
+		bs.Close()
+		return nil, broker.ErrClosed
+	}
+	if other, ok := s.sessions[ss]; ok {
+		// Two first calls of one MCP session raced: keep the first.
+		s.sessMu.Unlock()
+		bs.Close()
+		return other, nil
+	}
 	s.sessions[ss] = bs
+	s.sessMu.Unlock()
+	// Registered after the lock is released: OnClose runs fn at once when
+	// the session has already ended, and fn takes the lock.
 	bs.OnClose(func() {
 		s.sessMu.Lock()
-		delete(s.sessions, ss)
+		if s.sessions[ss] == bs {
+			delete(s.sessions, ss)
+		}
 		s.sessMu.Unlock()
 		ss.Close()
 	})
