@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"net/url"
 	"sort"
+	"strings"
 
 	"github.com/devbroker/devbroker/engine"
 )
@@ -136,7 +138,7 @@ func writeSARIF(w io.Writer, res *engine.Result) error {
 				run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: d.Code})
 			}
 			if d.Path != "" {
-				loc := sarifPhysical{ArtifactLocation: sarifURI{URI: d.Path, URIBaseID: "%SRCROOT%"}}
+				loc := sarifPhysical{ArtifactLocation: sarifURI{URI: relativeURI(d.Path), URIBaseID: "%SRCROOT%"}}
 				if d.Line > 0 {
 					reg := &sarifRegion{StartLine: d.Line, StartColumn: d.Column}
 					if d.EndLine >= d.Line {
@@ -157,4 +159,14 @@ func writeSARIF(w io.Writer, res *engine.Result) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(log)
+}
+
+// relativeURI writes a workspace path as a relative URI reference: each
+// segment percent-encoded, so spaces, "%" and "#" stay part of the path.
+func relativeURI(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
 }

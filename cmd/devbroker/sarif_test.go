@@ -136,3 +136,16 @@ func TestSARIFReportsFailedDrivers(t *testing.T) {
 		t.Errorf("staticcheck's run = %+v, want its result and one successful execution", sc)
 	}
 }
+
+func TestSARIFURIsAreEncoded(t *testing.T) {
+	for p, want := range map[string]string{
+		"a.go":           "a.go",
+		"dir/my file.go": "dir/my%20file.go",
+		"100%/x#1.go":    "100%25/x%231.go",
+		"ünï/código.go":  "%C3%BCn%C3%AF/c%C3%B3digo.go",
+	} {
+		if got := relativeURI(p); got != want {
+			t.Errorf("relativeURI(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
