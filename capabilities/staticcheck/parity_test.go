@@ -109,6 +109,11 @@ func runCLI(t testing.TB, bin, root string, env ...string) []string {
 		if err := json.Unmarshal(sc.Bytes(), &f); err != nil {
 			t.Fatalf("staticcheck output %q: %v", sc.Text(), err)
 		}
+		// staticcheck prints a path relative to its working directory
+		// when that is shorter than the absolute one.
+		if !filepath.IsAbs(f.Location.File) {
+			f.Location.File = filepath.Join(root, f.Location.File)
+		}
 		rel, err := filepath.Rel(root, f.Location.File)
 		if err != nil {
 			t.Fatal(err)
