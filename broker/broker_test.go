@@ -191,12 +191,27 @@ func TestStepWritesOnlyWhatItChanged(t *testing.T) {
 	if r.Reads["b.txt"] != "BEE" || len(r.Written) != 0 {
 		t.Fatalf("read: %+v", r)
 	}
-	// A conflicting disk change makes the write fail as step 2; the workspace keeps the edit.
+	// A file the step names follows the disk: with no unwritten change it
+	// is read again, so the edit applies to what is on disk now.
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("ONE\ntwo\nthree\n"), 0o644)
 	args, _ = json.Marshal(map[string]any{"path": "a.txt", "edits": []any{map[string]string{"find": "two", "replace": "2"}}})
 	r = s.Step(ctx, broker.StepRequest{Step: "edit", Args: args})
+	if !r.OK || !slices.Equal(r.Written, []string{"a.txt"}) {
+		t.Fatalf("edit after an outside change: written %v, error %+v", r.Written, r.Error)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "ONE\n2\nthree\n" {
+		t.Fatalf("a.txt = %q", b)
+	}
+	// A file with unwritten changes keeps them, is reported stale, and
+	// its write fails as step 2; the workspace keeps the edit.
+	os.WriteFile(filepath.Join(root, "b.txt"), []byte("bee\nmore\n"), 0o644)
+	args, _ = json.Marshal(map[string]any{"path": "b.txt", "edits": []any{map[string]string{"find": "BEE", "replace": "B"}}})
+	r = s.Step(ctx, broker.StepRequest{Step: "edit", Args: args})
 	if r.OK || r.Error == nil || r.Error.Step != 2 || r.Error.Name != "write" || r.Error.Kind != "conflict" {
 		t.Fatalf("conflicting write: %+v", r.Error)
+	}
+	if len(r.Stale) != 1 || r.Stale[0].Path != "b.txt" || r.Stale[0].Disk != "changed" {
+		t.Fatalf("stale = %+v", r.Stale)
 	}
 }
 

@@ -33,12 +33,16 @@ func (s *Session) Rel(abs string) (string, error) { return s.eng.FS().Rel(abs) }
 // disk (then nothing needs to be held); a file that exists nowhere is added.
 // A path the workspace has deleted or moved away is refused with a conflict:
 // the buffer is the file's old self, which the editor has not dropped yet.
+// While the buffer is open the workspace copy is pinned: acquisition does
+// not read it again from disk, and it never leaves to make room.
 func (s *Session) SetBuffer(path, content string) error {
 	return s.call(func() error { return s.setBuffer(path, content) })
 }
 
 func (s *Session) setBuffer(path, content string) error {
 	ws := s.eng.Workspace()
+	// The buffer, not the disk, is the truth for path while it is open.
+	ws.Pin(path)
 	doc := text.FromString(content)
 	if cur, ok := ws.Doc(path); ok {
 		doc = bomLike(doc, cur)
@@ -59,7 +63,7 @@ func (s *Session) setBuffer(path, content string) error {
 				return nil
 			}
 		}
-		if err := ws.Acquire([]string{path}); err != nil {
+		if _, err := ws.Acquire([]string{path}); err != nil {
 			return err
 		}
 		return ws.Set(path, doc)
@@ -90,9 +94,16 @@ func bomLike(doc, like *text.Doc) *text.Doc {
 func (s *Session) CloseBuffer(path, content string) error {
 	return s.call(func() error {
 		ws := s.eng.Workspace()
+		ws.Unpin(path)
 		cur, ok := ws.Doc(path)
 		if !ok || !cur.Equal(bomLike(text.FromString(content), cur)) {
 			return nil
+		}
+		if desc, _ := ws.Pending(path); desc == "" || desc == "modified" || desc == "added" {
+			// Back to the disk as it is now, as a discard of the
+			// path does; a file only in the workspace leaves.
+			_, _, err := ws.Discard([]string{path})
+			return err
 		}
 		data, _, err := s.eng.FS().ReadFile(path)
 		switch {
@@ -153,7 +164,9 @@ func (s *Session) DiscardKeepingBuffers(buffers map[string]string) ([]string, er
 	var out []string
 	err := s.call(func() error {
 		before := snapshot(s)
-		s.eng.Discard()
+		if _, _, err := s.eng.Discard(nil); err != nil {
+			return err
+		}
 		var errs []error
 		for p, content := range buffers {
 			if err := s.setBuffer(p, content); err != nil {

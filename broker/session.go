@@ -154,16 +154,17 @@ func (s *Session) Pending() []string {
 	return out
 }
 
-// Discard drops the workspace's unwritten changes and returns the paths
-// they were on. Files stay acquired at their persisted content.
-func (s *Session) Discard() ([]string, error) {
-	var out []string
-	err := s.call(func() error {
-		out = s.eng.Workspace().Unwritten()
-		s.eng.Discard()
-		return nil
+// Discard drops the unwritten changes of paths (paths or globs; none: all)
+// and refreshes those files from disk, so that they hold what the disk
+// holds now; a file gone from disk leaves the workspace. A path with no
+// unwritten change is refreshed too. It returns the paths whose unwritten
+// changes it dropped and those that left the workspace.
+func (s *Session) Discard(paths []string) (dropped, left []string, err error) {
+	err = s.call(func() (err error) {
+		dropped, left, err = s.eng.Discard(paths)
+		return err
 	})
-	return out, err
+	return dropped, left, err
 }
 
 // Close ends the session, discarding its unwritten changes. It waits for a
@@ -185,7 +186,7 @@ func (s *Session) end(why string) {
 
 	s.mu.Lock() // wait for a running call
 	lost := s.eng.Workspace().Unwritten()
-	s.eng.Discard()
+	s.eng.Reset()
 	s.mu.Unlock()
 	if len(lost) > 0 {
 		s.mgr.log.Warn("session ended with unwritten changes; discarded", "session", s.id, "paths", lost, "why", why)

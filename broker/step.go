@@ -40,8 +40,9 @@ func Mutating(step string) bool {
 	return false
 }
 
-// Step runs one step on its own. The files it names are acquired first
-// (a file the workspace already holds keeps its workspace content). When
+// Step runs one step on its own. The files it names are acquired first (a
+// file the workspace already holds keeps its unwritten changes, and is read
+// again from disk when it has none). When
 // the step changed files (edit, apply_patch, format, lint with fix), the
 // files it changed are written before Step returns, as if the plan were the
 // step followed by `write` of those files; unwritten changes the session
@@ -95,9 +96,11 @@ func (s *Session) step(ctx context.Context, req StepRequest) *engine.Result {
 	return res
 }
 
-// named lists the files req's step names that must be acquired: those the
-// workspace does not hold yet and has no unwritten change to (re-acquiring
-// a file the session deleted or moved would bring it back).
+// named lists the files req's step names that must be acquired: every one
+// but those the workspace deleted or moved away (re-acquiring them would
+// bring them back). A held file is acquired again so that it follows the
+// disk: read again when it has no unwritten change and changed on disk,
+// reported stale when it has.
 func (s *Session) named(req StepRequest) []string {
 	var names []string
 	var a struct {
@@ -128,11 +131,10 @@ func (s *Session) named(req StepRequest) []string {
 		if p == "" {
 			continue
 		}
-		if _, held := ws.Doc(p); held {
-			continue
-		}
-		if _, pending := ws.Pending(p); pending {
-			continue
+		if _, held := ws.Doc(p); !held {
+			if _, pending := ws.Pending(p); pending {
+				continue
+			}
 		}
 		out = append(out, p)
 	}

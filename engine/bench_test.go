@@ -40,7 +40,7 @@ func benchStep(b *testing.B, size int, op func(src string) string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := e.Workspace().Acquire([]string{"big.go"}); err != nil {
+		if _, err := e.Workspace().Acquire([]string{"big.go"}); err != nil {
 			b.Fatal(err)
 		}
 		p, err := ParsePlan([]byte(planJSON))
@@ -112,7 +112,7 @@ func benchPatchInWorkspace(b *testing.B, n int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := e.Workspace().Acquire([]string{"**"}); err != nil {
+	if _, err := e.Workspace().Acquire([]string{"**"}); err != nil {
 		b.Fatal(err)
 	}
 	// Alternate between two versions so every iteration changes the file.

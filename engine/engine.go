@@ -56,8 +56,15 @@ func (e *Engine) FS() *rootfs.FS { return e.fs }
 // Workspace is the engine's workspace.
 func (e *Engine) Workspace() *workspace.Workspace { return e.ws }
 
-// Discard drops the workspace's unwritten changes.
-func (e *Engine) Discard() { e.ws.Discard() }
+// Discard drops the unwritten changes of the paths selectors match (none:
+// all) and refreshes those files from disk; see [workspace.Workspace.Discard].
+func (e *Engine) Discard(selectors []string) (dropped, left []string, err error) {
+	return e.ws.Discard(selectors)
+}
+
+// Reset empties the workspace, dropping its unwritten changes, without
+// reading the disk: for a session that ends.
+func (e *Engine) Reset() { e.ws.Reset() }
 
 // SetCapabilities replaces the capabilities (after a new probe).
 func (e *Engine) SetCapabilities(c Capabilities) { e.caps = c }
@@ -72,7 +79,9 @@ func (e *Engine) Run(ctx context.Context, p *Plan) *Result {
 		r.finish()
 		return r
 	}
-	if err := e.ws.Acquire(p.Paths); err != nil {
+	stale, err := e.ws.Acquire(p.Paths)
+	r.addStale(stale)
+	if err != nil {
 		r.fail(0, "acquire", err)
 		r.finish()
 		return r

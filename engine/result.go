@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/workspace"
@@ -24,6 +25,10 @@ type Result struct {
 	Drivers []DriverStatus `json:"drivers,omitempty"`
 	// Error describes the step that failed, if one did.
 	Error *StepError `json:"error,omitempty"`
+	// Stale lists the files whose unwritten changes are based on content
+	// the disk no longer holds (found by acquisition or by a refused
+	// write).
+	Stale []workspace.Stale `json:"stale,omitempty"`
 }
 
 // StepError is the failure of one step.
@@ -55,12 +60,25 @@ func (r *Result) fail(step int, name string, err error) {
 		kind = fault.IO
 	}
 	se := &StepError{Step: step, Name: name, Kind: kind, Message: err.Error(), Retryable: kind.Retryable()}
+	var stale *workspace.StaleError
+	if errors.As(err, &stale) {
+		r.addStale(stale.Stale)
+	}
 	var we *workspace.WriteError
 	if errors.As(err, &we) {
 		se.Written = append([]string{}, we.Written...)
 		se.Temp = we.Temp
 	}
 	r.Error = se
+}
+
+// addStale adds stale files, each path once.
+func (r *Result) addStale(stale []workspace.Stale) {
+	for _, s := range stale {
+		if !slices.ContainsFunc(r.Stale, func(o workspace.Stale) bool { return o.Path == s.Path }) {
+			r.Stale = append(r.Stale, s)
+		}
+	}
 }
 
 func (r *Result) finish() {

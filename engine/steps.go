@@ -213,5 +213,6 @@ func (e *Engine) selectPaths(selectors []string) ([]string, error) {
 			return nil, fault.New(fault.NotFound, "paths: %q matches no file in the workspace", s)
 		}
 	}
+	e.ws.Use(out...)
 	return out, nil
 }

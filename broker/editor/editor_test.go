@@ -435,3 +435,31 @@ func TestServeReturnsWhenCancelledWithStdinOpen(t *testing.T) {
 		t.Errorf("sessions left open: %v", s)
 	}
 }
+
+// An open buffer is the truth for its file: a plan that acquires it does
+// not read an outside change from disk (unlike an agent's session, which
+// follows the disk).
+func TestBufferWinsOverOutsideChange(t *testing.T) {
+	root := tree(t, map[string]string{"a.txt": "one\n"})
+	c := start(t, root, false)
+	c.init(nil)
+	c.open("a.txt", "one\n", 1)
+	read := map[string]any{"paths": []string{"a.txt"}, "ops": []any{map[string]any{"step": "read_lines", "args": map[string]any{"path": "a.txt", "start": 1}}}}
+	var r planResult
+	c.must("devbroker/plan", read, &r)
+	if err := writeFile(filepath.Join(root, "a.txt"), "changed outside\n"); err != nil {
+		t.Fatal(err)
+	}
+	r = planResult{}
+	c.must("devbroker/plan", read, &r)
+	if r.Reads["a.txt"] != "one" {
+		t.Errorf("read with the buffer open = %q, want the buffer's text", r.Reads["a.txt"])
+	}
+	// Once the buffer is closed, the session follows the disk.
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": c.uri("a.txt")}})
+	r = planResult{}
+	c.must("devbroker/plan", read, &r)
+	if r.Reads["a.txt"] != "changed outside" || len(r.Unwritten) != 0 {
+		t.Errorf("read after close = %q, unwritten %v; want the disk's text and nothing unwritten", r.Reads["a.txt"], r.Unwritten)
+	}
+}

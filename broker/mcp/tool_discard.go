@@ -1,7 +1,7 @@
 package mcp
 
 // This file defines the discard tool: drop the session's unwritten
-// workspace changes.
+// workspace changes, all or some, and take what the disk holds now.
 
 import (
 	"context"
@@ -12,20 +12,27 @@ import (
 	"github.com/devbroker/devbroker/broker"
 )
 
-// DiscardParams are discard's parameters (none).
-type DiscardParams struct{}
+// DiscardParams are discard's parameters.
+type DiscardParams struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"the files to discard and refresh: paths relative to the root, or globs; a renamed file is discarded under either of its paths. Omit to discard everything. Each must match a file of the workspace or a path with an unwritten change."`
+}
 
 // DiscardResult says what was dropped.
 type DiscardResult struct {
 	Discarded []string `json:"discarded" jsonschema:"the paths whose unwritten changes were dropped"`
+	Left      []string `json:"left" jsonschema:"the paths that left the workspace because they are no longer on disk (or no longer text files)"`
 }
+
+const discardDoc = `Drop unwritten changes in this session's workspace (what dev_plan or a step changed but did not write) and take what the disk holds now. With paths, only those files (a renamed file under either of its paths); without, everything. Each file discarded is read again from disk, so it holds the disk's current content; a file gone from disk leaves the workspace. A file with no unwritten change is read again too, so discard is also how to take up a change someone else made on disk. Nothing on disk changes.
+
+Use it when write is refused because a file changed on disk since it was read: discard with paths [that file], then make your change again on the new content and write (or stop there to drop your change). Use it also to abandon a plan's edits, or before edit_file on a file that has unwritten workspace changes. A session's unwritten changes are otherwise dropped only when the session ends.`
 
 func (s *Server) discardTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[DiscardParams]()
 	tool := &sdk.Tool{
 		Name:         "discard",
 		Title:        "Discard unwritten changes",
-		Description:  "Drop every unwritten change in this session's workspace (what dev_plan changed but did not write); the workspace goes back to what is on disk as far as it knows. Nothing on disk changes. Use it to abandon a plan's edits, or before edit_file on a file that has unwritten workspace changes. A session's unwritten changes are otherwise dropped only when the session ends.",
+		Description:  discardDoc,
 		InputSchema:  in,
 		OutputSchema: schemaFor[DiscardResult](),
 	}
@@ -34,15 +41,22 @@ func (s *Server) discardTool() (*sdk.Tool, sdk.ToolHandler) {
 		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {
 			return errorResult(err)
 		}
-		paths, err := bs.Discard()
+		dropped, left, err := bs.Discard(p.Paths)
 		if err != nil {
 			return errorResult(err)
 		}
-		out := &DiscardResult{Discarded: append([]string{}, paths...)}
-		text := "nothing to discard: the workspace has no unwritten changes"
-		if len(paths) > 0 {
-			text = "discarded the unwritten changes to: " + strings.Join(paths, ", ")
+		out := &DiscardResult{Discarded: append([]string{}, dropped...), Left: append([]string{}, left...)}
+		var lines []string
+		if len(dropped) > 0 {
+			lines = append(lines, "discarded the unwritten changes to: "+strings.Join(dropped, ", "))
+		} else {
+			lines = append(lines, "no unwritten changes to discard")
 		}
+		if len(left) > 0 {
+			lines = append(lines, "left the workspace (no longer on disk): "+strings.Join(left, ", "))
+		}
+		lines = append(lines, "the files discarded now hold what the disk holds")
+		text := strings.Join(lines, "\n")
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, StructuredContent: out}
 	})
 }

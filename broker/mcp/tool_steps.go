@@ -20,7 +20,7 @@ const persists = ` This tool PERSISTS: it is the step followed by a write of the
 
 // ReadLinesParams are read_lines's parameters.
 type ReadLinesParams struct {
-	Path  string `json:"path" jsonschema:"the file, relative to the root. It is read from this session's workspace (with its unwritten changes), acquired from disk first if the workspace does not hold it."`
+	Path  string `json:"path" jsonschema:"the file, relative to the root. It is read from this session's workspace (with its unwritten changes), acquired from disk first; a file the workspace holds with no unwritten change is read again if the disk changed."`
 	Start int    `json:"start" jsonschema:"the first line to read, 1-based"`
 	End   *int   `json:"end,omitempty" jsonschema:"the last line to read, inclusive; past the end of the file clamps to it; omit to read to the end"`
 }
@@ -30,7 +30,7 @@ func (s *Server) readLinesTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:         "read_lines",
 		Title:        "Read lines from the workspace",
-		Description:  "Read lines of a file as this session's workspace holds it (the disk until you change it). Lines are 1-based and end is inclusive; start past the end fails naming the line count; an empty file has 0 lines. The text is in reads[path], joined with newlines, with no trailing newline.",
+		Description:  "Read lines of a file as this session's workspace holds it: the disk's current content, or your unwritten changes (a file with unwritten changes that changed on disk is listed in stale). Lines are 1-based and end is inclusive; start past the end fails naming the line count; an empty file has 0 lines. The text is in reads[path], joined with newlines, with no trailing newline.",
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
@@ -100,7 +100,7 @@ func (s *Server) writeTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:         "write",
 		Title:        "Write the workspace to disk",
-		Description:  "Write this session's unwritten workspace changes (left by dev_plan) to disk: renames, then deletions, then creates and modifications. Nothing is written if any of those files changed on disk since the workspace read them; the error names them. Not atomic across files: a failure reports what was written.",
+		Description:  "Write this session's unwritten workspace changes (left by dev_plan) to disk: renames, then deletions, then creates and modifications. Nothing is written if any of those files changed on disk since the workspace read them; the error names them (also in stale) and says how to recover: discard those paths, then make the change again. Not atomic across files: a failure reports what was written.",
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}

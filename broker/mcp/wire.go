@@ -72,6 +72,16 @@ func devResultText(r *wire.DevResult) string {
 		}
 		fmt.Fprintf(&b, "%s:%d:%d: %s: %s (%s%s)\n", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Source, code)
 	}
+	for _, s := range r.Stale {
+		switch s.Disk {
+		case "deleted":
+			fmt.Fprintf(&b, "stale: %s was deleted on disk; the unwritten change is based on %s\n", s.Path, s.BaseRevision)
+		case "created":
+			fmt.Fprintf(&b, "stale: %s was created on disk (%s) where the workspace adds it\n", s.Path, s.DiskRevision)
+		default:
+			fmt.Fprintf(&b, "stale: %s changed on disk (now %s); the unwritten change is based on %s\n", s.Path, s.DiskRevision, s.BaseRevision)
+		}
+	}
 	if len(r.Unwritten) > 0 {
 		fmt.Fprintf(&b, "unwritten (in the workspace, not on disk): %s\n", strings.Join(r.Unwritten, ", "))
 	}

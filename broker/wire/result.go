@@ -33,6 +33,18 @@ type DevResult struct {
 	// after the call (on the editor endpoint, unsaved buffers among them).
 	Unwritten []string   `json:"unwritten" jsonschema:"paths whose workspace changes are not on disk yet after this call"`
 	Error     *StepError `json:"error,omitempty" jsonschema:"the failing step, if one failed"`
+	// Stale lists files whose unwritten changes are based on content the
+	// disk no longer holds.
+	Stale []Stale `json:"stale,omitempty" jsonschema:"files with unwritten changes that someone else changed on disk since they were read: write refuses them until they are discarded"`
+}
+
+// Stale is a file whose unwritten change is based on content the disk no
+// longer holds.
+type Stale struct {
+	Path         string `json:"path" jsonschema:"the path on disk"`
+	Disk         string `json:"disk" jsonschema:"what happened on disk: changed, deleted, or created (where the workspace adds the file)"`
+	BaseRevision string `json:"base_revision,omitempty" jsonschema:"the revision the workspace read, which its change is based on; empty when the workspace created the file"`
+	DiskRevision string `json:"disk_revision,omitempty" jsonschema:"the revision on disk now; empty when the file is gone"`
 }
 
 // Change is one file's difference from what was acquired.
@@ -124,6 +136,9 @@ func NewDevResult(r *engine.Result, unwritten []string, opts Options) *DevResult
 		out.Drivers = append(out.Drivers, DriverStatus{Driver: d.Driver, Status: string(d.Status), Message: d.Message})
 	}
 	out.Unwritten = append(out.Unwritten, unwritten...)
+	for _, st := range r.Stale {
+		out.Stale = append(out.Stale, Stale{Path: st.Path, Disk: st.Disk, BaseRevision: st.BaseRevision, DiskRevision: st.DiskRevision})
+	}
 	if e := r.Error; e != nil {
 		out.Error = &StepError{
 			Step: e.Step, Name: e.Name, Kind: string(e.Kind), Message: e.Message,

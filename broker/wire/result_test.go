@@ -76,3 +76,15 @@ func encode(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+func TestDevResultStale(t *testing.T) {
+	r := &engine.Result{OK: true, Stale: []workspace.Stale{
+		{Path: "a.go", Disk: workspace.DiskChanged, BaseRevision: "sha256:1", DiskRevision: "sha256:2"},
+		{Path: "b.go", Disk: workspace.DiskDeleted, BaseRevision: "sha256:3"},
+	}}
+	const want = `{"ok":true,"reads":{},"changes":[],"written":[],"diagnostics":[],"unwritten":[],` +
+		`"stale":[{"path":"a.go","disk":"changed","base_revision":"sha256:1","disk_revision":"sha256:2"},{"path":"b.go","disk":"deleted","base_revision":"sha256:3"}]}`
+	if got := encode(t, wire.NewDevResult(r, nil, wire.Options{})); got != want {
+		t.Errorf("stale\n got %s\nwant %s", got, want)
+	}
+}

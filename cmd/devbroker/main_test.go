@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/workspace"
 )
 
 func TestMain(m *testing.M) {
@@ -27,6 +29,15 @@ func TestMain(m *testing.M) {
 					}
 					return nil
 				}}}
+			}
+			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+		// devbroker-limited is devbroker whose sessions hold at most
+		// DEVBROKER_MAX_FILES files.
+		"devbroker-limited": func() {
+			n, _ := strconv.Atoi(os.Getenv("DEVBROKER_MAX_FILES"))
+			engineOptions = func() engine.Options {
+				return engine.Options{Limits: workspace.Limits{MaxFiles: n}}
 			}
 			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},

@@ -14,7 +14,7 @@ func wsEnv(t *testing.T, files map[string]string, acquire ...string) (*env, *wor
 	t.Helper()
 	e := newEnv(t, files)
 	ws := workspace.New(e.fs, workspace.Limits{})
-	if err := ws.Acquire(acquire); err != nil {
+	if _, err := ws.Acquire(acquire); err != nil {
 		t.Fatal(err)
 	}
 	e.s = NewSession(e.fs, ws)
@@ -51,7 +51,9 @@ func TestWorkspacePendingRefused(t *testing.T) {
 		t.Fatal("disk changed")
 	}
 	// After a discard the edit goes through.
-	ws.Discard()
+	if _, _, err := ws.Discard(nil); err != nil {
+		t.Fatal(err)
+	}
 	e.ok("str_replace", "a.txt", "old_str", "a", "new_str", "x")
 }
 

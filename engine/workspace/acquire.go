@@ -24,20 +24,15 @@ type Limits struct {
 // DefaultLimits are the limits of CONTRACT §2.
 var DefaultLimits = Limits{MaxFiles: 500, MaxFileBytes: 2 << 20, MaxTotalBytes: 32 << 20}
 
-// tooMany is the error for a workspace that would hold n files, over the
-// limit, by taking path.
-func (l Limits) tooMany(path string, n int) error {
-	return fault.New(fault.Bounds, "%s: the workspace would hold %d files, over its limit of %d files (max_files); acquire fewer files (narrow the globs) or raise the limit", path, n, l.MaxFiles)
-}
-
 // checkSize checks a file of size bytes at path against the per-file limit
-// and, with the other files' total, against the workspace limit.
+// and, with the total of the files that must stay, against the workspace
+// limit.
 func (l Limits) checkSize(path string, size, others int64) error {
 	if size > l.MaxFileBytes {
 		return fault.New(fault.Bounds, "%s: the file is %d bytes, over the per-file limit of %d bytes (max_file_bytes); leave it out or raise the limit", path, size, l.MaxFileBytes)
 	}
 	if others+size > l.MaxTotalBytes {
-		return fault.New(fault.Bounds, "%s: the workspace would hold %d bytes, over its total limit of %d bytes (max_total_bytes); acquire fewer files or raise the limit", path, others+size, l.MaxTotalBytes)
+		return fault.New(fault.Bounds, "%s: the workspace would hold %d bytes, over its total limit of %d bytes (max_total_bytes), %s; %s, or acquire fewer files", path, others+size, l.MaxTotalBytes, mustKeep, releaseAdvice)
 	}
 	return nil
 }
@@ -57,16 +52,183 @@ func (l Limits) withDefaults() Limits {
 
 // Acquire adds the files named by patterns to the workspace: literal paths,
 // which must exist and be files, and globs (`*` within one segment, `**` at
-// any depth), which must match at least one file. A file the workspace
-// already holds keeps its workspace content. Acquire is all or nothing: on
-// error the workspace is unchanged.
-func (w *Workspace) Acquire(patterns []string) error {
+// any depth), which must match at least one file.
+//
+// A file the workspace already holds follows the disk: with no unwritten
+// change it is read again when its content on disk changed (both baselines
+// move, so this is neither a change nor a conflict), and it leaves the
+// workspace, failing the acquisition as a missing file would, when it is
+// gone from disk. A file with unwritten changes keeps them; when the disk
+// no longer holds what those changes were based on it is returned as
+// [Stale]. A pinned file is kept as it is.
+//
+// When the files need room over the limits, files with no unwritten change
+// that this acquisition does not name leave, least recently used first.
+// Otherwise Acquire is all or nothing: on error the workspace is unchanged,
+// except that held files found gone from disk have left it.
+func (w *Workspace) Acquire(patterns []string) ([]Stale, error) {
+	paths, err := w.expandAll(patterns)
+	if err != nil {
+		return nil, err
+	}
+	named := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		named[p] = true
+	}
+	keep := func(p string) bool { return named[p] }
+	stale, rereads, fresh, err := w.classify(paths)
+	if err != nil {
+		return nil, err
+	}
+	// Files gone from disk leave, whatever else fails.
+	var goneErr error
+	for _, r := range rereads {
+		if r.gone {
+			w.drop(r.path)
+			if goneErr == nil {
+				goneErr = r.err
+			}
+		}
+	}
+	if goneErr != nil {
+		return stale, goneErr
+	}
+	add, err := w.load(fresh, rereads, keep)
+	if err != nil {
+		return nil, err
+	}
+	w.evictFor(len(add), w.grow(add, rereads), keep)
+	for _, r := range rereads {
+		w.Refresh(r.path, r.doc, r.mode)
+	}
+	for _, l := range add {
+		w.files[l.path] = &file{doc: l.doc, mode: l.mode, acq: l.path, pers: l.path}
+		w.acq[l.path] = l.doc
+		w.pers[l.path] = disk{doc: l.doc, mode: l.mode, acq: l.path}
+		w.bytes += int64(l.doc.Size())
+	}
+	for _, p := range paths {
+		w.Use(p)
+	}
+	return stale, nil
+}
+
+// classify sorts the paths of an acquisition: held files with no unwritten
+// change whose disk content changed or is gone (rereads), files with
+// unwritten changes whose disk changed (stale), and files new to the
+// workspace (fresh).
+func (w *Workspace) classify(paths []string) (stale []Stale, rereads []reread, fresh []string, err error) {
+	for _, p := range paths {
+		f, held := w.files[p]
+		_, known := w.pers[p]
+		switch {
+		case held && w.isPinned(p):
+		case held && w.clean(p, f):
+			if r := w.readBack(p, f.doc); r.gone || r.doc != nil {
+				rereads = append(rereads, r)
+			}
+		case held || known:
+			// Unwritten changes (or deleted or moved away in the
+			// workspace): the workspace's view wins, the disk is
+			// reported.
+			s, err := w.staleOf(p)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if s != nil {
+				stale = append(stale, *s)
+			}
+		default:
+			fresh = append(fresh, p)
+		}
+	}
+	return stale, rereads, fresh, nil
+}
+
+// loaded is a file read for acquisition.
+type loaded struct {
+	path string
+	doc  *text.Doc
+	mode fs.FileMode
+}
+
+// grow is how many bytes the workspace grows by taking add and rereads.
+func (w *Workspace) grow(add []loaded, rereads []reread) int64 {
+	var n int64
+	for _, l := range add {
+		n += int64(l.doc.Size())
+	}
+	for _, r := range rereads {
+		n += int64(r.doc.Size() - w.files[r.path].doc.Size())
+	}
+	return n
+}
+
+// load reads the files of paths, new to the workspace, checking the limits
+// against what must stay: the workspace minus the files that can leave to
+// make room (never those keep names).
+func (w *Workspace) load(paths []string, rereads []reread, keep func(string) bool) ([]loaded, error) {
+	mustFiles, mustBytes := len(w.files), w.bytes
+	for _, r := range rereads {
+		mustBytes += int64(r.doc.Size() - w.files[r.path].doc.Size())
+	}
+	roomKnown := false
+	makeRoom := func() {
+		if !roomKnown {
+			roomKnown = true
+			n, b := w.room(keep)
+			mustFiles -= n
+			mustBytes -= b
+		}
+	}
+	if len(w.files)+len(paths) > w.limits.MaxFiles {
+		makeRoom()
+		if n := mustFiles + len(paths); n > w.limits.MaxFiles {
+			return nil, w.limits.tooMany(paths[w.limits.MaxFiles-mustFiles], n)
+		}
+	}
+	var add []loaded
+	var addBytes int64
+	fits := func(p string, size int64) error {
+		if size <= w.limits.MaxFileBytes && mustBytes+addBytes+size > w.limits.MaxTotalBytes {
+			makeRoom()
+		}
+		return w.limits.checkSize(p, size, mustBytes+addBytes)
+	}
+	for _, p := range paths {
+		st, err := w.fs.Stat(p)
+		if err != nil {
+			return nil, ioError(p, err)
+		}
+		if err := fits(p, st.Size()); err != nil {
+			return nil, err
+		}
+		data, mode, err := w.fs.ReadFile(p)
+		if err != nil {
+			return nil, ioError(p, err)
+		}
+		// The file may have grown since the stat.
+		if err := fits(p, int64(len(data))); err != nil {
+			return nil, err
+		}
+		doc, err := text.Parse(data)
+		if err != nil {
+			return nil, fault.Wrap(fault.BadArgument, err, "%s cannot be acquired, it is not a text file", p)
+		}
+		addBytes += int64(len(data))
+		add = append(add, loaded{p, doc, mode})
+	}
+	return add, nil
+}
+
+// expandAll expands every pattern, without duplicates, in order.
+func (w *Workspace) expandAll(patterns []string) ([]string, error) {
 	var paths []string
 	seen := map[string]bool{}
 	for _, pat := range patterns {
 		matches, err := w.expand(pat)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, p := range matches {
 			if !seen[p] {
@@ -75,57 +237,7 @@ func (w *Workspace) Acquire(patterns []string) error {
 			}
 		}
 	}
-	type loaded struct {
-		path string
-		doc  *text.Doc
-		mode fs.FileMode
-		size int64
-	}
-	var add []loaded
-	files := len(w.files)
-	total := w.bytes
-	for _, p := range paths {
-		if _, ok := w.files[p]; ok {
-			continue
-		}
-		if _, ok := w.pers[p]; ok {
-			// Known to the workspace and deleted or moved away in it:
-			// the workspace's view wins over the disk.
-			continue
-		}
-		if files+1 > w.limits.MaxFiles {
-			return w.limits.tooMany(p, files+1)
-		}
-		st, err := w.fs.Stat(p)
-		if err != nil {
-			return ioError(p, err)
-		}
-		if err := w.limits.checkSize(p, st.Size(), total); err != nil {
-			return err
-		}
-		data, mode, err := w.fs.ReadFile(p)
-		if err != nil {
-			return ioError(p, err)
-		}
-		// The file may have grown since the stat.
-		if err := w.limits.checkSize(p, int64(len(data)), total); err != nil {
-			return err
-		}
-		doc, err := text.Parse(data)
-		if err != nil {
-			return fault.Wrap(fault.BadArgument, err, "%s cannot be acquired, it is not a text file", p)
-		}
-		files++
-		total += int64(len(data))
-		add = append(add, loaded{p, doc, mode, int64(len(data))})
-	}
-	for _, l := range add {
-		w.files[l.path] = &file{doc: l.doc, mode: l.mode, acq: l.path, pers: l.path}
-		w.acq[l.path] = l.doc
-		w.pers[l.path] = disk{doc: l.doc, mode: l.mode, acq: l.path}
-	}
-	w.bytes = total
-	return nil
+	return paths, nil
 }
 
 // expand turns one acquisition pattern into workspace paths.

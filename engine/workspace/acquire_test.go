@@ -29,7 +29,7 @@ func TestAcquire(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := open(t, tree(t, files), nil)
-			if err := w.Acquire(tc.patterns); err != nil {
+			if _, err := w.Acquire(tc.patterns); err != nil {
 				t.Fatal(err)
 			}
 			wantList(t, "paths", w.Paths(), tc.want)
@@ -66,7 +66,7 @@ func TestAcquireErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := open(t, tree(t, files), nil)
-			err := w.Acquire(tc.patterns)
+			_, err := w.Acquire(tc.patterns)
 			wantFault(t, err, tc.kind, tc.subs...)
 			if w.Len() != 0 {
 				t.Errorf("a failed acquisition left %v in the workspace", w.Paths())
@@ -92,15 +92,15 @@ func TestAcquireLimits(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := New(fsys, tc.limits)
-			if err := w.Acquire([]string{"a.txt"}); err != nil && tc.name != "per-file bytes" {
+			if _, err := w.Acquire([]string{"a.txt"}); err != nil && tc.name != "per-file bytes" {
 				t.Fatal(err)
 			}
 			before := w.Paths()
-			err = w.Acquire([]string{"*.txt"})
+			_, err = w.Acquire([]string{"*.txt"})
 			wantFault(t, err, fault.Bounds, tc.subs...)
 			wantList(t, "paths after a failed acquisition", w.Paths(), before)
 			// Within the limits it works.
-			if err := New(fsys, Limits{}).Acquire([]string{"*.txt"}); err != nil {
+			if _, err := New(fsys, Limits{}).Acquire([]string{"*.txt"}); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -114,11 +114,20 @@ func TestAcquireLimits(t *testing.T) {
 	t.Run("a transaction cannot exceed them", func(t *testing.T) {
 		fsys, _ := rootfs.New(tree(t, files))
 		w := New(fsys, Limits{MaxFiles: 3, MaxFileBytes: 8, MaxTotalBytes: 19})
-		if err := w.Acquire([]string{"*.txt"}); err != nil {
+		if _, err := w.Acquire([]string{"*.txt"}); err != nil {
 			t.Fatal(err)
 		}
+		// Every file has an unwritten change, so none can leave.
+		apply(t, w, func(tx *Txn) error {
+			for _, p := range []string{"a.txt", "b.txt", "c.txt"} {
+				if err := tx.Set(p, doc("abcde\n")); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 		tx := w.Begin()
-		wantFault(t, tx.Add("d.txt", doc("d\n")), fault.Bounds, "limit of 3 files")
+		wantFault(t, tx.Add("d.txt", doc("d\n")), fault.Bounds, "limit of 3 files", "write", "discard")
 		wantFault(t, tx.Set("a.txt", doc("123456789\n")), fault.Bounds, "per-file limit of 8 bytes")
 		wantFault(t, tx.Set("a.txt", doc("1234567\n")), fault.Bounds, "total limit of 19 bytes")
 		// A failed Set leaves the transaction's accounting alone.
@@ -151,13 +160,13 @@ func TestAcquireKeepsWorkspaceContent(t *testing.T) {
 	})
 	// Re-acquiring: the changed file keeps its workspace content, the
 	// deleted one stays deleted, the added one (not on disk) is found.
-	if err := w.Acquire([]string{"*.txt", "a.txt", "n.txt"}); err != nil {
+	if _, err := w.Acquire([]string{"*.txt", "a.txt", "n.txt"}); err != nil {
 		t.Fatal(err)
 	}
 	wantMap(t, "workspace", snapshot(w), map[string]string{"a.txt": "new\n", "c.txt": "c\n", "n.txt": "n\n"})
 	// A later disk change does not leak in either.
 	put(t, root, "a.txt", "changed on disk\n")
-	if err := w.Acquire([]string{"a.txt"}); err != nil {
+	if _, err := w.Acquire([]string{"a.txt"}); err != nil {
 		t.Fatal(err)
 	}
 	if d, _ := w.Doc("a.txt"); d.String() != "new\n" {

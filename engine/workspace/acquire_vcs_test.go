@@ -25,14 +25,14 @@ func TestGlobSkipsVCSDirectories(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := New(fsys, Limits{})
-	if err := w.Acquire([]string{"**"}); err != nil {
+	if _, err := w.Acquire([]string{"**"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := w.Paths(); !slices.Equal(got, []string{"a.txt", "sub/b.txt"}) {
 		t.Errorf("** acquired %v", got)
 	}
 	// A glob that names the directory reaches into it.
-	if err := w.Acquire([]string{".git/*"}); err != nil {
+	if _, err := w.Acquire([]string{".git/*"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := w.Doc(".git/config"); !ok {

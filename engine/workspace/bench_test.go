@@ -27,7 +27,7 @@ func benchApplyPatch(b *testing.B, n int) {
 		b.Fatal(err)
 	}
 	w := New(fsys, Limits{MaxFiles: n})
-	if err := w.Acquire([]string{"**"}); err != nil {
+	if _, err := w.Acquire([]string{"**"}); err != nil {
 		b.Fatal(err)
 	}
 	target := fmt.Sprintf("d%02d/f%04d.txt", (n/2)%50, n/2)
@@ -71,7 +71,7 @@ func BenchmarkWrite1000(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		w := New(fsys, Limits{MaxFiles: n})
-		if err := w.Acquire([]string{"**"}); err != nil {
+		if _, err := w.Acquire([]string{"**"}); err != nil {
 			b.Fatal(err)
 		}
 		tx := w.Begin()

@@ -96,7 +96,7 @@ func open(t testing.TB, root string, rec *recorder, patterns ...string) *Workspa
 	fsys = fsys.WithHooks(hooks)
 	w := New(fsys, Limits{})
 	if len(patterns) > 0 {
-		if err := w.Acquire(patterns); err != nil {
+		if _, err := w.Acquire(patterns); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -171,4 +171,12 @@ func asWriteError(t testing.TB, err error) *WriteError {
 		t.Fatalf("want a *WriteError, got %T: %v", err, err)
 	}
 	return we
+}
+
+// discardAll discards every unwritten change.
+func discardAll(t testing.TB, w *Workspace) {
+	t.Helper()
+	if _, _, err := w.Discard(nil); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -37,7 +37,7 @@ func TestSavedMovesThePersistedBaseline(t *testing.T) {
 	}
 	// Discard goes back to the saved content, not to what was acquired.
 	apply(t, w, func(tx *Txn) error { return tx.Set("a.txt", doc("scratch\n")) })
-	w.Discard()
+	discardAll(t, w)
 	if d, _ := w.Doc("a.txt"); d.String() != "one, edited\n" {
 		t.Errorf("a.txt after Discard = %q, want the saved content", d.String())
 	}

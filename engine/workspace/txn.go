@@ -51,10 +51,17 @@ func (t *Txn) put(path string, f *file) error {
 		total -= int64(old.doc.Size())
 	}
 	if f != nil {
-		if err := t.w.limits.checkSize(path, int64(f.doc.Size()), total); err != nil {
+		size := int64(f.doc.Size())
+		others := total
+		if size <= t.w.limits.MaxFileBytes && total+size > t.w.limits.MaxTotalBytes {
+			// Files with no unwritten change can leave on commit.
+			_, room := t.w.room(t.keep(path))
+			others -= room
+		}
+		if err := t.w.limits.checkSize(path, size, others); err != nil {
 			return err
 		}
-		total += int64(f.doc.Size())
+		total += size
 	}
 	t.delta[path] = f
 	t.bytes = total
@@ -79,7 +86,10 @@ func (t *Txn) Add(path string, doc *text.Doc) error {
 		return err
 	}
 	if n := t.count() + 1; n > t.w.limits.MaxFiles {
-		return t.w.limits.tooMany(path, n)
+		// Files with no unwritten change can leave on commit.
+		if room, _ := t.w.room(t.keep(path)); n-room > t.w.limits.MaxFiles {
+			return t.w.limits.tooMany(path, n-room)
+		}
 	}
 	return t.put(path, &file{doc: doc})
 }
@@ -183,6 +193,15 @@ func (t *Txn) count() int {
 	return n
 }
 
+// keep reports the paths that cannot leave to make room for the
+// transaction: those it touches, and path.
+func (t *Txn) keep(path string) func(string) bool {
+	return func(p string) bool {
+		_, touched := t.delta[p]
+		return touched || p == path
+	}
+}
+
 // Touched returns the paths the transaction changed, in no order.
 func (t *Txn) Touched() []string {
 	out := make([]string, 0, len(t.delta))
@@ -192,18 +211,23 @@ func (t *Txn) Touched() []string {
 	return out
 }
 
-// Commit applies the transaction to the workspace. It cannot fail once the
-// transaction's own operations have succeeded.
+// Commit applies the transaction to the workspace. Files with no unwritten
+// change that it does not touch leave, least recently used first, when it
+// needs their room. It cannot fail once the transaction's own operations
+// have succeeded.
 func (t *Txn) Commit() error {
 	for p, f := range t.delta {
 		t.w.touched[p] = struct{}{}
 		if f == nil {
 			delete(t.w.files, p)
+			t.w.forget(p)
 		} else {
 			t.w.files[p] = f
+			t.w.use(p)
 		}
 	}
 	t.w.bytes = t.bytes
+	t.w.evictFor(0, 0, t.keep(""))
 	t.delta = nil
 	return nil
 }

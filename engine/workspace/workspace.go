@@ -59,6 +59,12 @@ type Workspace struct {
 	// acquisition baseline (written by a commit, a discard or a refresh),
 	// so that Changes costs what was changed, not what was acquired.
 	touched map[string]struct{}
+	// used holds when each file was last used (a tick of clock), so
+	// that the least recently used files leave first when room is
+	// needed; pinned holds the files kept as they are (see Pin).
+	used   map[string]uint64
+	clock  uint64
+	pinned map[string]struct{}
 }
 
 // New returns an empty workspace over fsys.
@@ -71,8 +77,14 @@ func New(fsys *rootfs.FS, limits Limits) *Workspace {
 		pers:   make(map[string]disk),
 
 		touched: make(map[string]struct{}),
+		used:    make(map[string]uint64),
+		pinned:  make(map[string]struct{}),
 	}
 }
+
+// Reset empties the workspace, dropping its unwritten changes, without
+// reading the disk.
+func (w *Workspace) Reset() { *w = *New(w.fs, w.limits) }
 
 // FS returns the workspace's root-confined filesystem.
 func (w *Workspace) FS() *rootfs.FS { return w.fs }
@@ -127,6 +139,7 @@ func (w *Workspace) ReadLines(path string, start, end int) (string, error) {
 	if end < start {
 		return "", fault.New(fault.Bounds, "read_lines: %s: invalid range: end %d is before start %d; give end >= start, or omit end to read to the end of the file", path, end, start)
 	}
+	w.use(path)
 	var b strings.Builder
 	for i := start - 1; i < end; i++ {
 		if i > start-1 {
@@ -145,24 +158,6 @@ func (w *Workspace) Set(path string, doc *text.Doc) error {
 		return err
 	}
 	return t.Commit()
-}
-
-// Discard drops every unwritten change: the current content goes back to
-// the persisted baseline.
-func (w *Workspace) Discard() {
-	for p := range w.files {
-		w.touched[p] = struct{}{}
-	}
-	for p := range w.pers {
-		w.touched[p] = struct{}{}
-	}
-	files := make(map[string]*file, len(w.pers))
-	var total int64
-	for p, d := range w.pers {
-		files[p] = &file{doc: d.doc, mode: d.mode, acq: d.acq, pers: p}
-		total += int64(d.doc.Size())
-	}
-	w.files, w.bytes = files, total
 }
 
 // Dirty reports whether the workspace differs from the persisted baseline.

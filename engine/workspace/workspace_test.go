@@ -57,7 +57,7 @@ func TestDiscardDirtyUnwritten(t *testing.T) {
 		t.Error("not dirty after changes")
 	}
 	wantList(t, "unwritten", w.Unwritten(), []string{"a", "b", "c", "e", "n"})
-	w.Discard()
+	discardAll(t, w)
 	if w.Dirty() || len(w.Unwritten()) != 0 || len(w.Changes()) != 0 {
 		t.Errorf("after Discard: dirty %v, unwritten %v, changes %+v", w.Dirty(), w.Unwritten(), w.Changes())
 	}
@@ -108,7 +108,7 @@ func TestDiscardAfterWrite(t *testing.T) {
 	}
 	want, _ := json.Marshal(w.Changes())
 	apply(t, w, func(tx *Txn) error { return tx.Set("c", doc("C\n")) })
-	w.Discard()
+	discardAll(t, w)
 	got, _ := json.Marshal(w.Changes())
 	if string(got) != string(want) {
 		t.Errorf("changes after Discard =\n%s\nwant\n%s", got, want)
@@ -124,7 +124,7 @@ func TestRefreshThenDiscardKeepsHistory(t *testing.T) {
 	w := open(t, root, nil, "*.txt")
 	put(t, root, "a.txt", "A\n")
 	w.Refresh("a.txt", doc("A\n"), 0o644)
-	w.Discard()
+	discardAll(t, w)
 	apply(t, w, func(tx *Txn) error { return tx.Move("a.txt", "b.txt") })
 	got, _ := json.Marshal(w.Changes())
 	want, _ := json.Marshal([]Change{{Path: "b.txt", Kind: Renamed, From: "a.txt"}})

@@ -6,11 +6,9 @@ package workspace
 // after checking that the disk still holds what the workspace read.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path"
 	"sort"
 	"strings"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/text"
 )
 
 // WriteError is a failed write. Written lists the paths already written
@@ -278,25 +277,22 @@ func (w *Workspace) checkDisk(p *writePlan) error {
 		paths = append(paths, x)
 	}
 	sort.Strings(paths)
-	var problems []string
+	var stale []Stale
 	for _, x := range paths {
-		want, known := w.pers[x]
-		data, _, err := w.fs.ReadFile(x)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if known {
-				problems = append(problems, x+" (deleted on disk)")
-			}
-		case err != nil:
-			return fault.Wrap(fault.IO, err, "write: cannot check %s on disk before writing; nothing was written", x)
-		case !known:
-			problems = append(problems, x+" (created on disk)")
-		case !bytes.Equal(data, want.doc.Bytes()):
-			problems = append(problems, fmt.Sprintf("%s (changed on disk: expected %s, found %s)", x, want.doc.Revision(), revisionOf(data)))
+		var want *text.Doc
+		if d, known := w.pers[x]; known {
+			want = d.doc
+		}
+		st, err := w.staleAt(x, want)
+		if err != nil {
+			return fault.Wrap(fault.KindOf(err), err, "write: cannot check %s on disk before writing; nothing was written", x)
+		}
+		if st != nil {
+			stale = append(stale, *st)
 		}
 	}
-	if len(problems) > 0 {
-		return fault.New(fault.Conflict, "write refused, nothing was written: %d file(s) changed on disk since they were read: %s; read them again (acquire them in a new plan) and redo the change", len(problems), strings.Join(problems, ", "))
+	if len(stale) > 0 {
+		return staleError(stale)
 	}
 	return nil
 }

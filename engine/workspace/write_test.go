@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -358,15 +359,15 @@ func TestWriteConflict(t *testing.T) {
 		subs  []string
 	}{
 		{"changed", func(root string) { put(t, root, "mod", "someone else\n") },
-			[]string{"mod (changed on disk: expected " + doc("mod\n").Revision() + ", found " + doc("someone else\n").Revision()}},
-		{"deleted", func(root string) { os.Remove(filepath.Join(root, "del")) }, []string{"del (deleted on disk)"}},
-		{"created", func(root string) { put(t, root, "new/n", "mine\n") }, []string{"new/n (created on disk)"}},
-		{"rename source changed", func(root string) { put(t, root, "s1", "x\n") }, []string{"s1 (changed on disk"}},
+			[]string{"mod changed on disk since the workspace read it (disk now " + doc("someone else\n").Revision() + ", the workspace read " + doc("mod\n").Revision() + ")", `discard with paths ["mod"]`}},
+		{"deleted", func(root string) { os.Remove(filepath.Join(root, "del")) }, []string{"del was deleted on disk"}},
+		{"created", func(root string) { put(t, root, "new/n", "mine\n") }, []string{"new/n was created on disk"}},
+		{"rename source changed", func(root string) { put(t, root, "s1", "x\n") }, []string{"s1 changed on disk"}},
 		{"several", func(root string) {
 			put(t, root, "mod", "x\n")
 			put(t, root, "a", "x\n")
 			os.Remove(filepath.Join(root, "c"))
-		}, []string{"3 file(s)", "a (changed", "c (deleted", "mod (changed"}},
+		}, []string{"3 file(s)", "a changed", "c was deleted", "mod changed", `discard with paths ["a", "c", "mod"]`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root, rec, w := failureScenario(t)
@@ -375,6 +376,10 @@ func TestWriteConflict(t *testing.T) {
 			ws := snapshot(w)
 			written, err := w.Write(t.Context(), nil)
 			wantFault(t, err, fault.Conflict, append(tc.subs, "nothing was written")...)
+			var se *StaleError
+			if !errors.As(err, &se) || len(se.Stale) == 0 {
+				t.Errorf("the conflict carries no stale files: %#v", err)
+			}
 			if len(rec.ops) != 0 || len(written) != 0 {
 				t.Errorf("a conflicting write did %v", rec.ops)
 			}
@@ -417,7 +422,7 @@ func TestWriteSelect(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root, rec, w := failureScenario(t)
 			put(t, root, "keep", "keep\n")
-			if err := w.Acquire([]string{"keep"}); err != nil {
+			if _, err := w.Acquire([]string{"keep"}); err != nil {
 				t.Fatal(err)
 			}
 			unwritten := len(w.Unwritten())
