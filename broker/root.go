@@ -84,6 +84,18 @@ func (r *Root) Run(ctx context.Context, req engine.Request) (*engine.Response, e
 
 var _ engine.Capabilities = (*Root)(nil)
 
+// DiskChanged passes the paths a session changed on disk to the drivers
+// that keep their own copy of the disk (see engine.DiskObserver).
+func (r *Root) DiskChanged(paths []string) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if o, ok := r.drivers.(engine.DiskObserver); ok {
+		o.DiskChanged(paths)
+	}
+}
+
+var _ engine.DiskObserver = (*Root)(nil)
+
 // Kinds lists the capability kinds that have a working driver, in the
 // seed's order (format, lint, check).
 func (r *Root) Kinds() []engine.Kind {

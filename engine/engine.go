@@ -43,8 +43,10 @@ func New(root string, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	fsys = fsys.WithHooks(opts.Hooks)
-	return &Engine{fs: fsys, caps: opts.Capabilities, ws: workspace.New(fsys, opts.Limits)}, nil
+	e := &Engine{caps: opts.Capabilities}
+	e.fs = fsys.WithHooks(opts.Hooks).WithObserver(e.diskChanged)
+	e.ws = workspace.New(e.fs, opts.Limits)
+	return e, nil
 }
 
 // Root is the absolute root directory.

@@ -24,6 +24,21 @@
 // also ends at that registration, and the request pulls. Only diagnostics published for the synced versions are
 // reported.
 //
+// A server also follows the disk for the files it has not open, which it
+// would otherwise keep reading from its first copy. While a server runs,
+// a watcher (fsnotify, Linux only) watches every directory of its root
+// but VCS metadata and node_modules, adding new directories as they
+// appear, up to [MaxWatchedDirs]; [Server.FilesChanged] reports the
+// changes devbroker makes itself. Before each request the watcher is
+// flushed with a barrier: a file created in a private directory on the
+// same (ordered) inotify queue, whose event arrives after those of every
+// write that completed before it. The collected changes go out as one
+// workspace/didChangeWatchedFiles, limited to the globs the server
+// registered through client/registerCapability (all of them if it
+// registered none), and never for a path that resolves outside the root.
+// Without a watcher (another platform, inotify limits, [Config.NoWatch])
+// only FilesChanged reaches the server, and [Server.WatchStatus] says so.
+//
 // The package knows language servers, not agents: it starts processes
 // (it is the only package that starts language servers), speaks LSP, and
 // converts nothing to devbroker's diagnostics; positions stay UTF-16.

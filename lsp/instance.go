@@ -47,8 +47,11 @@ type instance struct {
 	diags    map[string]published // by URI
 	progress map[string]string    // active work-done progress: token → title
 	pullRegs map[string]bool      // ids of textDocument/diagnostic registrations
-	notify   chan struct{}        // closed (and replaced) on every change above
-	sink     func(WorkspaceEdit)  // receives workspace/applyEdit, or nil
+	// watchRegs holds the workspace/didChangeWatchedFiles registrations'
+	// watchers, by registration id.
+	watchRegs map[string][]fileWatcher
+	notify    chan struct{}       // closed (and replaced) on every change above
+	sink      func(WorkspaceEdit) // receives workspace/applyEdit, or nil
 }
 
 // start starts the server process and initializes it. On any error the
@@ -61,7 +64,7 @@ func start(ctx context.Context, cfg *Config, log *slog.Logger) (*instance, error
 	in := &instance{
 		cfg: cfg, log: log, cmd: cmd, tail: &tailWriter{max: 4096},
 		exited: make(chan struct{}), diags: map[string]published{},
-		progress: map[string]string{}, pullRegs: map[string]bool{}, notify: make(chan struct{}),
+		progress: map[string]string{}, pullRegs: map[string]bool{}, watchRegs: map[string][]fileWatcher{}, notify: make(chan struct{}),
 	}
 	var stderr io.Writer = in.tail
 	if cfg.Stderr != nil {
@@ -279,14 +282,18 @@ func (in *instance) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 		}
 		return nil
 	case protocol.MethodClientRegisterCapability:
-		// Only pull diagnostics matter: a server that registers them
-		// (rather than offering them in initialize) may stop pushing.
+		// Pull diagnostics matter (a server that registers them rather
+		// than offering them in initialize may stop pushing), and the
+		// files a server watches (changes on disk are sent for those).
 		var p registrationParams
 		_ = json.Unmarshal(params, &p)
 		in.update(func() {
 			for _, r := range p.Registrations {
-				if r.Method == methodDiagnostic {
+				switch r.Method {
+				case methodDiagnostic:
 					in.pullRegs[r.ID] = true
+				case methodDidChangeWatchedFiles:
+					in.watchRegs[r.ID] = fileWatchers(r.RegisterOptions)
 				}
 			}
 		})
@@ -297,6 +304,7 @@ func (in *instance) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 		in.update(func() {
 			for _, r := range p.Unregistrations {
 				delete(in.pullRegs, r.ID)
+				delete(in.watchRegs, r.ID)
 			}
 		})
 		return reply(ctx, nil, nil)

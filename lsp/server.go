@@ -89,6 +89,9 @@ type Config struct {
 	Stderr io.Writer
 	// Log receives lifecycle events (start, exit, restart); nil discards.
 	Log *slog.Logger
+	// NoWatch turns the disk watcher off: only [Server.FilesChanged]
+	// tells the server about changes on disk.
+	NoWatch bool
 }
 
 func (c *Config) section(name string) any {
@@ -140,6 +143,13 @@ type Server struct {
 	closed   bool
 	closeErr error
 	starts   int
+
+	// disk holds the paths FilesChanged reported since the last request
+	// (true: created); watch is the disk watcher while the server runs,
+	// watchProblem why there is none.
+	disk         map[string]bool
+	watch        *watcher
+	watchProblem string
 }
 
 // NewServer returns a Server for cfg. It starts nothing.
@@ -151,7 +161,7 @@ func NewServer(cfg Config) *Server {
 	if cfg.Name == "" && len(cfg.Command) > 0 {
 		cfg.Name = baseName(cfg.Command[0])
 	}
-	return &Server{cfg: cfg, log: log, sem: make(chan struct{}, 1), done: make(chan struct{}), docs: map[string]*openDoc{}}
+	return &Server{cfg: cfg, log: log, sem: make(chan struct{}, 1), done: make(chan struct{}), docs: map[string]*openDoc{}, disk: map[string]bool{}}
 }
 
 // Name is the server's name: what it calls itself once started, else the
@@ -193,6 +203,9 @@ func (s *Server) acquire(ctx context.Context) (*instance, error) {
 		return nil, ErrClosed
 	}
 	in, err := s.ensure(ctx)
+	if err == nil {
+		err = s.flushDisk(ctx, in)
+	}
 	if err != nil {
 		s.release()
 		return nil, err
@@ -240,6 +253,7 @@ func (s *Server) idleStop() {
 	s.docs = map[string]*openDoc{}
 	s.mu.Unlock()
 	s.log.Info("language server idle, stopping", "server", in.name, "root", s.cfg.Root)
+	s.stopWatch()
 	in.shutdown(ShutdownGrace)
 }
 
@@ -262,6 +276,16 @@ func (s *Server) ensure(ctx context.Context) (*instance, error) {
 	}
 	if len(s.cfg.Command) == 0 {
 		return nil, fmt.Errorf("%w: no command configured", ErrNotInstalled)
+	}
+	// A new process reads the disk: what changed before it starts is
+	// known to it, what changes from now on is collected.
+	s.startWatch()
+	s.mu.Lock()
+	w := s.watch
+	s.disk = map[string]bool{}
+	s.mu.Unlock()
+	if w != nil {
+		w.take()
 	}
 	in, err := start(ctx, &s.cfg, s.log)
 	if err != nil {
@@ -306,6 +330,7 @@ func (s *Server) Close() error {
 	in := s.inst
 	s.inst = nil
 	s.mu.Unlock()
+	s.stopWatch()
 	if in != nil {
 		in.shutdown(ShutdownGrace)
 	}

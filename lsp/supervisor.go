@@ -87,3 +87,17 @@ func (s *Server) isClosed() bool {
 	defer s.mu.Unlock()
 	return s.closed
 }
+
+// FilesChanged tells every Server whose root holds some of paths
+// (absolute) that they changed on disk; see [Server.FilesChanged].
+func (s *Supervisor) FilesChanged(paths []string) {
+	s.mu.Lock()
+	servers := make([]*Server, 0, len(s.servers))
+	for _, sh := range s.servers {
+		servers = append(servers, sh.srv)
+	}
+	s.mu.Unlock()
+	for _, srv := range servers {
+		srv.FilesChanged(paths)
+	}
+}

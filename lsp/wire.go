@@ -263,8 +263,71 @@ type unregistrationParams struct {
 }
 
 type registration struct {
-	ID     string `json:"id"`
-	Method string `json:"method"`
+	ID              string          `json:"id"`
+	Method          string          `json:"method"`
+	RegisterOptions json.RawMessage `json:"registerOptions,omitempty"`
+}
+
+// methodDidChangeWatchedFiles is the notification of changes on disk.
+const methodDidChangeWatchedFiles = "workspace/didChangeWatchedFiles"
+
+// watchedFilesOptions is a didChangeWatchedFiles registration's options:
+// each watcher's glob is a string or a RelativePattern, its kind a
+// WatchKind bit set (default all three).
+type watchedFilesOptions struct {
+	Watchers []struct {
+		GlobPattern json.RawMessage `json:"globPattern"`
+		Kind        *int            `json:"kind,omitempty"`
+	} `json:"watchers"`
+}
+
+// fileWatchers decodes a registration's watchers; a glob it cannot read
+// is left out.
+func fileWatchers(raw json.RawMessage) []fileWatcher {
+	var o watchedFilesOptions
+	_ = json.Unmarshal(raw, &o)
+	out := []fileWatcher{}
+	for _, w := range o.Watchers {
+		fw := fileWatcher{kind: watchCreate | watchChange | watchDelete}
+		if w.Kind != nil {
+			fw.kind = *w.Kind
+		}
+		var rel struct {
+			BaseURI json.RawMessage `json:"baseUri"`
+			Pattern string          `json:"pattern"`
+		}
+		if json.Unmarshal(w.GlobPattern, &fw.pattern) != nil {
+			if json.Unmarshal(w.GlobPattern, &rel) != nil || rel.Pattern == "" {
+				continue
+			}
+			// baseUri is a URI or a WorkspaceFolder.
+			var u string
+			var folder struct {
+				URI string `json:"uri"`
+			}
+			if json.Unmarshal(rel.BaseURI, &u) != nil && json.Unmarshal(rel.BaseURI, &folder) == nil {
+				u = folder.URI
+			}
+			if fw.base = Path(u); fw.base == "" {
+				continue
+			}
+			fw.pattern = rel.Pattern
+		}
+		out = append(out, fw)
+	}
+	return out
+}
+
+// didChangeWatchedFilesParams is workspace/didChangeWatchedFiles's
+// notification.
+type didChangeWatchedFilesParams struct {
+	Changes []fileEvent `json:"changes"`
+}
+
+// fileEvent is one file's change: created 1, changed 2, deleted 3.
+type fileEvent struct {
+	URI  string `json:"uri"`
+	Type int    `json:"type"`
 }
 
 // serverCapabilities is the part of the initialize result devbroker reads.

@@ -45,6 +45,10 @@ const (
 // supervisor holds the process's language servers.
 var supervisor = lsp.NewSupervisor()
 
+// noWatch turns the servers' disk watchers off (tests of the explicit
+// notifications).
+var noWatch bool
+
 // Driver is one configured language server. It is safe for concurrent
 // use.
 type Driver struct {
@@ -156,6 +160,7 @@ func (d *Driver) config(bin, root string) lsp.Config {
 		Settings:    d.cfg.Settings,
 		IdleTimeout: d.idle,
 		Log:         d.log,
+		NoWatch:     noWatch,
 	}
 }
 
@@ -173,7 +178,13 @@ func (d *Driver) Close() error {
 	return nil
 }
 
+// DiskChanged tells the process's language servers whose roots hold
+// paths that devbroker changed them on disk (a server does not re-read a
+// file it has not open until it is told).
+func (d *Driver) DiskChanged(paths []string) { supervisor.FilesChanged(paths) }
+
 var (
+	_ engine.DiskObserver = (*Driver)(nil)
 	_ capabilities.Driver = (*Driver)(nil)
 	_ capabilities.Fixer  = (*Driver)(nil)
 	_ capabilities.Closer = (*Driver)(nil)

@@ -47,6 +47,9 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	if len(v.unhidden) > 0 && res.Status == engine.StatusOK {
 		res.Message = fmt.Sprintf("%s still sees on disk the files deleted in the workspace: %s", d.name, strings.Join(v.unhidden, ", "))
 	}
+	if w := srv.WatchStatus(); w != "" && res.Status == engine.StatusOK {
+		res.Message = strings.TrimPrefix(res.Message+"; "+w, "; ")
+	}
 	return res
 }
 

@@ -24,9 +24,10 @@ const maxLinks = 40
 // An FS is immutable after [New] and safe for concurrent use; [FS.WithHooks]
 // returns a modified copy.
 type FS struct {
-	root  string // absolute, symlink-resolved
-	given string // absolute but not symlink-resolved, for FS.Rel
-	hooks Hooks
+	root    string // absolute, symlink-resolved
+	given   string // absolute but not symlink-resolved, for FS.Rel
+	hooks   Hooks
+	observe func(paths []string)
 }
 
 // Hooks is a seam for tests of code built on an [FS]. The zero value does
@@ -80,6 +81,36 @@ func (f *FS) WithHooks(h Hooks) *FS {
 	c := *f
 	c.hooks = h
 	return &c
+}
+
+// WithObserver returns a copy of f that calls fn after each write, rename
+// and removal that succeeded, with the absolute paths (under [FS.Root])
+// whose content or existence it changed: a written file (and, written
+// through a symlink, the link), a rename's source and destination, a
+// removed file. fn must not block.
+func (f *FS) WithObserver(fn func(paths []string)) *FS {
+	c := *f
+	c.observe = fn
+	return &c
+}
+
+// changed tells the observer about the entries (relative to the root)
+// an operation changed.
+func (f *FS) changed(names ...string) {
+	if f.observe == nil {
+		return
+	}
+	paths := make([]string, 0, len(names))
+	for _, n := range names {
+		if n == "" {
+			continue
+		}
+		p := filepath.Join(f.root, n)
+		if len(paths) == 0 || paths[len(paths)-1] != p {
+			paths = append(paths, p)
+		}
+	}
+	f.observe(paths)
 }
 
 // Abs validates rel with [Clean] and returns the absolute host path it

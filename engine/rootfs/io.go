@@ -186,6 +186,10 @@ func (f *FS) WriteFileIf(rel string, data []byte, check func(current []byte, exi
 		return ioError(OpWrite, rel, err)
 	}
 	syncDir(dirRoot)
+	if f.observe != nil {
+		link, _ := f.entry(OpWrite, rel)
+		f.changed(name, link)
+	}
 	return nil
 }
 
@@ -231,6 +235,7 @@ func (f *FS) Rename(from, to string) error {
 		return &PathError{Op: OpRename, Path: from, Err: err,
 			Reason: fmt.Sprintf("cannot move to %q: %s", to, causeText(err))}
 	}
+	f.changed(src, dst)
 	return nil
 }
 
@@ -259,6 +264,7 @@ func (f *FS) Remove(rel string) error {
 	if err := root.Remove(name); err != nil {
 		return ioError(OpRemove, rel, err)
 	}
+	f.changed(name)
 	return nil
 }
 

@@ -1,0 +1,87 @@
+package lsp_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devbroker/devbroker/lsp"
+)
+
+// TestGoplsFollowsDiskWrites: a file gopls does not have open changes on
+// disk (written by another process); the next request on a dependent
+// package sees the change, and sees it again when it is undone.
+func TestGoplsFollowsDiskWrites(t *testing.T) {
+	root := module(t)
+	s := newGopls(t, root)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	b := filepath.Join(root, "b/b.go")
+	bDoc := func() []lsp.Document {
+		data, err := os.ReadFile(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []lsp.Document{{Path: b, LanguageID: "go", Text: string(data)}}
+	}
+	check := func(what string, want string) {
+		t.Helper()
+		rep, err := s.Diagnose(ctx, bDoc(), []string{b})
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		got := messages(rep, b)
+		switch {
+		case want == "" && len(got) != 0:
+			t.Fatalf("%s: b.go: got %q, want clean", what, got)
+		case want != "" && (len(got) == 0 || !strings.Contains(strings.Join(got, "\n"), want)):
+			t.Fatalf("%s: b.go: got %q, want %q", what, got, want)
+		}
+	}
+	check("before", "")
+	write(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")
+	check("after the signature changed on disk", "not enough arguments in call to a.F")
+	write(t, root, "a/a.go", "package a\n\nfunc F() int { return 1 }\n")
+	check("after it was restored", "")
+	// A new file in a new directory that b starts to import.
+	write(t, root, "c/c.go", "package c\n\nconst C = \"x\"\n")
+	write(t, root, "b/b.go", "package b\n\nimport (\n\t\"example.com/m/a\"\n\t\"example.com/m/c\"\n)\n\nvar X int = a.F() + c.C\n")
+	check("after a new package appeared", "mismatched types")
+	if err := os.Remove(filepath.Join(root, "c/c.go")); err != nil {
+		t.Fatal(err)
+	}
+	check("after the new package was deleted", "could not import example.com/m/c")
+	write(t, root, "b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nvar X = a.F()\n")
+	check("after b was restored", "")
+}
+
+// TestGoplsFollowsExplicitChanges: with the watcher off, FilesChanged
+// alone tells the server.
+func TestGoplsFollowsExplicitChanges(t *testing.T) {
+	root := module(t)
+	s := lsp.NewServer(lsp.Config{Command: []string{gopls(t)}, Root: root, Settings: map[string]any{"diagnosticsDelay": "0s"}, NoWatch: true})
+	t.Cleanup(func() { _ = s.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	a, b := filepath.Join(root, "a/a.go"), filepath.Join(root, "b/b.go")
+	docs := []lsp.Document{{Path: b, LanguageID: "go", Text: "package b\n\nimport \"example.com/m/a\"\n\nvar X = a.F()\n"}}
+	rep, err := s.Diagnose(ctx, docs, []string{b})
+	if err != nil || len(rep.Files) != 0 {
+		t.Fatalf("before: %v %v", rep, err)
+	}
+	write(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")
+	s.FilesChanged([]string{a})
+	rep, err = s.Diagnose(ctx, docs, []string{b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := messages(rep, b); len(got) == 0 || !strings.Contains(got[0], "not enough arguments") {
+		t.Fatalf("after FilesChanged: b.go: got %q", got)
+	}
+	if msg := s.WatchStatus(); !strings.Contains(msg, "outside") {
+		t.Errorf("WatchStatus with the watcher off = %q, want it to say outside changes may be missed", msg)
+	}
+}

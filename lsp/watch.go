@@ -1,0 +1,323 @@
+package lsp
+
+// This file defines the disk watcher: what other processes change under a
+// server's root, collected for the next request (see disk.go).
+//
+// The watcher watches every directory of the root (fsnotify adds one
+// watch per directory), skipping VCS metadata and node_modules, and adds
+// directories as they appear, reporting the files already in them. It
+// also watches a private directory outside the root: creating a file
+// there and waiting for its event is a barrier. The kernel queues one
+// watcher's events in order, so once the barrier's event has arrived,
+// every event of a write that completed before the barrier was created
+// has been handled.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// MaxWatchedDirs bounds the directories one watcher watches. Beyond it,
+// changes in the directories left out are seen only when devbroker makes
+// them itself.
+const MaxWatchedDirs = 20000
+
+// barrierTimeout bounds the wait for a barrier's own event; a watcher
+// whose barrier never arrives is given up (changes made by devbroker
+// itself are still sent).
+const barrierTimeout = 10 * time.Second
+
+// skipDir reports whether a directory is never watched: version control
+// metadata and installed JavaScript packages.
+func skipDir(name string) bool {
+	switch name {
+	case ".git", ".hg", ".svn", ".jj", ".bzr", "node_modules":
+		return true
+	}
+	return false
+}
+
+// watcher collects the changes under root. It is safe for concurrent use.
+type watcher struct {
+	root    string // absolute, symlink-resolved
+	private string // the barrier directory, outside root
+	fsw     *fsnotify.Watcher
+	log     *slog.Logger
+	done    chan struct{} // closed when the event loop ends
+
+	mu      sync.Mutex
+	pending map[string]bool // changed paths; true when created
+	rescan  bool            // events were lost: everything may have changed
+	dirs    map[string]bool // watched directories
+	problem string          // why some changes may be missed; "" when none
+	waiters map[string]chan struct{}
+	seq     int
+	err     error // why the loop ended
+}
+
+// newWatcher watches root. It fails when root itself cannot be watched.
+func newWatcher(root string, log *slog.Logger) (*watcher, error) {
+	fsw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	private, err := os.MkdirTemp("", "devbroker-watch-")
+	if err == nil {
+		err = fsw.Add(private)
+	}
+	if err != nil {
+		_ = fsw.Close()
+		if private != "" {
+			_ = os.RemoveAll(private)
+		}
+		return nil, fmt.Errorf("the barrier directory: %w", err)
+	}
+	w := &watcher{
+		root: root, private: private, fsw: fsw, log: log, done: make(chan struct{}),
+		pending: map[string]bool{}, dirs: map[string]bool{}, waiters: map[string]chan struct{}{},
+	}
+	if err := fsw.Add(root); err != nil {
+		w.close()
+		return nil, err
+	}
+	w.dirs[root] = true
+	w.addTree(root, false)
+	go w.loop()
+	return w, nil
+}
+
+// close stops watching and removes the barrier directory.
+func (w *watcher) close() {
+	_ = w.fsw.Close()
+	_ = os.RemoveAll(w.private)
+}
+
+// addTree watches dir's subdirectories (dir itself is watched); with
+// report, every file found counts as created.
+func (w *watcher) addTree(dir string, report bool) {
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return nil
+		}
+		if !d.IsDir() {
+			if report {
+				w.note(p, true)
+			}
+			return nil
+		}
+		if skipDir(d.Name()) || p == w.private {
+			return filepath.SkipDir
+		}
+		if report {
+			w.note(p, true)
+		}
+		w.mu.Lock()
+		full := len(w.dirs) >= MaxWatchedDirs
+		if full && w.problem == "" {
+			w.problem = fmt.Sprintf("the root has more than %d directories; only that many are watched", MaxWatchedDirs)
+		}
+		w.mu.Unlock()
+		if full {
+			return filepath.SkipDir
+		}
+		if err := w.fsw.Add(p); err != nil {
+			w.mu.Lock()
+			if w.problem == "" {
+				w.problem = fmt.Sprintf("watching %s: %v (raise fs.inotify.max_user_watches)", p, err)
+			}
+			w.mu.Unlock()
+			return filepath.SkipDir
+		}
+		w.mu.Lock()
+		w.dirs[p] = true
+		w.mu.Unlock()
+		return nil
+	})
+}
+
+// note records a change to p.
+func (w *watcher) note(p string, created bool) {
+	w.mu.Lock()
+	w.pending[p] = w.pending[p] || created
+	w.mu.Unlock()
+}
+
+// loop handles events until the watcher is closed.
+func (w *watcher) loop() {
+	defer close(w.done)
+	for {
+		select {
+		case ev, ok := <-w.fsw.Events:
+			if !ok {
+				w.end(errors.New("the watcher was closed"))
+				return
+			}
+			w.event(ev)
+		case err, ok := <-w.fsw.Errors:
+			if !ok {
+				w.end(errors.New("the watcher was closed"))
+				return
+			}
+			w.mu.Lock()
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				w.rescan = true // lost events: the next flush reports every file
+			} else {
+				w.log.Warn("file watcher error", "root", w.root, "err", err)
+			}
+			w.mu.Unlock()
+		}
+	}
+}
+
+func (w *watcher) end(err error) {
+	w.mu.Lock()
+	w.err = err
+	w.mu.Unlock()
+}
+
+// event handles one event.
+func (w *watcher) event(ev fsnotify.Event) {
+	if filepath.Dir(ev.Name) == w.private {
+		w.mu.Lock()
+		if ch, ok := w.waiters[ev.Name]; ok && ev.Has(fsnotify.Create) {
+			close(ch)
+			delete(w.waiters, ev.Name)
+		}
+		w.mu.Unlock()
+		return
+	}
+	if !w.inRoot(ev.Name) {
+		return
+	}
+	switch {
+	case ev.Has(fsnotify.Create):
+		w.note(ev.Name, true)
+		if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() && !skipDir(fi.Name()) {
+			w.addDir(ev.Name)
+		}
+	case ev.Has(fsnotify.Write):
+		w.note(ev.Name, false)
+	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):
+		w.note(ev.Name, false)
+		w.dropDir(ev.Name)
+	}
+}
+
+// addDir watches a new directory and reports what is already in it.
+func (w *watcher) addDir(dir string) {
+	w.mu.Lock()
+	full := len(w.dirs) >= MaxWatchedDirs
+	w.mu.Unlock()
+	if full {
+		return
+	}
+	if err := w.fsw.Add(dir); err != nil {
+		w.mu.Lock()
+		if w.problem == "" {
+			w.problem = fmt.Sprintf("watching %s: %v", dir, err)
+		}
+		w.mu.Unlock()
+		return
+	}
+	w.mu.Lock()
+	w.dirs[dir] = true
+	w.mu.Unlock()
+	w.addTree(dir, true)
+}
+
+// dropDir forgets a removed or moved directory and the directories under
+// it (a moved directory's subdirectories keep watches on their old paths).
+func (w *watcher) dropDir(dir string) {
+	w.mu.Lock()
+	var gone []string
+	if w.dirs[dir] {
+		prefix := dir + string(filepath.Separator)
+		for d := range w.dirs {
+			if d == dir || strings.HasPrefix(d, prefix) {
+				gone = append(gone, d)
+				delete(w.dirs, d)
+			}
+		}
+	}
+	w.mu.Unlock()
+	for _, d := range gone {
+		_ = w.fsw.Remove(d)
+	}
+}
+
+// inRoot reports whether p is under the root and outside every skipped
+// directory.
+func (w *watcher) inRoot(p string) bool {
+	rel, err := filepath.Rel(w.root, p)
+	if err != nil || !filepath.IsLocal(rel) {
+		return false
+	}
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		if skipDir(part) {
+			return false
+		}
+	}
+	return true
+}
+
+// barrier returns once every event of a change completed before it was
+// called has been handled.
+func (w *watcher) barrier(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, barrierTimeout)
+	defer cancel()
+	w.mu.Lock()
+	if w.err != nil {
+		err := w.err
+		w.mu.Unlock()
+		return err
+	}
+	w.seq++
+	name := filepath.Join(w.private, fmt.Sprintf("b%d", w.seq))
+	ch := make(chan struct{})
+	w.waiters[name] = ch
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		delete(w.waiters, name)
+		w.mu.Unlock()
+		_ = os.Remove(name)
+	}()
+	if err := os.WriteFile(name, nil, 0o600); err != nil {
+		return fmt.Errorf("the barrier: %w", err)
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-w.done:
+		return w.err
+	case <-ctx.Done():
+		return fmt.Errorf("the barrier's event did not arrive: %w", ctx.Err())
+	}
+}
+
+// take returns and clears the changes collected so far; all is set when
+// events were lost.
+func (w *watcher) take() (changes map[string]bool, all bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	changes, all = w.pending, w.rescan
+	w.pending, w.rescan = map[string]bool{}, false
+	return changes, all
+}
+
+// status says why some changes may be missed, or "".
+func (w *watcher) status() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.problem
+}
