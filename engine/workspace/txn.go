@@ -216,6 +216,10 @@ func (t *Txn) Touched() []string {
 // needs their room. It cannot fail once the transaction's own operations
 // have succeeded.
 func (t *Txn) Commit() error {
+	// Every file of one commit is used at the same time, so the order in
+	// which they later leave does not depend on map order (ties go by
+	// path).
+	t.w.clock++
 	for p, f := range t.delta {
 		t.w.touched[p] = struct{}{}
 		if f == nil {
@@ -223,7 +227,7 @@ func (t *Txn) Commit() error {
 			t.w.forget(p)
 		} else {
 			t.w.files[p] = f
-			t.w.use(p)
+			t.w.used[p] = t.w.clock
 		}
 	}
 	t.w.bytes = t.bytes
