@@ -3,6 +3,7 @@ package editfile
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/unidiff"
 )
 
 // fuzzSession writes content to f.txt under a fresh root and returns a
@@ -120,6 +122,50 @@ func FuzzPatch(f *testing.F) {
 		}
 		if !utf8.Valid(got) || strings.Contains(string(got), "\x00") {
 			t.Fatalf("patch produced non-text %q", got)
+		}
+	})
+}
+
+// FuzzPatchWholeFile: a diff made from a file's real bytes (every line
+// removed, terminators as they are) and another text's lines turns the file
+// into exactly that text, whatever the line endings on either side (LF,
+// CRLF, mixed): a conversion of terminators is applied as written.
+func FuzzPatchWholeFile(f *testing.F) {
+	f.Add("a\nb\n", "a\r\nb\r\n")
+	f.Add("a\r\nb\r\n", "a\nb\n")
+	f.Add("a\r\nb\nc\r\n", "a\nB\r\nc\nd\n")
+	f.Add("x\r\r\n", "x\r\n")
+	f.Fuzz(func(t *testing.T, content, want string) {
+		for _, s := range []string{content, want} {
+			if !utf8.ValidString(s) || strings.ContainsRune(s, 0) || strings.HasPrefix(s, "\ufeff") || s != "" && !strings.HasSuffix(s, "\n") {
+				return
+			}
+		}
+		if content == "" || content == want {
+			return
+		}
+		old, nw := lines(content), lines(want)
+		var b strings.Builder
+		fmt.Fprintf(&b, "@@ -1,%d +1,%d @@\n", len(old), len(nw))
+		for _, l := range old {
+			b.WriteString("-" + l + "\n")
+		}
+		for _, l := range nw {
+			b.WriteString("+" + l + "\n")
+		}
+		if hunks, err := unidiff.Parse(b.String()); err != nil || len(hunks) != 1 || len(hunks[0].Old) != len(old) {
+			return // a line that reads as diff syntax ("\ No newline...")
+		}
+		s, abs := fuzzSession(t, content)
+		if s == nil {
+			return
+		}
+		data, _ := json.Marshal(map[string]any{"command": "patch", "file_path": abs, "patch": b.String()})
+		if _, err := s.Call(context.Background(), data); err != nil {
+			t.Fatalf("patch %q on %q: %v", b.String(), content, err)
+		}
+		if got, _ := os.ReadFile(abs); string(got) != want {
+			t.Fatalf("patch %q on %q gave %q, want %q", b.String(), content, got, want)
 		}
 	})
 }

@@ -22,6 +22,14 @@ func TestPatch(t *testing.T) {
 		{"crlf file, LF patch", "a\r\nb\r\nc\r\n", "@@ -1,2 +1,3 @@\n a\n-b\n+B\n+B2\n", "a\r\nB\r\nB2\r\nc\r\n"},
 		{"bom kept", "\ufeffa\nb\n", "@@ -1 +1 @@\n-a\n+A\n", "\ufeffA\nb\n"},
 		{"fenced", src, "```diff\n@@ -1 +1 @@\n-one\n+1\n```\n", "1\ntwo\nthree\nfour\nfive\nsix\nseven\n"},
+		// A diff whose lines carry "\r" says which terminators it means.
+		{"LF to CRLF", "a\nb\n", "@@ -1,2 +1,2 @@\n-a\n-b\n+a\r\n+b\r\n", "a\r\nb\r\n"},
+		{"CRLF to LF", "a\r\nb\r\n", "@@ -1,2 +1,2 @@\n-a\r\n-b\r\n+a\n+b\n", "a\nb\n"},
+		{"CRLF to LF with a new line", "a\r\nb\r\n", "@@ -1,2 +1,3 @@\n-a\r\n-b\r\n+a\n+x\n+b\n", "a\nx\nb\n"},
+		{"one line of a mixed file to CRLF", "a\r\nb\nc\r\n", "@@ -1,3 +1,3 @@\n a\r\n-b\n+b\r\n c\r\n", "a\r\nb\r\nc\r\n"},
+		{"one line of a mixed file to LF", "a\r\nb\nc\r\n", "@@ -1 +1 @@\n-a\r\n+a\n", "a\nb\nc\r\n"},
+		{"crlf file, CRLF patch", "a\r\nb\r\nc\r\n", "@@ -1,2 +1,2 @@\r\n a\r\n-b\r\n+B\r\n", "a\r\nB\r\nc\r\n"},
+		{"mixed file, CRLF patch", "a\nb\r\nc\n", "@@ -1,2 +1,2 @@\r\n a\r\n-b\r\n+B\r\n", "a\nB\nc\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, map[string]string{"f.txt": tc.src})

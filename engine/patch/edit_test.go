@@ -13,20 +13,24 @@ func TestFromFindReplace(t *testing.T) {
 		find, replace string
 		old           []string
 		new           []text.Line
+		oldEOL        []string
 	}{
-		{"a\nb", "c", []string{"a", "b"}, ls("c")},
-		{"a\nb\n", "c\nd\n", []string{"a", "b"}, ls("c", "d")},
-		{"a\r\nb\r\n", "c\r\nd", []string{"a", "b"}, []text.Line{crlf("c"), {Text: "d"}}},
-		{"a\r", "c\r", []string{"a"}, []text.Line{crlf("c")}},
-		{"a", "", []string{"a"}, nil},
-		{"\n", "\n", []string{""}, ls("")},
-		{"a\n\nb", "a\n\n\nb", []string{"a", "", "b"}, ls("a", "", "", "b")},
-		{"", "x", nil, ls("x")},
+		{"a\nb", "c", []string{"a", "b"}, ls("c"), nil},
+		{"a\nb\n", "c\nd\n", []string{"a", "b"}, ls("c", "d"), nil},
+		{"a\nb\n", "c\r\nd\n", []string{"a", "b"}, []text.Line{crlf("c"), {Text: "d"}}, nil},
+		{"a\r\nb\r\n", "c\r\nd", []string{"a", "b"}, []text.Line{crlf("c"), {Text: "d"}}, []string{"\r\n", "\r\n"}},
+		{"a\r\nb\n", "c\nd", []string{"a", "b"}, []text.Line{{Text: "c", EOL: "\n"}, {Text: "d"}}, []string{"\r\n", "\n"}},
+		{"a\r\nb", "c\n", []string{"a", "b"}, []text.Line{{Text: "c", EOL: "\n"}}, []string{"\r\n", ""}},
+		{"a\r", "c\r", []string{"a"}, []text.Line{crlf("c")}, []string{"\r\n"}},
+		{"a", "", []string{"a"}, nil, nil},
+		{"\n", "\n", []string{""}, ls(""), nil},
+		{"a\n\nb", "a\n\n\nb", []string{"a", "", "b"}, ls("a", "", "", "b"), nil},
+		{"", "x", nil, ls("x"), nil},
 	}
 	for _, tt := range tests {
 		h := FromFindReplace(tt.find, tt.replace)
-		if !reflect.DeepEqual(h.Old, tt.old) || !reflect.DeepEqual(h.New, tt.new) || h.Line != 0 || h.Hint != "" || h.EOF {
-			t.Errorf("FromFindReplace(%q, %q) = %+v, want Old %q New %+v", tt.find, tt.replace, h, tt.old, tt.new)
+		if !reflect.DeepEqual(h.Old, tt.old) || !reflect.DeepEqual(h.New, tt.new) || !reflect.DeepEqual(h.OldEOL, tt.oldEOL) || h.Line != 0 || h.Hint != "" || h.EOF {
+			t.Errorf("FromFindReplace(%q, %q) = %+v, want Old %q OldEOL %q New %+v", tt.find, tt.replace, h, tt.old, tt.oldEOL, tt.new)
 		}
 	}
 }

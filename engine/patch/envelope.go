@@ -410,6 +410,7 @@ func hint(t string) string {
 // parseHunk reads the lines of h from p.i up to the next "@@", header or
 // "*** End of File" (which it consumes).
 func (p *parser) parseHunk(h *Hunk) error {
+	var oldEOL []string
 	for ; p.i < len(p.lines); p.i++ {
 		l := p.lines[p.i]
 		t := l.text
@@ -421,7 +422,7 @@ func (p *parser) parseHunk(h *Hunk) error {
 			p.i++
 			break
 		}
-		eol := ""
+		eol := text.LF
 		if l.cr {
 			eol = text.CRLF
 		}
@@ -429,28 +430,33 @@ func (p *parser) parseHunk(h *Hunk) error {
 		case t == "":
 			if p.separator() {
 				p.skipBlank()
-				return p.checkHunk(h)
+				return p.checkHunk(h, oldEOL)
 			}
 			h.Old = append(h.Old, "")
+			oldEOL = append(oldEOL, eol)
 			h.New = append(h.New, text.Line{EOL: eol})
 		case t[0] == ' ':
 			h.Old = append(h.Old, t[1:])
+			oldEOL = append(oldEOL, eol)
 			h.New = append(h.New, text.Line{Text: t[1:], EOL: eol})
 		case t[0] == '-':
 			h.Old = append(h.Old, t[1:])
+			oldEOL = append(oldEOL, eol)
 		case t[0] == '+':
 			h.New = append(h.New, text.Line{Text: t[1:], EOL: eol})
 		default:
 			return p.errAt(p.i, expectedHnk)
 		}
 	}
-	return p.checkHunk(h)
+	return p.checkHunk(h, oldEOL)
 }
 
-// checkHunk refuses a hunk without lines.
-func (p *parser) checkHunk(h *Hunk) error {
+// checkHunk refuses a hunk without lines, and settles its terminators
+// (oldEOL: its Old lines' as written).
+func (p *parser) checkHunk(h *Hunk, oldEOL []string) error {
 	if len(h.Old) == 0 && len(h.New) == 0 {
 		return p.errAt(h.Line-1, `empty hunk: an "@@" line must be followed by lines starting with ' ', '-' or '+'`)
 	}
+	h.setTerminators(oldEOL)
 	return nil
 }

@@ -105,8 +105,20 @@ func TestParseEnvelope(t *testing.T) {
 			patch: crlf("*** Begin Patch\n*** Add File: n\n+x\n*** Update File: a\n@@ h\n c\n-b\n+B\n*** End of File\n*** End Patch\n"),
 			want: []FileOp{
 				{Kind: Add, Path: "n", Line: 2, Lines: []text.Line{{Text: "x", EOL: "\r\n"}}},
-				{Kind: Update, Path: "a", Line: 4, Hunks: []Hunk{{Hint: "h", Old: []string{"c", "b"}, New: []text.Line{{Text: "c", EOL: "\r\n"}, {Text: "B", EOL: "\r\n"}}, EOF: true, Line: 5}}},
+				{Kind: Update, Path: "a", Line: 4, Hunks: []Hunk{{Hint: "h", Old: []string{"c", "b"}, OldEOL: []string{"\r\n", "\r\n"}, New: []text.Line{{Text: "c", EOL: "\r\n"}, {Text: "B", EOL: "\r\n"}}, EOF: true, Line: 5}}},
 			},
+		},
+		{
+			name:  "a hunk with CRLF on its old side states every terminator",
+			patch: "*** Begin Patch\n*** Update File: a\n@@\n c\r\n-b\r\n+b\n+B\r\n*** End Patch\n",
+			want: []FileOp{{Kind: Update, Path: "a", Line: 2, Hunks: []Hunk{{Old: []string{"c", "b"}, OldEOL: []string{"\r\n", "\r\n"},
+				New: []text.Line{{Text: "c", EOL: "\r\n"}, {Text: "b", EOL: "\n"}, {Text: "B", EOL: "\r\n"}}, Line: 3}}}},
+		},
+		{
+			name:  "a hunk with LF on its old side leaves LF unstated",
+			patch: "*** Begin Patch\n*** Update File: a\n@@\n c\n-b\n+b\r\n+B\n*** End Patch\n",
+			want: []FileOp{{Kind: Update, Path: "a", Line: 2, Hunks: []Hunk{{Old: []string{"c", "b"},
+				New: []text.Line{{Text: "c"}, {Text: "b", EOL: "\r\n"}, {Text: "B"}}, Line: 3}}}},
 		},
 		{
 			name:  "markers tolerate trailing blanks; paths are trimmed",

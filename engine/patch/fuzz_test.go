@@ -183,3 +183,49 @@ func checkAgainstNaive(t *testing.T, doc *text.Doc, h Hunk) {
 		}
 	}
 }
+
+// FuzzWholeFile: a hunk made from a file's real bytes (every line removed,
+// terminators as they are) and another text's lines (added, terminators as
+// they are) turns the file into exactly that text, whatever the endings on
+// either side: an LF to CRLF conversion and back round-trip byte for byte.
+// The same holds for an edit whose find is the file and replace the text.
+func FuzzWholeFile(f *testing.F) {
+	f.Add("a\nb\n", "a\r\nb\r\n")
+	f.Add("a\r\nb\r\n", "a\nb\n")
+	f.Add("a\r\nb\nc\r\n", "a\nB\r\nc\nd\n")
+	f.Add("x\r\r\n", "x\r\n")
+	f.Add("a\n", "")
+	f.Fuzz(func(t *testing.T, file, want string) {
+		for _, s := range []string{file, want} {
+			if _, err := text.Parse([]byte(s)); err != nil || strings.HasPrefix(s, text.BOM) || s != "" && !strings.HasSuffix(s, "\n") {
+				return
+			}
+		}
+		if file == "" {
+			return // no lines to remove: a pure addition
+		}
+		var b strings.Builder
+		b.WriteString("*** Begin Patch\n*** Update File: f\n@@\n")
+		for _, l := range text.SplitLines(file) {
+			b.WriteString("-" + l.Text + l.EOL)
+		}
+		for _, l := range text.SplitLines(want) {
+			b.WriteString("+" + l.Text + l.EOL)
+		}
+		b.WriteString("*** End Patch\n")
+		ops, err := ParseEnvelope(b.String())
+		if err != nil {
+			t.Fatalf("ParseEnvelope(%q): %v", b.String(), err)
+		}
+		doc := text.FromString(file)
+		for _, hunks := range [][]Hunk{ops[0].Hunks, {FromFindReplace(file, want)}} {
+			got, err := Apply(doc, hunks)
+			if err != nil {
+				t.Fatalf("Apply(%q, %+v): %v", file, hunks, err)
+			}
+			if got.String() != want {
+				t.Fatalf("Apply(%q, %+v) = %q, want %q", file, hunks, got.String(), want)
+			}
+		}
+	})
+}

@@ -4,6 +4,7 @@ package patch
 // lines with one forward cursor, and turning them into line replacements.
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/devbroker/devbroker/engine/text"
@@ -19,9 +20,15 @@ type Hunk struct {
 	// is ignored when matching. No Old lines means a pure addition, which
 	// appends at the end of the file.
 	Old []string
+	// OldEOL is nil when no line of Old carried "\r\n" in the patch. When
+	// one did, the hunk was written from the file's real bytes and states
+	// every terminator: OldEOL holds each Old line's as written ("\r\n",
+	// "\n", or "" for a last line without one), and each New line's EOL is
+	// its own as written, "\n" included.
+	OldEOL []string
 	// New is the context and added lines. A line with EOL "" takes the
 	// file's dominant terminator; a line that carried "\r" in the patch
-	// has EOL "\r\n".
+	// has EOL "\r\n"; a line has EOL "\n" only when OldEOL is set.
 	New []text.Line
 	// EOF ("*** End of File") requires the match to end at the last line.
 	EOF bool
@@ -54,7 +61,7 @@ func Match(lines []string, hunks []Hunk) ([]text.LineReplacement, error) {
 		if err != nil {
 			return nil, err
 		}
-		reps = appendPieces(reps, start, h.Old, h.New)
+		reps = appendPieces(reps, start, h)
 		cursor = start + len(h.Old)
 	}
 	return append(reps, appends...), nil
@@ -155,10 +162,14 @@ func trimCR(s string) string {
 const maxDiffCells = 1 << 20
 
 // appendPieces appends the replacements that turn the matched lines
-// [start, start+len(old)) into nw, leaving the lines that old and nw share
+// [start, start+len(h.Old)) into h.New, leaving the lines that both share
 // (by a longest common subsequence) in place with their own terminators.
-func appendPieces(reps []text.LineReplacement, start int, old []string, nw []text.Line) []text.LineReplacement {
-	eq := func(i, j int) bool { return trimCR(old[i]) == trimCR(nw[j].Text) }
+// An Old and a New line are shared when the patch wrote them the same,
+// terminator included; a line written back with another terminator is
+// replaced, which changes its terminator.
+func appendPieces(reps []text.LineReplacement, start int, h *Hunk) []text.LineReplacement {
+	old, nw := h.Old, h.New
+	eq := func(i, j int) bool { return old[i] == nw[j].Text && h.oldEOL(i) == nw[j].EOL }
 	p := 0
 	for p < len(old) && p < len(nw) && eq(p, p) {
 		p++
@@ -212,4 +223,31 @@ func appendPieces(reps []text.LineReplacement, start int, old []string, nw []tex
 	i, j = len(o), len(n)
 	flush()
 	return reps
+}
+
+// oldEOL is Old line i's terminator as the patch states it ("" when the
+// hunk states none).
+func (h *Hunk) oldEOL(i int) string {
+	if h.OldEOL == nil {
+		return ""
+	}
+	return h.OldEOL[i]
+}
+
+// setTerminators settles how h states terminators, given each Old line's
+// as written ("\r\n", "\n", or "" for none) and each New line's in its EOL.
+// When an Old line carried "\r\n" they all stand (see [Hunk.OldEOL]);
+// otherwise "\n" says nothing, and those New lines take the file's dominant
+// terminator.
+func (h *Hunk) setTerminators(oldEOL []string) {
+	if slices.Contains(oldEOL, text.CRLF) {
+		h.OldEOL = oldEOL
+		return
+	}
+	h.OldEOL = nil
+	for i := range h.New {
+		if h.New[i].EOL == text.LF {
+			h.New[i].EOL = ""
+		}
+	}
 }
