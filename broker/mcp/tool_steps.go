@@ -56,7 +56,7 @@ func (s *Server) editTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:  "edit",
 		Title: "Replace whole lines",
-		Description: "Replace whole lines of a file (seed-000 edit). Read the file first (read_lines or read_file): each find must be complete lines copied exactly, and must match exactly one place after the previous edit. Matching is whole-line: a part of a line never matches. Empty replace deletes. All edits apply or none. Line endings: find matches regardless of line endings; kept lines keep theirs and new lines take the file's. To change a line's ending, find it and replace it with the new one (find a\\n, replace a\\r\\n); when find's lines end in \\r\\n, replace's lines are written with the endings they have. " +
+		Description: "Replace whole lines of a file. Read the file first (read_lines or read_file): each find must be complete lines copied exactly, and must match exactly one place after the previous edit. Matching is whole-line: a part of a line never matches. Empty replace deletes. All edits apply or none. Line endings: find matches regardless of line endings; kept lines keep theirs and new lines take the file's. To change a line's ending, find it and replace it with the new one (find a\\n, replace a\\r\\n); when find's lines end in \\r\\n, replace's lines are written with the endings they have. " +
 			`Errors: "patch context is ambiguous and matches multiple locations" (add surrounding lines to find); "the patch could not be applied cleanly to the source text" (re-read the lines).` + persists,
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
@@ -80,7 +80,7 @@ func (s *Server) applyPatchTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:  "apply_patch",
 		Title: "Apply a multi-file patch",
-		Description: "Apply a '*** Begin Patch' envelope that adds, deletes, updates and moves files (seed-000 apply_patch). Context and removed lines must match the file exactly, as whole lines, and each hunk exactly once; the patch applies all or nothing. A unified diff is refused (use edit, or edit_file's patch command). Line endings: lines match regardless of line endings; kept lines keep theirs and '+' lines take the file's, unless a '+' line ends in \\r\\n (then CRLF) or its hunk's context or '-' lines end in \\r\\n (then every '+' line has the ending it is written with). So '-a' then '+a\\r\\n' converts a line to CRLF, and a diff of the real bytes converts LF to CRLF or back." +
+		Description: "Apply a '*** Begin Patch' envelope that adds, deletes, updates and moves files. Context and removed lines must match the file exactly, as whole lines, and each hunk exactly once; the patch applies all or nothing. A unified diff is refused (use edit, or edit_file's patch command). Line endings: lines match regardless of line endings; kept lines keep theirs and '+' lines take the file's, unless a '+' line ends in \\r\\n (then CRLF) or its hunk's context or '-' lines end in \\r\\n (then every '+' line has the ending it is written with). So '-a' then '+a\\r\\n' converts a line to CRLF, and a diff of the real bytes converts LF to CRLF or back." +
 			persists,
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),

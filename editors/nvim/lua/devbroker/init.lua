@@ -1,5 +1,5 @@
 -- devbroker for Neovim: starts `devbroker serve --stdio`, syncs the buffers
--- under the root (so the broker sees unsaved text), runs seed-000 plans and
+-- under the root (so the broker sees unsaved text), runs workspace plans and
 -- applies the returned WorkspaceEdit to the buffers, with Neovim's undo.
 -- The broker never writes the disk for a plan run with apply "editor" (the
 -- default here): saving stays the user's call.

@@ -1,0 +1,57 @@
+package main
+
+// Users and models read the README, docs/ and the MCP tool texts; the
+// team's specification documents are not theirs to read, so none of these
+// texts may point at them.
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+)
+
+// teamOnly matches words that name the team's own specification documents.
+var teamOnly = regexp.MustCompile(`(?i)\bseeds?\b|seed[- ]?0\d\d|CONTRACT\.md|DESIGN\.md`)
+
+func TestUserTextNamesNoTeamDocument(t *testing.T) {
+	files := []string{"../../README.md", "../../editors/nvim/README.md", "../../editors/nvim/lua/devbroker/init.lua"}
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("docs/*.md: %v (%d files)", err, len(docs))
+	}
+	for _, f := range append(files, docs...) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := teamOnly.FindIndex(data); m != nil {
+			t.Errorf("%s names a team document: %q", f, excerpt(data, m[0]))
+		}
+	}
+
+	// Every tool's description and input schema, as a client lists them.
+	cs := connectStdio(t, writeTree(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "a.go": "package m\n"}))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) < 5 {
+		t.Fatalf("only %d tools listed", len(res.Tools))
+	}
+	for _, tl := range res.Tools {
+		schema, _ := json.Marshal(tl.InputSchema)
+		for _, s := range []string{tl.Description, string(schema)} {
+			if m := teamOnly.FindStringIndex(s); m != nil {
+				t.Errorf("tool %s names a team document: %q", tl.Name, excerpt([]byte(s), m[0]))
+			}
+		}
+	}
+}
+
+func excerpt(b []byte, at int) string {
+	lo, hi := max(0, at-40), min(len(b), at+40)
+	return string(b[lo:hi])
+}
