@@ -42,6 +42,17 @@ func (k Kind) Retryable() bool {
 	return false
 }
 
+// Incomplete reports whether k is the failure of a step whose answer a
+// driver did not complete (timed out, crashed, still indexing, or files
+// no working driver served): a tool failure, not a finding.
+func (k Kind) Incomplete() bool {
+	switch k {
+	case Timeout, Crashed, Indexing, Unchecked:
+		return true
+	}
+	return false
+}
+
 // Error is a classified failure.
 type Error struct {
 	Kind Kind
