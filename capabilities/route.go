@@ -108,6 +108,9 @@ func (s *Set) route(lang *language, kind engine.Kind) route {
 				continue
 			}
 			for _, dn := range alt {
+				if slices.Contains(rt.drivers, dn) {
+					continue // already serving for an earlier slot
+				}
 				rt.drivers = append(rt.drivers, dn)
 				if len(why) > 0 {
 					rt.notes[dn] = fmt.Sprintf("served %s files in place of %s (%s)", lang.name, slot[:ai].String(), strings.Join(why, "; "))
