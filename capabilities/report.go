@@ -14,8 +14,8 @@ import (
 // languages that have a working driver.
 type Report struct {
 	Drivers []DriverReport `json:"drivers"`
-	// Available maps format, lint and check to the languages with at
-	// least one working driver for it.
+	// Available maps format, lint and check to the languages that a
+	// working driver (or alternative) serves for it.
 	Available map[engine.Kind][]string `json:"available"`
 }
 
@@ -48,12 +48,9 @@ func (s *Set) Report() *Report {
 	s.mu.Unlock()
 	for _, kind := range []engine.Kind{engine.Format, engine.Lint, engine.Check} {
 		r.Available[kind] = []string{}
-		for _, l := range s.langs {
-			for _, dn := range l.byKind[kind] {
-				if s.working(dn) && supports(s.drivers[dn], kind) {
-					r.Available[kind] = append(r.Available[kind], l.name)
-					break
-				}
+		for i := range s.langs {
+			if len(s.route(&s.langs[i], kind).drivers) > 0 {
+				r.Available[kind] = append(r.Available[kind], s.langs[i].name)
 			}
 		}
 	}

@@ -49,7 +49,7 @@ const DefaultMaxDiagnostics = 200
 type language struct {
 	name     string
 	patterns []string
-	byKind   map[engine.Kind][]string // driver names
+	byKind   map[engine.Kind][]configs.Slot
 }
 
 // Set is the drivers of one configuration over one root. It implements
@@ -58,6 +58,7 @@ type Set struct {
 	root    string
 	langs   []language
 	drivers map[string]Driver
+	install map[string]string // driver name → its install hint
 	maxDiag int
 
 	mu     sync.Mutex
@@ -72,7 +73,7 @@ func NewSet(cfg *configs.Config, types []Type, root string) (*Set, error) {
 	for _, t := range types {
 		byName[t.Name] = t
 	}
-	s := &Set{root: root, drivers: map[string]Driver{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics}
+	s := &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics}
 	if s.maxDiag <= 0 {
 		s.maxDiag = DefaultMaxDiagnostics
 	}
@@ -83,11 +84,21 @@ func NewSet(cfg *configs.Config, types []Type, root string) (*Set, error) {
 	sort.Strings(names)
 	for _, ln := range names {
 		l := cfg.Languages[ln]
-		lang := language{name: ln, patterns: l.FileTypes, byKind: map[engine.Kind][]string{
-			engine.Format: l.Format, engine.Lint: l.Lint, engine.Check: l.Check,
-		}}
+		lang := language{name: ln, patterns: l.FileTypes, byKind: map[engine.Kind][]configs.Slot{}}
+		var names []string
+		for kind, entries := range map[engine.Kind][]string{engine.Format: l.Format, engine.Lint: l.Lint, engine.Check: l.Check} {
+			for _, e := range entries {
+				slot, err := configs.ParseSlot(e)
+				if err != nil {
+					return nil, fmt.Errorf("language %q, %s: %w", ln, kind, err)
+				}
+				lang.byKind[kind] = append(lang.byKind[kind], slot)
+				names = append(names, slot.Drivers()...)
+			}
+		}
+		sort.Strings(names)
 		s.langs = append(s.langs, lang)
-		for _, dn := range append(append(append([]string{}, l.Format...), l.Lint...), l.Check...) {
+		for _, dn := range names {
 			if _, done := s.drivers[dn]; done {
 				continue
 			}
@@ -104,6 +115,7 @@ func NewSet(cfg *configs.Config, types []Type, root string) (*Set, error) {
 				return nil, fmt.Errorf("driver %q: %w", dn, err)
 			}
 			s.drivers[dn] = d
+			s.install[dn] = dc.Install
 		}
 	}
 	return s, nil
@@ -162,20 +174,12 @@ func safeProbe(ctx context.Context, d Driver) (p Probe) {
 	return d.Probe(ctx)
 }
 
-// working reports whether the probe found driver name working.
-func (s *Set) working(name string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.probes[name].State == Found
-}
-
-// Has reports whether any language has a working driver for kind.
+// Has reports whether any language has a slot for kind that a working
+// alternative serves.
 func (s *Set) Has(kind engine.Kind) bool {
-	for _, l := range s.langs {
-		for _, dn := range l.byKind[kind] {
-			if s.working(dn) && supports(s.drivers[dn], kind) {
-				return true
-			}
+	for i := range s.langs {
+		if len(s.route(&s.langs[i], kind).drivers) > 0 {
+			return true
 		}
 	}
 	return false
@@ -207,7 +211,11 @@ func (s *Set) languageOf(p string) *language {
 	return nil
 }
 
-// Run routes a request to the working drivers of each file's language.
+// Run routes a request to the working drivers of each file's language
+// (each slot served by its first working alternative). A language whose
+// files no working driver served gets an unchecked status, which makes the
+// answer incomplete; a file whose language lists no driver for the kind,
+// or that no language covers, gets an info diagnostic.
 func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, error) {
 	targets := req.Paths
 	if targets == nil {
@@ -216,62 +224,27 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		}
 	}
 	sort.Strings(targets)
-	resp := &engine.Response{Edits: map[string]*text.Doc{}}
-	// Route: driver name → its files, in configuration order.
-	var order []string
-	routed := map[string][]string{}
-	for _, p := range targets {
-		lang := s.languageOf(p)
-		if lang == nil {
-			resp.Diagnostics = append(resp.Diagnostics, info(p, fmt.Sprintf("no %s driver: no configured language covers this file type", req.Kind)))
-			continue
-		}
-		var chosen []string
-		var missing []string
-		for _, dn := range lang.byKind[req.Kind] {
-			d := s.drivers[dn]
-			if !supports(d, req.Kind) {
-				continue
-			}
-			if !s.working(dn) {
-				missing = append(missing, dn)
-				continue
-			}
-			chosen = append(chosen, dn)
-			if req.Kind == engine.Format {
-				break // the first working formatter formats
-			}
-		}
-		if len(chosen) == 0 {
-			msg := fmt.Sprintf("no %s driver for %s files", req.Kind, lang.name)
-			if len(missing) > 0 {
-				msg = fmt.Sprintf("no working %s driver for %s files: %s not available (see devbroker probe)", req.Kind, lang.name, strings.Join(missing, ", "))
-			}
-			resp.Diagnostics = append(resp.Diagnostics, info(p, msg))
-			continue
-		}
-		for _, dn := range chosen {
-			if _, seen := routed[dn]; !seen {
-				order = append(order, dn)
-			}
-			routed[dn] = append(routed[dn], p)
-		}
-	}
+	rf := s.routeFiles(req.Kind, targets)
+	resp := &engine.Response{Edits: map[string]*text.Doc{}, Diagnostics: rf.infos}
 	all, changed := req.Files, req.Changed
-	for _, dn := range order {
+	for _, dn := range rf.order {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		d := s.drivers[dn]
 		r := safeRun(ctx, d, &Request{
-			Kind: req.Kind, Root: req.Root, Files: routed[dn], All: all,
+			Kind: req.Kind, Root: req.Root, Files: rf.files[dn], All: all,
 			Changed: changed, Deleted: req.Deleted, Fix: req.Fix,
 		})
 		status := r.Status
 		if status == "" {
 			status = engine.StatusOK
 		}
-		resp.Drivers = append(resp.Drivers, engine.DriverStatus{Driver: dn, Status: status, Message: r.Message})
+		msg := r.Message
+		if n := strings.Join(rf.notes[dn], "; "); n != "" {
+			msg = strings.TrimPrefix(msg+"; "+n, "; ")
+		}
+		resp.Drivers = append(resp.Drivers, engine.DriverStatus{Driver: dn, Status: status, Message: msg})
 		for _, dg := range r.Diagnostics {
 			if dg.Source == "" {
 				dg.Source = dn
@@ -298,6 +271,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 			all = next
 		}
 	}
+	resp.Drivers = append(resp.Drivers, rf.unchecked...)
 	engine.SortDiagnostics(resp.Diagnostics)
 	if n := len(resp.Diagnostics); n > s.maxDiag {
 		resp.Diagnostics = append(resp.Diagnostics[:s.maxDiag:s.maxDiag], engine.Diagnostic{

@@ -32,6 +32,25 @@ type Limits struct {
 // Language is one language's toolchain: which files are the language's,
 // and which drivers format, lint and check them. Every driver it names
 // must be defined under [drivers].
+//
+// Each entry of format, lint and check is a slot that may name
+// alternatives, tried in order: "gopls | go-build + go-vet" is served by
+// gopls when the probe found it working, else by go-build and go-vet
+// together (alternatives are separated by "|", the drivers that run
+// together are joined by "+", and a driver name cannot contain either).
+// The first alternative whose drivers all work serves the slot, and the
+// answer says so: the serving driver's status message reads "served go
+// files in place of gopls (...)". A plain name like "staticcheck" is a
+// slot of one alternative.
+//
+// A file whose language lists drivers for the step, but none of whose
+// slots any working driver served, is unchecked: the answer carries a
+// status "unchecked" naming the language, why each driver was not
+// available and how to install it, and such an answer is never ok (the
+// command line exits 2; in a plan the step fails and the plan ends). A
+// language whose list for the step is empty (shell's check = []) is not
+// unchecked: its files get an info diagnostic saying no driver is
+// configured, as do files no language covers.
 type Language struct {
 	// Disabled removes the language: a project writes
 	// [languages.NAME] disabled = true to turn off a default language.
@@ -41,13 +60,15 @@ type Language struct {
 	// slash, the workspace path ("**/*.d.ts"). At least one is required.
 	FileTypes []string `toml:"file_types"`
 	// Format names the drivers that format the language's files, tried in
-	// order: the first one the probe found working formats.
+	// order: the first slot that a working driver serves formats.
 	Format []string `toml:"format"`
-	// Lint names the drivers whose findings lint reports. Every working
-	// one runs.
+	// Lint names the drivers whose findings lint reports. Every slot runs,
+	// each served by its first working alternative.
 	Lint []string `toml:"lint"`
 	// Check names the drivers whose findings check reports (compile and
-	// type errors, usually a language server). Every working one runs.
+	// type errors, usually a language server). Every slot runs, each
+	// served by its first working alternative. Default for Go:
+	// "gopls | go-build + go-vet".
 	Check []string `toml:"check"`
 }
 

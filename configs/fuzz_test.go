@@ -18,6 +18,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte(valid))
 	f.Add([]byte(mergeBase))
+	f.Add([]byte(strings.Replace(valid, `lint = ["sc"]`, `lint = ["sc | x + sc2", "|"]`, 1)))
 	f.Add([]byte(valid + "errorformat = [\"%f:%l:%c: %m\", \"%-G%.%#\"]\njson = { message = \"m\" }\n"))
 	f.Add([]byte("[drivers.\"a.b\"]\ntype = \"lsp\"\nsettings = { x = { y = [1, 2] } }\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -39,9 +40,15 @@ func FuzzParse(f *testing.F) {
 			if l.Disabled || len(l.FileTypes) == 0 {
 				t.Fatalf("accepted language %q: %+v", ln, l)
 			}
-			for _, dn := range slices.Concat(l.Format, l.Lint, l.Check) {
-				if cfg.Drivers[dn] == nil {
-					t.Fatalf("accepted language %q naming undefined driver %q", ln, dn)
+			for _, entry := range slices.Concat(l.Format, l.Lint, l.Check) {
+				slot, err := ParseSlot(entry)
+				if err != nil {
+					t.Fatalf("accepted language %q with the entry %q: %v", ln, entry, err)
+				}
+				for _, dn := range slot.Drivers() {
+					if cfg.Drivers[dn] == nil {
+						t.Fatalf("accepted language %q naming undefined driver %q", ln, dn)
+					}
 				}
 			}
 		}

@@ -22,9 +22,15 @@ func TestDefault(t *testing.T) {
 		if len(l.FileTypes) == 0 {
 			t.Errorf("language %s has no file_types", name)
 		}
-		for _, dn := range slices.Concat(l.Format, l.Lint, l.Check) {
-			if cfg.Drivers[dn] == nil {
-				t.Errorf("language %s names driver %q, which is not defined", name, dn)
+		for _, entry := range slices.Concat(l.Format, l.Lint, l.Check) {
+			slot, err := ParseSlot(entry)
+			if err != nil {
+				t.Errorf("language %s: %v", name, err)
+			}
+			for _, dn := range slot.Drivers() {
+				if cfg.Drivers[dn] == nil {
+					t.Errorf("language %s names driver %q, which is not defined", name, dn)
+				}
 			}
 		}
 	}

@@ -64,19 +64,31 @@ func (v *validator) language(name string, l *Language) {
 		key   string
 		names []string
 	}{{"format", l.Format}, {"lint", l.Lint}, {"check", l.Check}} {
-		for i, dn := range list.names {
-			if _, ok := v.m.cfg.Drivers[dn]; ok {
-				continue
-			}
+		for i, entry := range list.names {
 			ep := elem(p+"."+list.key, i)
-			if src, ok := v.m.disabled[fieldPath("drivers", dn)]; ok {
-				at := src.idx.find(fieldPath("drivers", dn, "disabled"))
-				v.errorf(ep, "driver %q is disabled (%s:%d); remove it from this list or override the language", dn, src.name, at.line)
+			slot, err := ParseSlot(entry)
+			if err != nil {
+				v.errorf(ep, "%v", err)
 				continue
 			}
-			v.errorf(ep, "driver %q is not defined under [drivers]; defined: %s", dn, strings.Join(sortedKeys(v.m.cfg.Drivers), ", "))
+			for _, dn := range slot.Drivers() {
+				v.defined(ep, dn)
+			}
 		}
 	}
+}
+
+// defined checks that the driver a list entry at ep names is defined.
+func (v *validator) defined(ep, dn string) {
+	if _, ok := v.m.cfg.Drivers[dn]; ok {
+		return
+	}
+	if src, ok := v.m.disabled[fieldPath("drivers", dn)]; ok {
+		at := src.idx.find(fieldPath("drivers", dn, "disabled"))
+		v.errorf(ep, "driver %q is disabled (%s:%d); remove it from this list or override the language", dn, src.name, at.line)
+		return
+	}
+	v.errorf(ep, "driver %q is not defined under [drivers]; defined: %s", dn, strings.Join(sortedKeys(v.m.cfg.Drivers), ", "))
 }
 
 // replacedHint reminds that a project entry replaced the default whole.

@@ -35,6 +35,13 @@ func TestParseErrors(t *testing.T) {
 		{"negative duration", valid + "timeout = \"-1s\"\n", `.devbroker.toml:8:11: drivers.sc.timeout: a duration must not be negative: "-1s"`},
 		{"undefined driver", strings.Replace(valid, `lint = ["sc"]`, `lint = ["sc", "shfmt"]`, 1),
 			`.devbroker.toml:3:15: languages.sh.lint[1]: driver "shfmt" is not defined under [drivers]; defined: sc`},
+		{"driver twice in an entry", strings.Replace(valid, `lint = ["sc"]`, `lint = ["sc | go-build + sc"]`, 1),
+			`.devbroker.toml:3:9: languages.sh.lint[0]: "sc | go-build + sc": driver "sc" appears twice; name each driver once per entry`},
+		{"undefined driver in an alternative", strings.Replace(valid, `lint = ["sc"]`, `lint = ["sc", "x | sc + y"]`, 1),
+			".devbroker.toml:3:15: languages.sh.lint[1]: driver \"x\" is not defined under [drivers]; defined: sc\n" +
+				`.devbroker.toml:3:15: languages.sh.lint[1]: driver "y" is not defined under [drivers]; defined: sc`},
+		{"empty alternative", strings.Replace(valid, `lint = ["sc"]`, `lint = ["sc |"]`, 1),
+			`.devbroker.toml:3:9: languages.sh.lint[0]: "sc |": alternative 2 is empty; separate alternatives with "|", like "gopls | go-build + go-vet" (a driver name cannot contain "|" or "+")`},
 		{"no file types", strings.Replace(valid, `file_types = ["*.sh"]`, `file_types = []`, 1),
 			`.devbroker.toml:2:1: languages.sh.file_types: must list at least one file name pattern, like "*.go"`},
 		{"missing file types", strings.Replace(valid, "file_types = [\"*.sh\"]\n", "", 1),

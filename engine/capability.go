@@ -69,13 +69,19 @@ const (
 	StatusCrashed      Status = "crashed"
 	StatusNotInstalled Status = "not_installed"
 	StatusIndexing     Status = "indexing"
+	// StatusUnchecked is a language's files that no working driver
+	// served: the language lists drivers for the kind, but none of them
+	// (nor an alternative) was found working.
+	StatusUnchecked Status = "unchecked"
 )
 
 // DriverStatus is one driver's status in an answer.
 type DriverStatus struct {
-	Driver  string `json:"driver"`
-	Status  Status `json:"status"`
-	Message string `json:"message,omitempty"`
+	Driver string `json:"driver"`
+	// Language names the language an unchecked status is about.
+	Language string `json:"language,omitempty"`
+	Status   Status `json:"status"`
+	Message  string `json:"message,omitempty"`
 }
 
 // Severity of a diagnostic.

@@ -11,7 +11,8 @@ import (
 
 // Result is a plan's outcome: the DevResult of seed 000.
 type Result struct {
-	// OK is false when a step failed or any diagnostic is an error.
+	// OK is true only when every step ran, no diagnostic is an error and
+	// every driver's answer is complete (status ok).
 	OK bool `json:"ok"`
 	// Reads holds read_lines output by label (default: the path).
 	Reads map[string]string `json:"reads"`
@@ -83,7 +84,7 @@ func (r *Result) addStale(stale []workspace.Stale) {
 
 func (r *Result) finish() {
 	SortDiagnostics(r.Diagnostics)
-	r.OK = r.Error == nil
+	r.OK = r.Error == nil && complete(r.Drivers)
 	for _, d := range r.Diagnostics {
 		if d.Severity == SeverityError {
 			r.OK = false

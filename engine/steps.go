@@ -186,16 +186,21 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	}
 	r.Diagnostics = append(r.Diagnostics, resp.Diagnostics...)
 	r.Drivers = append(r.Drivers, resp.Drivers...)
-	if kind == Check || len(resp.Edits) == 0 {
-		return nil
-	}
-	t := e.ws.Begin()
-	for p, d := range resp.Edits {
-		if err := t.Set(p, d); err != nil {
+	if kind != Check && len(resp.Edits) > 0 {
+		// The step's own changes (formatting, fixes) stay in the
+		// workspace even when its verdict fails: the diagnostics
+		// describe that content.
+		t := e.ws.Begin()
+		for p, d := range resp.Edits {
+			if err := t.Set(p, d); err != nil {
+				return err
+			}
+		}
+		if err := t.Commit(); err != nil {
 			return err
 		}
 	}
-	return t.Commit()
+	return verdict(kind, resp)
 }
 
 // selectPaths matches selectors (paths or globs) against the workspace.

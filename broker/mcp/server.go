@@ -351,13 +351,16 @@ func errorResult(err error) *sdk.CallToolResult {
 }
 
 // devToolResult is the answer of dev_plan and the step tools: the DevResult
-// as text and structured content; a failed step is a tool error.
+// as text and structured content; a failed step is a tool error, except a
+// lint or check that failed on error findings (kind diagnostics): findings
+// are the answer, and the result still says ok false and where the plan
+// stopped.
 func devToolResult(r *engine.Result, unwritten []string) *sdk.CallToolResult {
 	dr := wire.NewDevResult(r, unwritten, wire.Options{})
 	return &sdk.CallToolResult{
 		Content:           []sdk.Content{&sdk.TextContent{Text: devResultText(dr)}},
 		StructuredContent: dr,
-		IsError:           dr.Error != nil,
+		IsError:           dr.Error != nil && dr.Error.Kind != string(fault.Diagnostics),
 	}
 }
 

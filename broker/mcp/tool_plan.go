@@ -36,7 +36,8 @@ Steps:
 - Line endings (edit and apply_patch): lines match regardless of line endings; kept lines keep theirs and new lines take the file's, so an LF patch leaves a CRLF file CRLF. A line's ending changes only when you write it: a '+' line (or replace line) ending in \r\n gets CRLF, and when a hunk's context or '-' lines (or find's lines) end in \r\n, every new line gets the ending it is written with. So "-a" then "+a\r\n" converts a line to CRLF, and "-a\r\n" then "+a\n" back to LF.
 - write {paths?}: persist the workspace's unwritten changes (all, or those paths) to disk: renames, then deletions, then creates and modifications. It is refused (conflict), writing nothing, if any of those files changed on disk since they were read; the error says how to recover (discard those paths, then make the change again). Not atomic across files: a failed write reports what it had written.
 %s
-Choose the ordering deliberately: edit -> lint -> check -> write validates before committing (stop at a diagnostic and nothing was written); edit -> write -> lint -> check commits first and reports problems after (ok is false, but the files are on disk).`
+A lint or check step whose answer has an error diagnostic, or is incomplete (a driver timed out, crashed or was still indexing, or a language's files went unchecked because none of its drivers works: see drivers), FAILS and ends the plan: nothing after it runs, including write. Its error kind is "diagnostics" for error findings (fix the code), else the status (timeout, crashed, indexing, unchecked); the diagnostics and statuses stay in the result. An incomplete format answer fails the same way. Warnings and infos never end a plan. ok is true only when every step ran, no diagnostic is an error and every driver answered completely.
+Choose the ordering deliberately: edit -> lint -> check -> write writes only validated code (an error or an incomplete answer stops the plan before write; written is empty and the edit stays unwritten in the workspace); edit -> write -> lint -> check writes first and reports after (the files are on disk, ok is false with the diagnostics).`
 
 func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[PlanParams]()
@@ -49,9 +50,9 @@ func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
 			case "format":
 				caps = append(caps, "- format {paths?}: format workspace files (all, or those paths) with the configured formatter; changes the workspace, not the disk.")
 			case "lint":
-				caps = append(caps, "- lint {paths?, fix?}: lint workspace files; diagnostics describe the workspace including unwritten changes; fix: true applies the fixes to the workspace.")
+				caps = append(caps, "- lint {paths?, fix?}: lint workspace files; diagnostics describe the workspace including unwritten changes; fix: true applies the fixes to the workspace. An error diagnostic or an incomplete answer ends the plan.")
 			case "check":
-				caps = append(caps, "- check {}: type-check the workspace content (including unwritten changes) and report diagnostics; changes nothing.")
+				caps = append(caps, "- check {}: type-check the workspace content (including unwritten changes) and report diagnostics; changes nothing. An error diagnostic or an incomplete answer ends the plan.")
 			}
 		}
 	}

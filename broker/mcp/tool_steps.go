@@ -16,7 +16,7 @@ import (
 )
 
 // persists is appended to the description of every mutating step tool.
-const persists = ` This tool PERSISTS: it is the step followed by a write of the files it changed, so they are on disk when it returns (other unwritten workspace changes stay unwritten). To validate before writing, use dev_plan with the ordering edit -> lint -> check -> write instead.`
+const persists = ` This tool PERSISTS: it is the step followed by a write of the files it changed, so they are on disk when it returns (other unwritten workspace changes stay unwritten); when the step fails, nothing is written. To validate before writing, use dev_plan with the ordering edit -> lint -> check -> write instead: a lint or check with an error diagnostic or an incomplete answer ends the plan before the write.`
 
 // ReadLinesParams are read_lines's parameters.
 type ReadLinesParams struct {
@@ -137,9 +137,10 @@ type LintParams struct {
 func (s *Server) lintTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[LintParams]()
 	tool := &sdk.Tool{
-		Name:         "lint",
-		Title:        "Lint files",
-		Description:  "Lint files with the configured linters and report diagnostics (most severe first; each driver says whether its answer is complete). Findings are data, not a tool failure. Diagnostics describe the workspace content, including unwritten changes. With fix: true the fixes are applied." + persists,
+		Name:  "lint",
+		Title: "Lint files",
+		Description: "Lint files with the configured linters and report diagnostics (most severe first; each driver says whether its answer is complete: ok, timeout, crashed, not_installed, indexing, or unchecked for a language none of whose linters works). Diagnostics describe the workspace content, including unwritten changes. With fix: true the fixes are applied. " +
+			"An error diagnostic fails the step (error kind diagnostics; the findings are the answer, not a tool error) and an incomplete answer fails it too (kind timeout, crashed, indexing or unchecked): then NOTHING is written, and fixes stay unwritten in the workspace." + persists,
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
@@ -156,9 +157,10 @@ type CheckParams struct {
 func (s *Server) checkTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[CheckParams]()
 	tool := &sdk.Tool{
-		Name:         "check",
-		Title:        "Check the workspace",
-		Description:  "Type-check or build-check the workspace content, including unwritten changes, and report diagnostics (most severe first; each driver says whether its answer is complete: ok, timeout, crashed, not_installed, indexing). Findings are data, not a tool failure: ok is false when any diagnostic is an error. Changes nothing. Long checks send progress notifications and stop when cancelled.",
+		Name:  "check",
+		Title: "Check the workspace",
+		Description: "Type-check or build-check the workspace content, including unwritten changes, and report diagnostics (most severe first; each driver says whether its answer is complete: ok, timeout, crashed, not_installed, indexing, or unchecked for a language none of whose checkers works, with the install hint; a fallback says what it served in place of). Changes nothing. " +
+			"ok is true only when no diagnostic is an error and every driver answered completely: an error diagnostic fails the step with kind diagnostics (the findings are the answer, not a tool error), an incomplete answer with its status (timeout, crashed, indexing, unchecked). In dev_plan either ends the plan, so edit -> lint -> check -> write writes only validated code. Long checks send progress notifications and stop when cancelled.",
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}

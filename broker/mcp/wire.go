@@ -61,7 +61,10 @@ func devResultText(r *wire.DevResult) string {
 		fmt.Fprintf(&b, "written: %s\n", strings.Join(r.Written, ", "))
 	}
 	for _, d := range r.Drivers {
-		if d.Status != string(engine.StatusOK) {
+		switch {
+		case d.Status == string(engine.StatusUnchecked):
+			fmt.Fprintf(&b, "%s files unchecked (%s): %s\n", d.Language, d.Driver, d.Message)
+		case d.Status != string(engine.StatusOK) || d.Message != "":
 			fmt.Fprintf(&b, "driver %s: %s %s\n", d.Driver, d.Status, d.Message)
 		}
 	}

@@ -23,7 +23,7 @@ import (
 
 // DevResult is a plan's or step's outcome: seed 000's DevResult.
 type DevResult struct {
-	OK          bool              `json:"ok" jsonschema:"false when a step failed or any diagnostic is an error"`
+	OK          bool              `json:"ok" jsonschema:"true only when every step ran, no diagnostic is an error and every driver's answer is complete (status ok)"`
 	Reads       map[string]string `json:"reads" jsonschema:"read_lines output by label (default: the path), lines joined with newlines"`
 	Changes     []Change          `json:"changes" jsonschema:"how the session's workspace differs from what was acquired"`
 	Written     []string          `json:"written" jsonschema:"paths written to disk by this call, in order"`
@@ -89,16 +89,17 @@ type FixEdit struct {
 
 // DriverStatus is one driver's status in an answer.
 type DriverStatus struct {
-	Driver  string `json:"driver"`
-	Status  string `json:"status" jsonschema:"ok, timeout, crashed, not_installed or indexing; only ok is complete and current"`
-	Message string `json:"message,omitempty"`
+	Driver   string `json:"driver" jsonschema:"the driver; for an unchecked status, the language's drivers for the step as configured"`
+	Language string `json:"language,omitempty" jsonschema:"for an unchecked status, the language whose files no working driver served"`
+	Status   string `json:"status" jsonschema:"ok, timeout, crashed, not_installed, indexing or unchecked; only ok is complete and current, and any other makes the answer not ok"`
+	Message  string `json:"message,omitempty" jsonschema:"why a status is not ok (with the install hint for unchecked), or which driver a fallback served in place of"`
 }
 
 // StepError is the failure of a step or of the call.
 type StepError struct {
 	Step      int      `json:"step" jsonschema:"1-based index of the failing step; 0 for the plan itself"`
 	Name      string   `json:"name" jsonschema:"the step's name; empty for validation, acquire for acquisition"`
-	Kind      string   `json:"kind" jsonschema:"bad_argument, not_found, ambiguous, no_match, conflict, bounds, unavailable, io, timeout or internal"`
+	Kind      string   `json:"kind" jsonschema:"bad_argument, not_found, ambiguous, no_match, conflict, bounds, unavailable, io, timeout, internal; or, for a format, lint or check step that failed on its answer: diagnostics (an error diagnostic), timeout, crashed, indexing or unchecked (an incomplete answer)"`
 	Message   string   `json:"message"`
 	Retryable bool     `json:"retryable" jsonschema:"whether the identical call may succeed later; false means change the call"`
 	Written   []string `json:"written,omitempty" jsonschema:"what a failed write had written before it failed"`
@@ -133,7 +134,7 @@ func NewDevResult(r *engine.Result, unwritten []string, opts Options) *DevResult
 		out.Diagnostics = append(out.Diagnostics, diagnostic(d, opts))
 	}
 	for _, d := range r.Drivers {
-		out.Drivers = append(out.Drivers, DriverStatus{Driver: d.Driver, Status: string(d.Status), Message: d.Message})
+		out.Drivers = append(out.Drivers, DriverStatus{Driver: d.Driver, Language: d.Language, Status: string(d.Status), Message: d.Message})
 	}
 	out.Unwritten = append(out.Unwritten, unwritten...)
 	for _, st := range r.Stale {

@@ -222,7 +222,15 @@ func TestDefaultsBuild(t *testing.T) {
 	// Every language's drivers exist and can do what the language asks.
 	for ln, l := range cfg.Languages {
 		for kind, names := range map[engine.Kind][]string{engine.Format: l.Format, engine.Lint: l.Lint, engine.Check: l.Check} {
-			for _, dn := range names {
+			var all []string
+			for _, e := range names {
+				slot, err := configs.ParseSlot(e)
+				if err != nil {
+					t.Errorf("language %s: %v", ln, err)
+				}
+				all = append(all, slot.Drivers()...)
+			}
+			for _, dn := range all {
 				dc := cfg.Drivers[dn]
 				if dc == nil {
 					t.Errorf("language %s: no driver %s", ln, dn)

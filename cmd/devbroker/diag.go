@@ -19,6 +19,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/drivers"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/workspace"
 )
@@ -94,15 +95,32 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		args0, _ = json.Marshal(map[string]any{"fix": true})
 	}
 	plan := &engine.Plan{Paths: paths, Ops: []engine.Op{{Step: string(kind), Args: args0}}}
-	if write {
-		plan.Ops = append(plan.Ops, engine.Op{Step: "write"})
-	}
 	res := eng.Run(ctx, plan)
+	if write {
+		writeAfter(ctx, eng, res)
+	}
 	if err := printDiag(stdout, kind, *outFormat, res, write); err != nil {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitToolFailure
 	}
 	return diagExit(kind, res, write, stderr)
+}
+
+// writeAfter writes what the step changed, for --write. Unlike a plan's
+// write, it runs even when the step failed on its verdict (error findings
+// or an incomplete answer): the command line asked for the formatted or
+// fixed files, and its exit status reports the rest.
+func writeAfter(ctx context.Context, eng *engine.Engine, res *engine.Result) {
+	if e := res.Error; e != nil && e.Kind != fault.Diagnostics && !e.Kind.Incomplete() {
+		return
+	}
+	wr := eng.Run(ctx, &engine.Plan{Paths: []string{}, Ops: []engine.Op{{Step: "write"}}})
+	res.Written, res.Changes = wr.Written, wr.Changes
+	if wr.Error != nil {
+		e := *wr.Error
+		e.Step = 2
+		res.Error, res.OK = &e, false
+	}
 }
 
 // selectFiles expands the command line's PATHs (files, directories, globs;
@@ -183,16 +201,24 @@ func findings(kind engine.Kind, res *engine.Result, write bool) int {
 
 // diagExit maps a result to the exit status: 2 when the run or a driver
 // failed, 1 for findings, 0 when clean.
+// An unchecked language is a tool failure: its files were not looked at.
 func diagExit(kind engine.Kind, res *engine.Result, write bool, stderr io.Writer) int {
-	if res.Error != nil {
-		fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, res.Error.Message)
+	if e := res.Error; e != nil && e.Kind != fault.Diagnostics && !e.Kind.Incomplete() {
+		fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, e.Message)
 		return exitToolFailure
 	}
-	failed := false
+	failed := res.Error != nil && res.Error.Kind.Incomplete()
 	for _, d := range res.Drivers {
-		if d.Status != engine.StatusOK {
+		switch {
+		case d.Status == engine.StatusUnchecked:
+			fmt.Fprintf(stderr, "devbroker %s: %s files unchecked (%s): %s\n", kind, d.Language, d.Driver, d.Message)
+			failed = true
+		case d.Status != engine.StatusOK:
 			fmt.Fprintf(stderr, "devbroker %s: driver %s: %s: %s\n", kind, d.Driver, d.Status, d.Message)
 			failed = true
+		case d.Message != "":
+			// A fallback that served in place of another driver.
+			fmt.Fprintf(stderr, "devbroker %s: %s: %s\n", kind, d.Driver, d.Message)
 		}
 	}
 	if failed {

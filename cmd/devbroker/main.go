@@ -14,7 +14,7 @@ import (
 const (
 	exitOK       = 0 // success, or no findings
 	exitNotOK    = 1 // the plan failed, or there are findings
-	exitBadUsage = 2 // malformed invocation or input
+	exitBadUsage = 2 // malformed invocation or input (and, as exitToolFailure, a tool failure)
 )
 
 const usage = `devbroker — a language-server-backed capability broker
@@ -32,7 +32,11 @@ Usage:
                                            (a non-loopback ADDR needs --token or DEVBROKER_TOKEN)
   devbroker help                           show this help
 
-Exit codes: 0 ok, 1 not ok, 2 malformed invocation or input.
+Exit codes: 0 ok; 1 not ok (a failed step, an error diagnostic, findings);
+2 a tool failure (a driver timed out, crashed, was still indexing, or left a
+language unchecked; no driver for a step) or a malformed invocation or input.
+A lint or check step with an error diagnostic or an incomplete answer ends a
+plan: nothing after it runs, including write.
 `
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/devbroker/devbroker/capabilities/drivers"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/fault"
 )
 
 // cmdRun runs one plan: devbroker run [--root DIR] PLAN.json|-
@@ -19,7 +20,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	root := fl.String("root", ".", "the workspace root directory")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: devbroker run [--root DIR] PLAN.json|-")
+		fmt.Fprintln(stderr, "usage: devbroker run [--root DIR] PLAN.json|-\n"+
+			"Exit status: 0 ok; 1 not ok (a step failed, or an error diagnostic); 2 a driver's answer\n"+
+			"was incomplete (timeout, crashed, indexing, unchecked) or no driver serves a step, or bad usage.")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -65,10 +68,20 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "devbroker run: %v\n", err)
 		return exitNotOK
 	}
-	if !res.OK {
-		return exitNotOK
+	return runExit(res)
+}
+
+// runExit maps a plan's result to the exit status: 0 ok, 2 when a step
+// failed because no driver answered completely (a tool failure, like the
+// format, lint and check commands), 1 otherwise when not ok.
+func runExit(res *engine.Result) int {
+	switch {
+	case res.OK:
+		return exitOK
+	case res.Error != nil && (res.Error.Kind.Incomplete() || res.Error.Kind == fault.Unavailable):
+		return exitToolFailure
 	}
-	return exitOK
+	return exitNotOK
 }
 
 // readInput reads a file, or standard input for "-".

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -51,6 +53,26 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		m, err := strconv.ParseUint(args[0], 8, 32)
 		ts.Check(err)
 		ts.Check(os.Chmod(ts.MkAbs(args[1]), os.FileMode(m)))
+	},
+	// exits CODE PROG [ARGS...]: run a program, as exec does, and assert
+	// its exit status exactly (exec and ! exec only tell zero from not).
+	"exits": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) < 2 {
+			ts.Fatalf("usage: exits CODE PROG [ARGS...]")
+		}
+		want, err := strconv.Atoi(args[0])
+		ts.Check(err)
+		got := 0
+		if err := ts.Exec(args[1], args[2:]...); err != nil {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				ts.Fatalf("%s: %v", args[1], err)
+			}
+			got = ee.ExitCode()
+		}
+		if got != want {
+			ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+		}
 	},
 	// mode MODE FILE: assert a file's permission bits (octal).
 	"mode": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -24,11 +24,34 @@ const (
 	IO          Kind = "io"           // the filesystem failed
 	Timeout     Kind = "timeout"      // a driver did not answer in time
 	Internal    Kind = "internal"     // a bug in devbroker
+
+	// The verdict kinds: a lint or check step fails on its answer.
+	Diagnostics Kind = "diagnostics" // the answer has an error diagnostic; fix the code
+	Crashed     Kind = "crashed"     // a driver crashed or failed to run
+	Indexing    Kind = "indexing"    // a driver was still loading the workspace
+	Unchecked   Kind = "unchecked"   // no working driver served some files; install one
 )
 
 // Retryable reports whether an identical call may succeed later without any
-// change by the caller: only io and timeout failures are.
-func (k Kind) Retryable() bool { return k == IO || k == Timeout }
+// change by the caller: io, timeout, crashed and indexing failures are.
+func (k Kind) Retryable() bool {
+	switch k {
+	case IO, Timeout, Crashed, Indexing:
+		return true
+	}
+	return false
+}
+
+// Incomplete reports whether k is the failure of a step whose answer a
+// driver did not complete (timed out, crashed, still indexing, or files
+// no working driver served): a tool failure, not a finding.
+func (k Kind) Incomplete() bool {
+	switch k {
+	case Timeout, Crashed, Indexing, Unchecked:
+		return true
+	}
+	return false
+}
 
 // Error is a classified failure.
 type Error struct {

@@ -1,0 +1,123 @@
+package engine
+
+// This file holds the verdict rules of the format, lint and check steps:
+// an answer that is incomplete, or a lint or check answer with an error
+// diagnostic, fails its step, so a plan never goes on to write what was
+// not validated.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/devbroker/devbroker/engine/fault"
+)
+
+// maxNamed is how many errors or statuses a verdict's message names.
+const maxNamed = 3
+
+// verdict returns the failure of a format, lint or check step whose
+// answer is resp, or nil when the step succeeds. An incomplete answer (a
+// driver status other than ok) fails any of the three, with the status as
+// the error kind; a lint or check answer with an error diagnostic fails
+// with kind diagnostics. Incompleteness wins when both hold: the findings
+// may be missing some.
+func verdict(kind Kind, resp *Response) error {
+	var errs []Diagnostic
+	if kind != Format {
+		for _, d := range resp.Diagnostics {
+			if d.Severity == SeverityError {
+				errs = append(errs, d)
+			}
+		}
+	}
+	var bad []DriverStatus
+	for _, s := range resp.Drivers {
+		if s.Status != StatusOK {
+			bad = append(bad, s)
+		}
+	}
+	if len(bad) > 0 {
+		return incomplete(kind, bad, len(errs))
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	named := make([]string, 0, maxNamed)
+	for _, d := range errs[:min(len(errs), maxNamed)] {
+		named = append(named, fmt.Sprintf("%s:%d:%d: %s", d.Path, d.Line, d.Column, d.Message))
+	}
+	more := ""
+	if n := len(errs) - len(named); n > 0 {
+		more = fmt.Sprintf("; and %d more", n)
+	}
+	return fault.New(fault.Diagnostics, "%s found %s: %s%s (all are in diagnostics); the plan stopped here, so the steps after it did not run: fix the code and run the plan again",
+		kind, count(len(errs), "error"), strings.Join(named, "; "), more)
+}
+
+// incomplete is the failure of a step whose answer some driver did not
+// complete.
+func incomplete(kind Kind, bad []DriverStatus, nerrs int) error {
+	ek := statusKind(bad[0].Status)
+	for _, s := range bad {
+		if k := statusKind(s.Status); !k.Retryable() {
+			ek = k // retrying does not help if any part cannot be retried
+			break
+		}
+	}
+	named := make([]string, 0, maxNamed)
+	for _, s := range bad[:min(len(bad), maxNamed)] {
+		who := s.Driver
+		if s.Language != "" {
+			who = s.Language + " files (" + s.Driver + ")"
+		}
+		part := who + ": " + string(s.Status)
+		if s.Message != "" {
+			part += ": " + s.Message
+		}
+		named = append(named, part)
+	}
+	if n := len(bad) - len(named); n > 0 {
+		named = append(named, fmt.Sprintf("and %d more (see drivers)", n))
+	}
+	also := ""
+	if nerrs > 0 {
+		also = fmt.Sprintf("; it also found %s (see diagnostics)", count(nerrs, "error"))
+	}
+	advice := "install or fix the driver (see devbroker probe)"
+	if ek.Retryable() {
+		advice = "retry, or raise the driver's timeout"
+	}
+	return fault.New(ek, "%s answer is incomplete: %s%s; an incomplete answer is never ok, so the plan stopped here and the steps after it did not run: %s",
+		kind, strings.Join(named, "; "), also, advice)
+}
+
+// statusKind is the error kind of a step failed by a driver status.
+func statusKind(s Status) fault.Kind {
+	switch s {
+	case StatusTimeout:
+		return fault.Timeout
+	case StatusCrashed:
+		return fault.Crashed
+	case StatusIndexing:
+		return fault.Indexing
+	default: // not_installed, unchecked, and any status this build does not know
+		return fault.Unchecked
+	}
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// complete reports whether every driver status is ok.
+func complete(ds []DriverStatus) bool {
+	for _, d := range ds {
+		if d.Status != StatusOK {
+			return false
+		}
+	}
+	return true
+}
