@@ -272,6 +272,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		}
 	}
 	resp.Drivers = append(resp.Drivers, rf.unchecked...)
+	resp.Diagnostics = dropRepeated(resp.Diagnostics)
 	engine.SortDiagnostics(resp.Diagnostics)
 	if n := len(resp.Diagnostics); n > s.maxDiag {
 		resp.Diagnostics = append(resp.Diagnostics[:s.maxDiag:s.maxDiag], engine.Diagnostic{
@@ -280,6 +281,30 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		})
 	}
 	return resp, nil
+}
+
+// dropRepeated keeps the first of the findings that say the same thing at
+// the same place: tools built on the same type checker (go vet,
+// staticcheck) repeat the compiler's errors, and a model should read each
+// once. The order of the rest is kept.
+func dropRepeated(ds []engine.Diagnostic) []engine.Diagnostic {
+	type key struct {
+		path                   string
+		line, col, eline, ecol int
+		sev                    engine.Severity
+		msg                    string
+	}
+	seen := make(map[key]bool, len(ds))
+	out := ds[:0]
+	for _, d := range ds {
+		k := key{d.Path, d.Line, d.Column, d.EndLine, d.EndColumn, d.Severity, d.Message}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, d)
+	}
+	return out
 }
 
 // safeRun runs a driver, turning a panic into a crashed status.

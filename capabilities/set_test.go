@@ -2,6 +2,7 @@ package capabilities_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -88,5 +89,34 @@ func TestRunFixEditsAreChangedForLaterDrivers(t *testing.T) {
 	}
 	if !slices.Equal(seen.Changed, []string{"a.x", "b.x"}) {
 		t.Errorf("second driver's Changed = %v, want [a.x b.x] (the fixed file is changed content now)", seen.Changed)
+	}
+}
+
+// Two drivers that report the same finding at the same place (go vet and
+// staticcheck both print the compiler's error) give one diagnostic, from
+// the first driver; findings that differ in any way are all kept.
+func TestRunDropsRepeatedFindings(t *testing.T) {
+	diag := func(source, msg string, col int) engine.Diagnostic {
+		return engine.Diagnostic{Path: "a.x", Line: 2, Column: col, EndLine: 2, EndColumn: col, Severity: engine.SeverityError, Source: source, Message: msg}
+	}
+	first := &fake{name: "first", kinds: []engine.Kind{engine.Lint}, run: func(*capabilities.Request) *capabilities.Result {
+		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: []engine.Diagnostic{diag("first", "too many arguments", 5), diag("first", "other", 5)}}
+	}}
+	second := &fake{name: "second", kinds: []engine.Kind{engine.Lint}, run: func(*capabilities.Request) *capabilities.Result {
+		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: []engine.Diagnostic{diag("second", "too many arguments", 5), diag("second", "too many arguments", 6)}}
+	}}
+	s := newFakeSet(t, first, second)
+	resp, err := s.Run(context.Background(), engine.Request{Kind: engine.Lint, Files: map[string]*text.Doc{"a.x": text.FromString("a\nb\n")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range resp.Diagnostics {
+		got = append(got, fmt.Sprintf("%s:%d %s", d.Source, d.Column, d.Message))
+	}
+	want := []string{"first:5 other", "first:5 too many arguments", "second:6 too many arguments"}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("diagnostics = %q, want %q", got, want)
 	}
 }
