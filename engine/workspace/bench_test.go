@@ -109,3 +109,33 @@ func BenchmarkOrderRenames(b *testing.B) {
 		}
 	}
 }
+
+// benchAcquire times acquiring 500 files by a glob: into an empty
+// workspace (the first acquisition), or again into a workspace that holds
+// them all with no unwritten change, where each is compared with the disk
+// and read again only when it changed (here it never did).
+func benchAcquire(b *testing.B, again bool) {
+	const n = 500
+	fsys, err := rootfs.New(tree(b, benchFiles(n)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := New(fsys, Limits{MaxFiles: n})
+	if again {
+		if _, err := w.Acquire([]string{"**"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if !again {
+			w = New(fsys, Limits{MaxFiles: n})
+		}
+		if _, err := w.Acquire([]string{"**"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkAcquire500First(b *testing.B) { benchAcquire(b, false) }
+func BenchmarkAcquire500Again(b *testing.B) { benchAcquire(b, true) }
