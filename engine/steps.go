@@ -161,6 +161,9 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	if e.caps == nil || !e.caps.Has(kind) {
 		return e.unavailable(string(kind))
 	}
+	// Files the session did not change are handed over as the disk holds
+	// them now: the answer is about what a write would leave on disk.
+	e.ws.FollowDisk()
 	req := Request{Kind: kind, Root: e.fs.Root(), Files: map[string]*text.Doc{}, Fix: fix}
 	for _, p := range e.ws.Paths() {
 		d, _ := e.ws.Doc(p)

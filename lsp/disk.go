@@ -102,7 +102,8 @@ func (s *Server) stopWatch() {
 }
 
 // flushDisk sends the changes collected since the last request, after a
-// barrier on the watcher. Called with the semaphore held.
+// barrier on the watcher. A request cancelled meanwhile leaves the watcher
+// on and the changes for the next request. Called with the semaphore held.
 func (s *Server) flushDisk(ctx context.Context, in *instance) error {
 	s.mu.Lock()
 	w := s.watch
@@ -110,6 +111,10 @@ func (s *Server) flushDisk(ctx context.Context, in *instance) error {
 	changes, all := map[string]bool{}, false
 	if w != nil {
 		if err := w.barrier(ctx); err != nil {
+			if ctx.Err() != nil {
+				// The request ended, not the watcher.
+				return err
+			}
 			s.log.Warn("the disk watcher failed; only devbroker's own writes reach the server", "root", s.cfg.Root, "err", err)
 			s.mu.Lock()
 			s.watch, s.watchProblem = nil, "the disk watcher failed: "+err.Error()
@@ -131,7 +136,17 @@ func (s *Server) flushDisk(ctx context.Context, in *instance) error {
 	if len(events) == 0 {
 		return nil
 	}
-	return in.notifyServer(ctx, "workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: events})
+	err := in.notifyServer(ctx, "workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: events})
+	if err != nil {
+		// Not sent: keep the changes for the next request (a new
+		// process reads the disk and drops them).
+		s.mu.Lock()
+		for p, created := range changes {
+			s.disk[p] = s.disk[p] || created
+		}
+		s.mu.Unlock()
+	}
+	return err
 }
 
 // rescan adds every file under the root to changes (bounded).

@@ -85,3 +85,39 @@ func TestGoplsFollowsExplicitChanges(t *testing.T) {
 		t.Errorf("WatchStatus with the watcher off = %q, want it to say outside changes may be missed", msg)
 	}
 }
+
+// TestCancelledRequestKeepsDiskChanges: a request whose context is
+// cancelled (an MCP client cancelling a check, a driver's timeout) neither
+// turns the disk watcher off nor loses the changes collected for the
+// server: the next request still sees a change another process made.
+func TestCancelledRequestKeepsDiskChanges(t *testing.T) {
+	root := module(t)
+	s := newGopls(t, root)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	b := filepath.Join(root, "b/b.go")
+	docs := []lsp.Document{{Path: b, LanguageID: "go", Text: "package b\n\nimport \"example.com/m/a\"\n\nvar X = a.F()\n"}}
+	if rep, err := s.Diagnose(ctx, docs, []string{b}); err != nil || len(messages(rep, b)) != 0 {
+		t.Fatalf("before: %v %v", rep, err)
+	}
+	write(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")
+	done, stop := context.WithCancel(context.Background())
+	stop()
+	// A cancelled request may stop while waiting for its turn; many of
+	// them reach the disk flush.
+	for range 50 {
+		if _, err := s.Diagnose(done, docs, []string{b}); err == nil {
+			t.Fatal("a cancelled request succeeded")
+		}
+	}
+	if msg := s.WatchStatus(); msg != "" {
+		t.Errorf("after cancelled requests, WatchStatus = %q, want the watcher still on", msg)
+	}
+	rep, err := s.Diagnose(ctx, docs, []string{b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := messages(rep, b); len(got) == 0 || !strings.Contains(got[0], "not enough arguments") {
+		t.Fatalf("after cancelled requests, b.go: got %q, want the change on disk seen", got)
+	}
+}

@@ -320,3 +320,33 @@ func (w *Workspace) withRenames(sel map[string]bool) {
 		}
 	}
 }
+
+// FollowDisk reads again every held file with no unwritten change (and not
+// pinned) whose content on disk changed, as acquiring it would; a file gone
+// from disk, or no longer a text file within the limits, leaves the
+// workspace. It returns the paths that left, sorted. The steps that hand
+// the workspace to drivers call it, so that an answer never describes an
+// old copy of a file the session did not change.
+func (w *Workspace) FollowDisk() (left []string) {
+	var rereads []reread
+	for p, f := range w.files {
+		if w.isPinned(p) || !w.clean(p, f) {
+			continue
+		}
+		if r := w.readBack(p, f.doc); r.gone || r.doc != nil {
+			rereads = append(rereads, r)
+		}
+	}
+	sort.Slice(rereads, func(i, j int) bool { return rereads[i].path < rereads[j].path })
+	for _, r := range rereads {
+		if r.gone {
+			w.drop(r.path)
+			left = append(left, r.path)
+			continue
+		}
+		w.Refresh(r.path, r.doc, r.mode)
+	}
+	// Content read again may be larger than what the workspace held.
+	w.evictFor(0, 0, nil)
+	return left
+}
