@@ -32,7 +32,8 @@ func TestUserTextNamesNoTeamDocument(t *testing.T) {
 		}
 	}
 
-	// Every tool's description and input schema, as a client lists them.
+	// The server's instructions, and every tool's description and schemas,
+	// as a client lists them.
 	cs := connectStdio(t, writeTree(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "a.go": "package m\n"}))
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
@@ -41,9 +42,15 @@ func TestUserTextNamesNoTeamDocument(t *testing.T) {
 	if len(res.Tools) < 5 {
 		t.Fatalf("only %d tools listed", len(res.Tools))
 	}
+	if init := cs.InitializeResult(); init != nil {
+		if m := teamOnly.FindStringIndex(init.Instructions); m != nil {
+			t.Errorf("the server's instructions name a team document: %q", excerpt([]byte(init.Instructions), m[0]))
+		}
+	}
 	for _, tl := range res.Tools {
-		schema, _ := json.Marshal(tl.InputSchema)
-		for _, s := range []string{tl.Description, string(schema)} {
+		in, _ := json.Marshal(tl.InputSchema)
+		out, _ := json.Marshal(tl.OutputSchema)
+		for _, s := range []string{tl.Description, string(in), string(out)} {
 			if m := teamOnly.FindStringIndex(s); m != nil {
 				t.Errorf("tool %s names a team document: %q", tl.Name, excerpt([]byte(s), m[0]))
 			}
