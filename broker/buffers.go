@@ -196,45 +196,79 @@ type FileChange struct {
 // RunChanges runs a plan like [Session.Run] and also reports every file
 // whose workspace content the plan changed, added or removed, sorted by
 // path.
-func (s *Session) RunChanges(ctx context.Context, p *engine.Plan) (*engine.Result, []FileChange) {
-	var res *engine.Result
-	var out []FileChange
+//
+// keep (nil: always) then decides, before the session takes another call,
+// whether the plan's effect stays. When it returns false and the plan ran
+// no write step, the workspace goes back to what it was before the plan,
+// and RunChanges reports reverted: a failed plan leaves nothing behind for
+// a later plan to check or write. keep runs inside the session's call, so
+// it may read the disk but must not call the session.
+func (s *Session) RunChanges(ctx context.Context, p *engine.Plan, keep func(*engine.Result, []FileChange) bool) (res *engine.Result, out []FileChange, reverted bool) {
 	err := s.call(func() error {
 		ws := s.eng.Workspace()
+		saved := ws.Save()
 		before := snapshot(s)
 		pendingBefore := map[string]bool{}
 		for _, p := range ws.Unwritten() {
 			pendingBefore[p] = true
 		}
 		res = s.eng.Run(ctx, p)
-		paths := changedSince(before, s)
-		// A file acquired and removed by this plan is in neither snapshot.
-		for _, p := range ws.Unwritten() {
-			_, was := before[p]
-			_, is := ws.Doc(p)
-			if !was && !is && !pendingBefore[p] {
-				paths = append(paths, p)
-			}
-		}
-		slices.Sort(paths)
-		for _, path := range paths {
-			fc := FileChange{Path: path}
-			fc.Pending, _ = ws.Pending(path)
-			d, ok := ws.Doc(path)
-			if _, was := before[path]; !was && ok && fc.Pending == "" {
-				continue // acquired by this plan and left as it is on disk
-			}
-			if ok {
-				fc.After = d
-			}
-			out = append(out, fc)
+		out = fileChanges(s, before, pendingBefore)
+		if keep != nil && !keep(res, out) && !ranWrite(p, res) {
+			ws.Restore(saved)
+			reverted = true
 		}
 		return nil
 	})
 	if err != nil {
-		return failed(err), nil
+		return failed(err), nil, false
 	}
-	return res, out
+	return res, out, reverted
+}
+
+// fileChanges lists the files whose workspace content changed since
+// before (the workspace's documents then; pendingBefore, its unwritten
+// paths then), sorted by path.
+func fileChanges(s *Session, before map[string]*text.Doc, pendingBefore map[string]bool) []FileChange {
+	ws := s.eng.Workspace()
+	paths := changedSince(before, s)
+	// A file acquired and removed by this plan is in neither snapshot.
+	for _, p := range ws.Unwritten() {
+		_, was := before[p]
+		_, is := ws.Doc(p)
+		if !was && !is && !pendingBefore[p] {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	var out []FileChange
+	for _, path := range paths {
+		fc := FileChange{Path: path}
+		fc.Pending, _ = ws.Pending(path)
+		d, ok := ws.Doc(path)
+		if _, was := before[path]; !was && ok && fc.Pending == "" {
+			continue // acquired by this plan and left as it is on disk
+		}
+		if ok {
+			fc.After = d
+		}
+		out = append(out, fc)
+	}
+	return out
+}
+
+// ranWrite reports whether res, a run of p, got to one of p's write steps.
+func ranWrite(p *engine.Plan, res *engine.Result) bool {
+	last := len(p.Ops) // the step that ended the plan (1-based)
+	if res.Error != nil {
+		last = res.Error.Step
+	}
+	for i := range min(last, len(p.Ops)) {
+		if p.Ops[i].Step == "write" {
+			return true
+		}
+	}
+	return false
 }
 
 // Doc returns the workspace's content of path.

@@ -25,11 +25,25 @@ var severities = map[engine.Severity]protocol.DiagnosticSeverity{
 // publish sends ds, grouped by file. Positions convert from devbroker's
 // 1-based lines and character columns over the workspace content (what
 // the diagnostics describe) to LSP positions in the negotiated encoding.
-func (c *conn) publish(ctx context.Context, ds []engine.Diagnostic) {
+//
+// The files in reverted, whose content the diagnostics describe was
+// dropped (a failed plan's changes), are left as the last push left them:
+// their findings are about text the editor does not show, and they are in
+// the plan's result.
+func (c *conn) publish(ctx context.Context, ds []engine.Diagnostic, reverted map[string]bool) {
 	byURI := map[protocol.DocumentURI][]protocol.Diagnostic{}
 	paths := map[protocol.DocumentURI]string{}
 	mappers := map[string]*text.Mapper{}
+	kept := map[string]bool{}
+	for p := range reverted {
+		if u := string(c.uriOf(p)); c.published[u] {
+			kept[u] = true
+		}
+	}
 	for _, d := range ds {
+		if reverted[d.Path] {
+			continue
+		}
 		m, ok := mappers[d.Path]
 		if !ok {
 			content := ""
@@ -54,7 +68,7 @@ func (c *conn) publish(ctx context.Context, ds []engine.Diagnostic) {
 	}
 	var uris []protocol.DocumentURI
 	for u := range c.published {
-		if _, ok := byURI[protocol.DocumentURI(u)]; !ok {
+		if _, ok := byURI[protocol.DocumentURI(u)]; !ok && !kept[u] {
 			byURI[protocol.DocumentURI(u)] = []protocol.Diagnostic{}
 		}
 	}
@@ -62,7 +76,7 @@ func (c *conn) publish(ctx context.Context, ds []engine.Diagnostic) {
 		uris = append(uris, u)
 	}
 	sort.Slice(uris, func(i, j int) bool { return uris[i] < uris[j] })
-	c.published = map[string]bool{}
+	c.published = kept
 	for _, u := range uris {
 		p := protocol.PublishDiagnosticsParams{URI: u, Diagnostics: byURI[u]}
 		if b, ok := c.bufs[paths[u]]; ok && paths[u] != "" && b.version > 0 {

@@ -7,7 +7,8 @@
 // didSave), so unsaved text is the session's view of those files; it runs
 // seed-000 plans with devbroker/plan and, with apply "editor", gets the
 // plan's changes back as an LSP WorkspaceEdit to apply to its buffers with
-// its own undo, the disk untouched by the broker. It also calls edit_file
+// its own undo, the disk untouched by the broker; a plan that is not ok
+// gets no edit, and the session drops its changes. It also calls edit_file
 // and its siblings (devbroker/editFile, readFile, writeFile), the probe and
 // discard, and can ask for diagnostics as textDocument/publishDiagnostics.
 //

@@ -109,6 +109,12 @@ func start(t *testing.T, root string, withChecker bool) *client {
 	if withChecker {
 		opts.Load = func(context.Context, string) (broker.Drivers, error) { return checker{}, nil }
 	}
+	return startWith(t, root, opts)
+}
+
+// startWith serves a new session on root from a manager with opts.
+func startWith(t *testing.T, root string, opts broker.Options) *client {
+	t.Helper()
 	mgr := broker.NewManager(opts)
 	t.Cleanup(func() { mgr.Close() })
 	srv, cli := net.Pipe()

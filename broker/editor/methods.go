@@ -102,24 +102,49 @@ func (c *conn) plan(ctx context.Context, params json.RawMessage) (any, error) {
 	if err := c.checkApply(plan, apply); err != nil {
 		return nil, err
 	}
-	res, changes := c.sess.RunChanges(ctx, plan)
-	out := &PlanResult{Apply: apply}
-	if apply == ApplyEditor {
-		edit, err := buildEdit(changes, c.baseOf, c.uriOf, c.unit)
-		if err != nil {
-			res.OK = false
-			kind := fault.KindOf(err)
-			res.Error = &engine.StepError{Kind: kind, Message: err.Error(), Retryable: kind.Retryable()}
+	var edit *WorkspaceEdit
+	res, changes, reverted := c.sess.RunChanges(ctx, plan, c.keep(apply, &edit))
+	out := &PlanResult{Apply: apply, Edit: edit}
+	reverts := map[string]bool{}
+	if reverted {
+		for _, fc := range changes {
+			out.Reverted = append(out.Reverted, fc.Path)
+			reverts[fc.Path] = true
 		}
-		out.Edit = edit
 	}
 	// The protocol has no fixes (docs/editor-protocol.md): diagnostics go
 	// out without them.
 	out.DevResult = *wire.NewDevResult(res, c.sess.Pending(), wire.Options{OmitFixes: true})
 	if c.wantDiagnostics() && slices.ContainsFunc(plan.Ops, func(op engine.Op) bool { return op.Step == "lint" || op.Step == "check" }) {
-		c.publish(ctx, res.Diagnostics)
+		c.publish(ctx, res.Diagnostics, reverts)
 	}
 	return out, nil
+}
+
+// keep decides whether a plan's effect stays in the session. A plan that is
+// not ok changes nothing in the editor's view: it gets no edit to apply,
+// and the session drops its changes, so the workspace keeps mirroring the
+// buffers (with "disk", a plan that wrote keeps what it did). With
+// "editor", an ok plan's edit goes to *edit; a plan whose changes the edit
+// cannot express fails with the reason and is dropped too.
+func (c *conn) keep(apply string, edit **WorkspaceEdit) func(*engine.Result, []broker.FileChange) bool {
+	return func(res *engine.Result, changes []broker.FileChange) bool {
+		if !res.OK {
+			return false
+		}
+		if apply != ApplyEditor {
+			return true
+		}
+		e, err := buildEdit(changes, c.baseOf, c.uriOf, c.unit)
+		if err != nil {
+			res.OK = false
+			kind := fault.KindOf(err)
+			res.Error = &engine.StepError{Kind: kind, Message: err.Error(), Retryable: kind.Retryable()}
+			return false
+		}
+		*edit = e
+		return true
+	}
 }
 
 // checkApply refuses a plan its apply mode cannot run: with "editor", any

@@ -15,6 +15,10 @@ import (
 // edits the unsaved line, and applies the returned WorkspaceEdit to the
 // buffer (undoably), while the disk keeps the file as it was.
 //
+// Then a plan on a Go file whose check fails (a type error, found by
+// gopls, or go build where gopls is missing) must leave the buffer as it
+// was, with the failure shown.
+//
 // The server is the real binary, `devbroker serve --stdio`, built onto
 // PATH.
 func TestNeovimPlugin(t *testing.T) {
@@ -31,7 +35,8 @@ func TestNeovimPlugin(t *testing.T) {
 		t.Fatalf("building the server: %v\n%s", err, out)
 	}
 	const original = "first\nsecond\nthird\n"
-	root := tree(t, map[string]string{"a.txt": original})
+	const goMain = "package main\n\nfunc helper(n int) int { return n }\n\nfunc main() {\n\tprintln(helper(1))\n}\n"
+	root := tree(t, map[string]string{"a.txt": original, "go.mod": "module example.com/m\n\ngo 1.22\n", "main.go": goMain})
 	outFile := filepath.Join(t.TempDir(), "out.txt")
 	plugin, _ := filepath.Abs("../../editors/nvim")
 	script, _ := filepath.Abs("testdata/nvim_test.lua")
@@ -43,7 +48,7 @@ func TestNeovimPlugin(t *testing.T) {
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(),
 		"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"DEVBROKER_ROOT="+root, "DEVBROKER_FILE="+filepath.Join(root, "a.txt"), "DEVBROKER_OUT="+outFile,
+		"DEVBROKER_ROOT="+root, "DEVBROKER_FILE="+filepath.Join(root, "a.txt"), "DEVBROKER_GOFILE="+filepath.Join(root, "main.go"), "DEVBROKER_OUT="+outFile,
 		"XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir())
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
@@ -61,11 +66,15 @@ func TestNeovimPlugin(t *testing.T) {
 		"third",
 		"modified: true",
 		"after undo: unsaved line",
+		"failed plan: ok false, error diagnostics, edit false",
+		"go buffer unchanged: true",
+		"go buffer modified: false",
+		"failure shown: true",
 	}, "\n") + "\n"
 	if string(got) != want {
 		t.Errorf("buffer after the plan:\n%s\nwant:\n%s\nnvim output:\n%s", got, want, out)
 	}
-	if disk, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(disk) != original {
+	if disk := onDisk(t, root); disk["a.txt"] != original || disk["main.go"] != goMain {
 		t.Errorf("the broker changed the disk: %q", disk)
 	}
 }

@@ -88,12 +88,17 @@ type Info struct {
 }
 
 // PlanResult is devbroker/plan's result: the DevResult, the apply mode,
-// and with apply "editor" the edit that brings the editor to the
-// workspace's state.
+// with apply "editor" and an ok plan the edit that brings the editor to
+// the workspace's state, and for a plan that failed the files whose
+// changes the session dropped.
 type PlanResult struct {
 	wire.DevResult
 	Apply string         `json:"apply"`
 	Edit  *WorkspaceEdit `json:"edit,omitempty"`
+	// Reverted lists the files the plan changed before it failed; the
+	// session dropped those changes, so the workspace is what it was
+	// before the plan.
+	Reverted []string `json:"reverted,omitempty"`
 }
 
 // WorkspaceEdit is an LSP WorkspaceEdit with documentChanges: in order,

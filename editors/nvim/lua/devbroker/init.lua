@@ -2,7 +2,9 @@
 -- under the root (so the broker sees unsaved text), runs workspace plans and
 -- applies the returned WorkspaceEdit to the buffers, with Neovim's undo.
 -- The broker never writes the disk for a plan run with apply "editor" (the
--- default here): saving stays the user's call.
+-- default here): saving stays the user's call. A plan that failed (a step
+-- failed, or lint or check found an error) comes back without an edit and
+-- nothing is applied: the failure and its diagnostics are shown instead.
 --
 -- Protocol: docs/editor-protocol.md in the devbroker repository.
 -- Works with Neovim 0.7 and later (vim.lsp.rpc does the Content-Length
@@ -257,9 +259,37 @@ function M.apply(edit)
   return true
 end
 
--- plan runs a plan (a table: paths, ops) and, with apply "editor" (the
--- default), applies the returned edit to the buffers. It returns the
--- result (DevResult plus apply and edit), or nil and the error.
+-- failure is the message that reports a failed plan: the step that failed
+-- and the error diagnostics (then the others), at most max_listed of them.
+local max_listed = 10
+function M.failure(res)
+  local e = res.error or {}
+  local lines = {}
+  if res.error then
+    table.insert(lines, string.format('plan failed at step %d (%s) [%s]: %s', e.step or 0, e.name or '', e.kind or '', e.message or ''))
+  else
+    table.insert(lines, 'plan not ok')
+  end
+  local ds = res.diagnostics or {}
+  for i, d in ipairs(ds) do
+    if i > max_listed then
+      table.insert(lines, string.format('... and %d more', #ds - max_listed))
+      break
+    end
+    table.insert(lines, string.format('%s:%d:%d: %s: %s', d.path, d.line, d.column, d.severity, d.message))
+  end
+  if res.apply == 'editor' then
+    table.insert(lines, 'nothing was applied to the buffers')
+  end
+  return table.concat(lines, '\n')
+end
+
+-- plan runs a plan (a table: paths, ops). With apply "editor" (the
+-- default), a plan that is ok has its edit applied to the buffers; a plan
+-- that failed (a step failed, or lint or check found an error) applies
+-- nothing: the broker dropped its changes, and the failure is shown. It
+-- returns the result (DevResult plus apply, edit and reverted), or nil and
+-- the error.
 function M.plan(plan, apply)
   M.start()
   M.sync_all()
@@ -272,10 +302,13 @@ function M.plan(plan, apply)
   if err then
     return nil, err
   end
-  if res.apply == 'editor' then
-    M.apply(res.edit)
-  elseif res.written and #res.written > 0 then
+  if res.written and #res.written > 0 then
     vim.cmd('checktime')
+  end
+  if not res.ok then
+    notify(M.failure(res), vim.log.levels.ERROR)
+  elseif res.apply == 'editor' then
+    M.apply(res.edit)
   end
   return res
 end
@@ -294,10 +327,8 @@ function M.plan_file(path, apply)
     notify(err.message or vim.inspect(err), vim.log.levels.ERROR)
     return
   end
-  if res.error then
-    notify(string.format('step %d (%s) failed [%s]: %s', res.error.step, res.error.name, res.error.kind, res.error.message), vim.log.levels.ERROR)
-  else
-    notify(string.format('ok: %s, %d change(s), %d diagnostic(s)', tostring(res.ok), #(res.changes or {}), #(res.diagnostics or {})))
+  if res.ok then
+    notify(string.format('ok: %d change(s), %d diagnostic(s)', #(res.changes or {}), #(res.diagnostics or {})))
   end
   for label, text in pairs(res.reads or {}) do
     notify('--- ' .. label .. ' ---\n' .. text)
