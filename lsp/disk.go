@@ -7,7 +7,6 @@ package lsp
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,9 +26,6 @@ const (
 	watchDelete = 4
 )
 
-// maxRescan bounds the files reported after the watcher lost events.
-const maxRescan = 100000
-
 // FilesChanged tells the server that the files at paths (absolute) were
 // written, created, removed or renamed on disk. Paths outside the root are
 // ignored. The server is told before its next request; FilesChanged never
@@ -48,95 +44,18 @@ func (s *Server) FilesChanged(paths []string) {
 	}
 }
 
-// WatchStatus says why changes made by other programs under the root may
-// not reach the server, or "" when the watcher covers the root (or the
-// server has not started yet).
-func (s *Server) WatchStatus() string {
-	s.mu.Lock()
-	w, problem := s.watch, s.watchProblem
-	s.mu.Unlock()
-	if problem == "" && w != nil {
-		problem = w.status()
-	}
-	if problem == "" {
-		return ""
-	}
-	return "changes made outside devbroker under the root may not be seen by " + s.cfg.Name + " (" + problem + "); devbroker's own writes are always sent"
-}
-
-// startWatch starts the watcher for a server that is about to start, once.
-// A watcher that cannot start leaves a problem for WatchStatus. Called with
-// the semaphore held.
-func (s *Server) startWatch() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.watch != nil || s.watchProblem != "" {
-		return
-	}
-	if s.cfg.NoWatch {
-		s.watchProblem = "the disk watcher is off"
-		return
-	}
-	if !watchable {
-		s.watchProblem = "the disk watcher works on Linux only"
-		return
-	}
-	w, err := newWatcher(s.cfg.Root, s.log)
-	if err != nil {
-		s.watchProblem = "the disk watcher could not start: " + err.Error()
-		s.log.Warn("no disk watcher; only devbroker's own writes reach the server", "root", s.cfg.Root, "err", err)
-		return
-	}
-	s.watch = w
-}
-
-// stopWatch stops the watcher (the server stopped).
-func (s *Server) stopWatch() {
-	s.mu.Lock()
-	w := s.watch
-	s.watch, s.watchProblem = nil, ""
-	s.mu.Unlock()
-	if w != nil {
-		w.close()
-	}
-}
-
-// flushDisk sends the changes collected since the last request, after a
-// barrier on the watcher. A request cancelled meanwhile leaves the watcher
-// on and the changes for the next request. Called with the semaphore held.
+// flushDisk sends the changes collected since the last request (see
+// [Server.collect]). Called with the semaphore held.
 func (s *Server) flushDisk(ctx context.Context, in *instance) error {
-	s.mu.Lock()
-	w := s.watch
-	s.mu.Unlock()
-	changes, all := map[string]bool{}, false
-	if w != nil {
-		if err := w.barrier(ctx); err != nil {
-			if ctx.Err() != nil {
-				// The request ended, not the watcher.
-				return err
-			}
-			s.log.Warn("the disk watcher failed; only devbroker's own writes reach the server", "root", s.cfg.Root, "err", err)
-			s.mu.Lock()
-			s.watch, s.watchProblem = nil, "the disk watcher failed: "+err.Error()
-			s.mu.Unlock()
-			w.close()
-		}
-		changes, all = w.take()
-	}
-	s.mu.Lock()
-	for p, created := range s.disk {
-		changes[p] = changes[p] || created
-	}
-	s.disk = map[string]bool{}
-	s.mu.Unlock()
-	if all {
-		s.rescan(changes)
+	changes, err := s.collect(ctx)
+	if err != nil {
+		return err
 	}
 	events := s.fileEvents(in, changes)
 	if len(events) == 0 {
 		return nil
 	}
-	err := in.notifyServer(ctx, "workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: events})
+	err = in.notifyServer(ctx, "workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: events})
 	if err != nil {
 		// Not sent: keep the changes for the next request (a new
 		// process reads the disk and drops them).
@@ -147,25 +66,6 @@ func (s *Server) flushDisk(ctx context.Context, in *instance) error {
 		s.mu.Unlock()
 	}
 	return err
-}
-
-// rescan adds every file under the root to changes (bounded).
-func (s *Server) rescan(changes map[string]bool) {
-	n := 0
-	_ = filepath.WalkDir(s.cfg.Root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || n >= maxRescan {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			if p != s.cfg.Root && skipDir(d.Name()) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		n++
-		changes[p] = changes[p] || false
-		return nil
-	})
 }
 
 // fileEvents turns collected changes into the events the server watches:

@@ -121,3 +121,82 @@ func TestCancelledRequestKeepsDiskChanges(t *testing.T) {
 		t.Fatalf("after cancelled requests, b.go: got %q, want the change on disk seen", got)
 	}
 }
+
+// TestGoplsWatcherComesBack: a disk watcher that fails is started again by
+// the next request, and what changed on disk while it was down (a changed
+// file, a deleted one) is seen by the request after the failure.
+func TestGoplsWatcherComesBack(t *testing.T) {
+	root := module(t)
+	s := newGopls(t, root)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	b := filepath.Join(root, "b/b.go")
+	check := func(what, text, want string) {
+		t.Helper()
+		rep, err := s.Diagnose(ctx, []lsp.Document{{Path: b, LanguageID: "go", Text: text}}, []string{b})
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		got := strings.Join(messages(rep, b), "\n")
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Fatalf("%s: b.go: got %q, want %q", what, got, want)
+		}
+	}
+	// fail breaks the watcher; the next request finds it broken and says so.
+	fail := func(text string) {
+		t.Helper()
+		if !lsp.BreakWatcher(s) {
+			t.Fatal("no watcher to break")
+		}
+		check("the request that finds the watcher broken", text, "")
+		if msg := s.WatchStatus(); !strings.Contains(msg, "failed") || !strings.Contains(msg, "next request") {
+			t.Fatalf("WatchStatus with the watcher down = %q, want the failure and when it comes back", msg)
+		}
+	}
+	plain := "package b\n\nimport \"example.com/m/a\"\n\nvar X = a.F()\n"
+	check("before", plain, "")
+	fail(plain)
+	write(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")
+	check("after a change made while the watcher was down", plain, "not enough arguments in call to a.F")
+	if msg := s.WatchStatus(); msg != "" {
+		t.Fatalf("WatchStatus after the watcher came back = %q, want none", msg)
+	}
+	write(t, root, "a/a.go", "package a\n\nfunc F() int { return 1 }\n")
+	write(t, root, "c/c.go", "package c\n\nconst C = 1\n")
+	withC := "package b\n\nimport (\n\t\"example.com/m/a\"\n\t\"example.com/m/c\"\n)\n\nvar X = a.F() + c.C\n"
+	check("with a new package", withC, "")
+	fail(withC)
+	if err := os.Remove(filepath.Join(root, "c/c.go")); err != nil {
+		t.Fatal(err)
+	}
+	check("after a file was deleted while the watcher was down", withC, "example.com/m/c")
+}
+
+// TestGoplsBarrierTimeoutRescans: a watcher whose barrier times out has
+// lost events; the request that gives it up tells the server about every
+// file, so a change whose event was lost is still seen.
+func TestGoplsBarrierTimeoutRescans(t *testing.T) {
+	root := module(t)
+	s := newGopls(t, root)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	b := filepath.Join(root, "b/b.go")
+	docs := []lsp.Document{{Path: b, LanguageID: "go", Text: "package b\n\nimport \"example.com/m/a\"\n\nvar X = a.F()\n"}}
+	if rep, err := s.Diagnose(ctx, docs, []string{b}); err != nil || len(messages(rep, b)) != 0 {
+		t.Fatalf("before: %v %v", rep, err)
+	}
+	if !lsp.StallWatcher(s, time.Millisecond) {
+		t.Fatal("no watcher to stall")
+	}
+	write(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")
+	rep, err := s.Diagnose(ctx, docs, []string{b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := messages(rep, b); len(got) == 0 || !strings.Contains(got[0], "not enough arguments") {
+		t.Fatalf("after the barrier timed out: b.go: got %q, want the change whose event was lost seen", got)
+	}
+	if msg := s.WatchStatus(); !strings.Contains(msg, "did not arrive") {
+		t.Errorf("WatchStatus after the barrier timed out = %q, want the failure", msg)
+	}
+}

@@ -36,8 +36,15 @@
 // workspace/didChangeWatchedFiles, limited to the globs the server
 // registered through client/registerCapability (all of them if it
 // registered none), and never for a path that resolves outside the root.
-// Without a watcher (another platform, inotify limits, [Config.NoWatch])
-// only FilesChanged reaches the server, and [Server.WatchStatus] says so.
+// The barrier fails only after a while in which the watcher handled
+// nothing, so walking a large new directory delays it without failing it.
+// Without a watcher (another platform, [Config.NoWatch]) only
+// FilesChanged reaches the server, and [Server.WatchStatus] says so. A
+// watcher that fails (inotify limits, a barrier that gives up) is started
+// again by a later request, with a growing wait if it cannot start; the
+// request that gives it up and the one that starts it again report every
+// file under the root, the latter also the files gone since, so the
+// server misses nothing done meanwhile.
 //
 // The package knows language servers, not agents: it starts processes
 // (it is the only package that starts language servers), speaks LSP, and

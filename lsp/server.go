@@ -146,10 +146,18 @@ type Server struct {
 
 	// disk holds the paths FilesChanged reported since the last request
 	// (true: created); watch is the disk watcher while the server runs,
-	// watchProblem why there is none.
+	// watchProblem why there is none. After a failure (see rewatch.go),
+	// watchFails counts the failures in a row and watchNext is the
+	// earliest next try; rescanDue says a watcher started after a gap,
+	// seen lists the files on disk while there is none.
 	disk         map[string]bool
 	watch        *watcher
 	watchProblem string
+	watchStart   func(root string, log *slog.Logger) (*watcher, error)
+	watchFails   int
+	watchNext    time.Time
+	rescanDue    bool
+	seen         map[string]bool
 }
 
 // NewServer returns a Server for cfg. It starts nothing.
@@ -161,7 +169,7 @@ func NewServer(cfg Config) *Server {
 	if cfg.Name == "" && len(cfg.Command) > 0 {
 		cfg.Name = baseName(cfg.Command[0])
 	}
-	return &Server{cfg: cfg, log: log, sem: make(chan struct{}, 1), done: make(chan struct{}), docs: map[string]*openDoc{}, disk: map[string]bool{}}
+	return &Server{cfg: cfg, log: log, sem: make(chan struct{}, 1), done: make(chan struct{}), docs: map[string]*openDoc{}, disk: map[string]bool{}, watchStart: newWatcher}
 }
 
 // Name is the server's name: what it calls itself once started, else the
@@ -279,14 +287,7 @@ func (s *Server) ensure(ctx context.Context) (*instance, error) {
 	}
 	// A new process reads the disk: what changed before it starts is
 	// known to it, what changes from now on is collected.
-	s.startWatch()
-	s.mu.Lock()
-	w := s.watch
-	s.disk = map[string]bool{}
-	s.mu.Unlock()
-	if w != nil {
-		w.take()
-	}
+	s.freshWatch()
 	in, err := start(ctx, &s.cfg, s.log)
 	if err != nil {
 		return nil, err

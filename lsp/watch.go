@@ -11,8 +11,16 @@ package lsp
 // watcher's events in order, so once the barrier's event has arrived,
 // every event of a write that completed before the barrier was created
 // has been handled.
+//
+// The wait has no fixed cap: the event loop counts what it handles (every
+// event, every entry of a new directory it walks), and the barrier fails
+// only after [barrierTimeout] in which the loop handled nothing. A large
+// directory appearing (a checkout, a clone) keeps the loop busy walking
+// it; the barrier waits for that walk, which is what makes its files part
+// of the answer, instead of giving the watcher up.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -22,6 +30,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -32,9 +42,9 @@ import (
 // them itself.
 const MaxWatchedDirs = 20000
 
-// barrierTimeout bounds the wait for a barrier's own event; a watcher
-// whose barrier never arrives is given up (changes made by devbroker
-// itself are still sent).
+// barrierTimeout bounds the time a barrier waits while the event loop
+// handles nothing; a watcher whose barrier does not arrive is given up
+// (see [Server.WatchStatus] for when it comes back).
 const barrierTimeout = 10 * time.Second
 
 // skipDir reports whether a directory is never watched: version control
@@ -54,15 +64,19 @@ type watcher struct {
 	fsw     *fsnotify.Watcher
 	log     *slog.Logger
 	done    chan struct{} // closed when the event loop ends
+	timeout time.Duration // barrierTimeout, but in tests
+	// progress counts the events and directory entries the loop handled.
+	progress atomic.Uint64
 
 	mu      sync.Mutex
 	pending map[string]bool // changed paths; true when created
 	rescan  bool            // events were lost: everything may have changed
 	dirs    map[string]bool // watched directories
-	problem string          // why some changes may be missed; "" when none
+	problem string          // why some directories are left out; "" when none
 	waiters map[string]chan struct{}
 	seq     int
 	err     error // why the loop ended
+	broken  error // why changes may have been missed (inotify limits): start a new watcher
 }
 
 // newWatcher watches root. It fails when root itself cannot be watched.
@@ -83,7 +97,7 @@ func newWatcher(root string, log *slog.Logger) (*watcher, error) {
 		return nil, fmt.Errorf("the barrier directory: %w", err)
 	}
 	w := &watcher{
-		root: root, private: private, fsw: fsw, log: log, done: make(chan struct{}),
+		root: root, private: private, fsw: fsw, log: log, done: make(chan struct{}), timeout: barrierTimeout,
 		pending: map[string]bool{}, dirs: map[string]bool{}, waiters: map[string]chan struct{}{},
 	}
 	if err := fsw.Add(root); err != nil {
@@ -92,6 +106,10 @@ func newWatcher(root string, log *slog.Logger) (*watcher, error) {
 	}
 	w.dirs[root] = true
 	w.addTree(root, false)
+	if w.broken != nil {
+		w.close()
+		return nil, w.broken
+	}
 	go w.loop()
 	return w, nil
 }
@@ -109,6 +127,7 @@ func (w *watcher) addTree(dir string, report bool) {
 		if err != nil || p == dir {
 			return nil
 		}
+		w.progress.Add(1)
 		if !d.IsDir() {
 			if report {
 				w.note(p, true)
@@ -131,11 +150,7 @@ func (w *watcher) addTree(dir string, report bool) {
 			return filepath.SkipDir
 		}
 		if err := w.fsw.Add(p); err != nil {
-			w.mu.Lock()
-			if w.problem == "" {
-				w.problem = fmt.Sprintf("watching %s: %v (raise fs.inotify.max_user_watches)", p, err)
-			}
-			w.mu.Unlock()
+			w.addFailed(p, err)
 			return filepath.SkipDir
 		}
 		w.mu.Lock()
@@ -143,6 +158,28 @@ func (w *watcher) addTree(dir string, report bool) {
 		w.mu.Unlock()
 		return nil
 	})
+}
+
+// addFailed handles a directory that could not be watched. One that is
+// gone already is no problem (its removal is an event of its parent); one
+// that cannot be read is left out, as the server cannot read it either;
+// any other failure (inotify limits) breaks the watcher, which is then
+// replaced.
+func (w *watcher) addFailed(dir string, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+	case errors.Is(err, fs.ErrPermission):
+		if w.problem == "" {
+			w.problem = fmt.Sprintf("watching %s: %v", dir, err)
+		}
+	case w.broken != nil:
+	case errors.Is(err, syscall.ENOSPC):
+		w.broken = fmt.Errorf("watching %s: %w (raise fs.inotify.max_user_watches)", dir, err)
+	default:
+		w.broken = fmt.Errorf("watching %s: %w", dir, err)
+	}
 }
 
 // note records a change to p.
@@ -163,16 +200,20 @@ func (w *watcher) loop() {
 				return
 			}
 			w.event(ev)
+			w.progress.Add(1)
 		case err, ok := <-w.fsw.Errors:
 			if !ok {
 				w.end(errors.New("the watcher was closed"))
 				return
 			}
+			w.progress.Add(1)
 			w.mu.Lock()
-			if errors.Is(err, fsnotify.ErrEventOverflow) {
+			switch {
+			case errors.Is(err, fsnotify.ErrEventOverflow):
 				w.rescan = true // lost events: the next flush reports every file
-			} else {
+			case w.broken == nil:
 				w.log.Warn("file watcher error", "root", w.root, "err", err)
+				w.broken = fmt.Errorf("the watcher reported: %w", err)
 			}
 			w.mu.Unlock()
 		}
@@ -222,11 +263,7 @@ func (w *watcher) addDir(dir string) {
 		return
 	}
 	if err := w.fsw.Add(dir); err != nil {
-		w.mu.Lock()
-		if w.problem == "" {
-			w.problem = fmt.Sprintf("watching %s: %v", dir, err)
-		}
-		w.mu.Unlock()
+		w.addFailed(dir, err)
 		return
 	}
 	w.mu.Lock()
@@ -271,13 +308,11 @@ func (w *watcher) inRoot(p string) bool {
 }
 
 // barrier returns once every event of a change completed before it was
-// called has been handled.
+// called has been handled. It fails when the watcher broke, when the loop
+// ended, or when the loop handled nothing for w.timeout.
 func (w *watcher) barrier(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, barrierTimeout)
-	defer cancel()
 	w.mu.Lock()
-	if w.err != nil {
-		err := w.err
+	if err := cmp.Or(w.err, w.broken); err != nil {
 		w.mu.Unlock()
 		return err
 	}
@@ -295,13 +330,25 @@ func (w *watcher) barrier(ctx context.Context) error {
 	if err := os.WriteFile(name, nil, 0o600); err != nil {
 		return fmt.Errorf("the barrier: %w", err)
 	}
-	select {
-	case <-ch:
-		return nil
-	case <-w.done:
-		return w.err
-	case <-ctx.Done():
-		return fmt.Errorf("the barrier's event did not arrive: %w", ctx.Err())
+	idle := time.NewTimer(w.timeout)
+	defer idle.Stop()
+	last := w.progress.Load()
+	for {
+		select {
+		case <-ch:
+			return nil
+		case <-w.done:
+			return w.err
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-idle.C:
+			if n := w.progress.Load(); n != last {
+				last = n
+				idle.Reset(w.timeout)
+				continue
+			}
+			return fmt.Errorf("the barrier's event did not arrive, and no event was handled for %s", w.timeout)
+		}
 	}
 }
 
@@ -319,5 +366,8 @@ func (w *watcher) take() (changes map[string]bool, all bool) {
 func (w *watcher) status() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.broken != nil {
+		return "the disk watcher failed: " + w.broken.Error() + "; it is started again at the next request"
+	}
 	return w.problem
 }

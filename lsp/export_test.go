@@ -1,0 +1,42 @@
+package lsp
+
+import (
+	"maps"
+	"slices"
+	"time"
+)
+
+// BreakWatcher closes the running server's fsnotify watcher, as a failure
+// of the watcher would end its event loop; it reports whether there was
+// one.
+func BreakWatcher(s *Server) bool {
+	s.mu.Lock()
+	w := s.watch
+	s.mu.Unlock()
+	if w == nil {
+		return false
+	}
+	_ = w.fsw.Close()
+	return true
+}
+
+// StallWatcher makes the running server's watcher lose every event from
+// now on (its watches are removed, the barrier's included), and its
+// barrier give up after timeout without an event: the next request's
+// barrier times out. It reports whether there was a watcher.
+func StallWatcher(s *Server, timeout time.Duration) bool {
+	s.mu.Lock()
+	w := s.watch
+	s.mu.Unlock()
+	if w == nil {
+		return false
+	}
+	w.mu.Lock()
+	dirs := slices.Collect(maps.Keys(w.dirs))
+	w.mu.Unlock()
+	for _, d := range append(dirs, w.private) {
+		_ = w.fsw.Remove(d)
+	}
+	w.timeout = timeout
+	return true
+}

@@ -1,0 +1,141 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestWatcherStartRetried: a watcher that cannot start is not tried again
+// until its wait is over; then it starts, and the next request reports
+// what changed meanwhile: files changed, created and deleted since the
+// server's process read the disk.
+func TestWatcherStartRetried(t *testing.T) {
+	if !watchable {
+		t.Skip("no disk watcher on this platform")
+	}
+	root := t.TempDir()
+	a, d, n := filepath.Join(root, "a/a.go"), filepath.Join(root, "d.go"), filepath.Join(root, "a/n.go")
+	mkfile(t, a, "package a\n")
+	mkfile(t, d, "package m\n")
+	s := NewServer(Config{Name: "test", Root: root})
+	defer s.stopWatch()
+	attempts := 0
+	s.watchStart = func(root string, log *slog.Logger) (*watcher, error) {
+		attempts++
+		if attempts == 1 {
+			return nil, errors.New("injected failure")
+		}
+		return newWatcher(root, log)
+	}
+	ctx := context.Background()
+	s.freshWatch() // the process starts without a watcher
+	if msg := s.WatchStatus(); !strings.Contains(msg, "injected failure") || !strings.Contains(msg, "next request from") {
+		t.Fatalf("WatchStatus after a failed start = %q, want the failure and when it is tried again", msg)
+	}
+	mkfile(t, a, "package a\n\nvar X = 1\n")
+	mkfile(t, n, "package a\n")
+	if err := os.Remove(d); err != nil {
+		t.Fatal(err)
+	}
+	changes, err := s.collect(ctx)
+	if err != nil || len(changes) != 0 || attempts != 1 {
+		t.Fatalf("within the wait: changes %v, err %v, %d attempts; want none and no new attempt", changes, err, attempts)
+	}
+	s.FilesChanged([]string{filepath.Join(root, "own.go")}) // devbroker's own write
+	mkfile(t, filepath.Join(root, "own.go"), "package m\n")
+	if changes, err := s.collect(ctx); err != nil || !maps.Equal(changes, map[string]bool{filepath.Join(root, "own.go"): false}) {
+		t.Fatalf("own write within the wait: changes %v, err %v", changes, err)
+	}
+	s.watchNext = time.Time{} // the wait is over
+	changes, err = s.collect(ctx)
+	want := map[string]bool{a: false, n: true, d: false, filepath.Join(root, "own.go"): false}
+	if err != nil || attempts != 2 || !maps.Equal(changes, want) {
+		t.Fatalf("after the wait: changes %v, err %v, %d attempts; want %v and a second attempt", changes, err, attempts, want)
+	}
+	if msg := s.WatchStatus(); msg != "" {
+		t.Fatalf("WatchStatus with the watcher back = %q", msg)
+	}
+	if changes, err := s.collect(ctx); err != nil || len(changes) != 0 {
+		t.Fatalf("the rescan was repeated: changes %v, err %v", changes, err)
+	}
+}
+
+// TestWatcherRetryWait: a watcher that fails while running is started
+// again by the next request; failures in a row wait longer, up to
+// watchRetryMax.
+func TestWatcherRetryWait(t *testing.T) {
+	cases := []struct {
+		fails   int
+		running bool
+		want    time.Duration
+	}{
+		{1, true, 0}, {1, false, 5 * time.Second}, {2, true, 5 * time.Second}, {2, false, 10 * time.Second},
+		{3, false, 20 * time.Second}, {4, false, 40 * time.Second}, {5, false, time.Minute}, {100, false, time.Minute},
+	}
+	for _, c := range cases {
+		if got := retryWait(c.fails, c.running); got != c.want {
+			t.Errorf("retryWait(%d, %v) = %v, want %v", c.fails, c.running, got, c.want)
+		}
+	}
+}
+
+// TestWatcherDropped: a barrier that times out gives the watcher up and
+// reports every file; a restart that fails waits, without rescanning on
+// every request meanwhile; the restart after the wait reports the file
+// deleted while the watcher was down.
+func TestWatcherDropped(t *testing.T) {
+	if !watchable {
+		t.Skip("no disk watcher on this platform")
+	}
+	root := t.TempDir()
+	a, d := filepath.Join(root, "a/a.go"), filepath.Join(root, "d.go")
+	mkfile(t, a, "package a\n")
+	mkfile(t, d, "package m\n")
+	s := NewServer(Config{Name: "test", Root: root})
+	defer s.stopWatch()
+	fail := false
+	s.watchStart = func(root string, log *slog.Logger) (*watcher, error) {
+		if fail {
+			return nil, errors.New("injected failure")
+		}
+		return newWatcher(root, log)
+	}
+	ctx := context.Background()
+	s.freshWatch()
+	collect := func(what string, want map[string]bool) {
+		t.Helper()
+		changes, err := s.collect(ctx)
+		if err != nil || !maps.Equal(changes, want) {
+			t.Fatalf("%s: changes %v, err %v; want %v", what, changes, err, want)
+		}
+	}
+	collect("before", map[string]bool{})
+	if !StallWatcher(s, time.Millisecond) {
+		t.Fatal("no watcher")
+	}
+	collect("the barrier timed out", map[string]bool{a: false, d: false})
+	if msg := s.WatchStatus(); !strings.Contains(msg, "did not arrive") || !strings.Contains(msg, "next request") {
+		t.Fatalf("WatchStatus after the timeout = %q", msg)
+	}
+	fail = true
+	collect("the restart failed", map[string]bool{})
+	collect("within the wait", map[string]bool{})
+	if msg := s.WatchStatus(); !strings.Contains(msg, "injected failure") || !strings.Contains(msg, "from") {
+		t.Fatalf("WatchStatus after a failed restart = %q", msg)
+	}
+	if err := os.Remove(d); err != nil {
+		t.Fatal(err)
+	}
+	fail, s.watchNext = false, time.Time{}
+	collect("started again", map[string]bool{a: false, d: false})
+	if _, err := os.Lstat(d); err == nil || s.WatchStatus() != "" {
+		t.Fatalf("d.go exists or the watcher is not back: %q", s.WatchStatus())
+	}
+}
