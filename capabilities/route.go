@@ -2,14 +2,17 @@ package capabilities
 
 // This file decides which drivers serve a language's files for one kind:
 // each slot of the language's list is served by its first alternative
-// whose drivers all work, and a language none of whose slots is served is
-// unchecked.
+// whose drivers all work. For lint and check, every slot answers for the
+// files: a slot nothing served is unchecked for the language. For format,
+// the first served slot formats, and the language is unchecked only when
+// no slot is served.
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 )
 
@@ -28,7 +31,7 @@ func (s *Set) routeFiles(kind engine.Kind, targets []string) *routing {
 	rf := &routing{files: map[string][]string{}, notes: map[string][]string{}}
 	routes := map[string]route{}
 	var langs []string
-	unserved := map[string][]string{} // language → its files no driver served
+	unserved := map[string][]string{} // language → its files a slot left unserved
 	for _, p := range targets {
 		lang := s.languageOf(p)
 		if lang == nil {
@@ -40,16 +43,15 @@ func (s *Set) routeFiles(kind engine.Kind, targets []string) *routing {
 			rt = s.route(lang, kind)
 			routes[lang.name] = rt
 		}
-		switch {
-		case rt.empty:
+		if rt.empty {
 			rf.infos = append(rf.infos, info(p, fmt.Sprintf("no %s driver for %s files", kind, lang.name)))
 			continue
-		case len(rt.drivers) == 0:
+		}
+		if len(rt.unserved) > 0 {
 			if len(unserved[lang.name]) == 0 {
 				langs = append(langs, lang.name)
 			}
 			unserved[lang.name] = append(unserved[lang.name], p)
-			continue
 		}
 		for _, dn := range rt.drivers {
 			if _, seen := rf.files[dn]; !seen {
@@ -62,11 +64,12 @@ func (s *Set) routeFiles(kind engine.Kind, targets []string) *routing {
 		}
 	}
 	for _, ln := range langs {
-		rt := routes[ln]
-		rf.unchecked = append(rf.unchecked, engine.DriverStatus{
-			Driver: rt.slots, Language: ln, Status: engine.StatusUnchecked,
-			Message: uncheckedMessage(kind, ln, unserved[ln], rt.unserved),
-		})
+		for _, u := range routes[ln].unserved {
+			rf.unchecked = append(rf.unchecked, engine.DriverStatus{
+				Driver: u.entry, Language: ln, Status: engine.StatusUnchecked,
+				Message: uncheckedMessage(kind, ln, u, unserved[ln]),
+			})
+		}
 	}
 	return rf
 }
@@ -80,56 +83,72 @@ type route struct {
 	// notes holds, per serving driver that is a fallback, what it served
 	// in place of what.
 	notes map[string]string
-	// slots is the language's list for the kind, in the configuration's
-	// syntax, and unserved says why each driver of an unserved slot was
-	// not available (for the unchecked status).
-	slots    string
-	unserved []string
+	// unserved are the slots no working alternative served, each an
+	// unchecked status for the language's files.
+	unserved []unserved
+}
+
+// unserved is a slot, or for format the whole list, that nothing served.
+type unserved struct {
+	// entry is the slot in the configuration's syntax ("gopls | go-build
+	// + go-vet"); for format, the list's entries joined by ", ".
+	entry string
+	// why says why each driver of its alternatives was not available.
+	why []string
+	// all: entry is a format list, none of whose slots was served.
+	all bool
 }
 
 // route serves lang's files for kind. Every slot is served by its first
-// alternative whose drivers all work and do kind; for format, only the
-// first slot so served runs.
+// alternative whose drivers all work and do kind. For lint and check,
+// each slot that none served is unserved; for format, only the first slot
+// so served runs, and only when none is served is the list unserved.
 func (s *Set) route(lang *language, kind engine.Kind) route {
 	slots := lang.byKind[kind]
 	rt := route{empty: len(slots) == 0, notes: map[string]string{}}
-	names := make([]string, len(slots))
-	for i, slot := range slots {
-		names[i] = slot.String()
-	}
-	rt.slots = strings.Join(names, ", ")
+	var entries, whyAll []string
 	for _, slot := range slots {
-		var why []string // the reasons the earlier alternatives did not serve
-		served := false
-		for ai, alt := range slot {
-			reasons := s.unusable(alt, kind)
-			if len(reasons) > 0 {
-				why = append(why, reasons...)
-				continue
-			}
-			for _, dn := range alt {
-				if slices.Contains(rt.drivers, dn) {
-					continue // already serving for an earlier slot
-				}
-				rt.drivers = append(rt.drivers, dn)
-				if len(why) > 0 {
-					rt.notes[dn] = fmt.Sprintf("served %s files in place of %s (%s)", lang.name, slot[:ai].String(), strings.Join(why, "; "))
-				}
-			}
-			served = true
-			break
-		}
+		entries = append(entries, slot.String())
+		why, served := s.serve(&rt, lang.name, slot, kind)
 		if !served {
-			rt.unserved = append(rt.unserved, why...)
+			rt.unserved = append(rt.unserved, unserved{entry: slot.String(), why: why})
+			whyAll = append(whyAll, why...)
 		}
 		if served && kind == engine.Format {
 			break // the first served slot formats
 		}
 	}
-	if len(rt.drivers) > 0 {
+	if kind == engine.Format && len(rt.unserved) > 0 {
 		rt.unserved = nil
+		if len(rt.drivers) == 0 {
+			rt.unserved = []unserved{{entry: strings.Join(entries, ", "), why: whyAll, all: true}}
+		}
 	}
 	return rt
+}
+
+// serve serves slot with its first alternative whose drivers all work,
+// adding them to rt's drivers, and reports whether it did; otherwise it
+// says why each alternative could not.
+func (s *Set) serve(rt *route, lang string, slot configs.Slot, kind engine.Kind) (why []string, served bool) {
+	for ai, alt := range slot {
+		reasons := s.unusable(alt, kind)
+		if len(reasons) > 0 {
+			why = append(why, reasons...)
+			continue
+		}
+		for _, dn := range alt {
+			if slices.Contains(rt.drivers, dn) {
+				continue // already serving for an earlier slot
+			}
+			rt.drivers = append(rt.drivers, dn)
+			if len(why) > 0 {
+				rt.notes[dn] = fmt.Sprintf("served %s files in place of %s (%s)", lang, slot[:ai].String(), strings.Join(why, "; "))
+			}
+		}
+		return nil, true
+	}
+	return why, false
 }
 
 // unusable says why an alternative cannot serve kind: one reason per
@@ -166,9 +185,10 @@ func (s *Set) unusable(alt []string, kind engine.Kind) []string {
 	return out
 }
 
-// uncheckedMessage says which of a language's files no driver served and
-// why.
-func uncheckedMessage(kind engine.Kind, lang string, files, why []string) string {
+// uncheckedMessage says which of a language's files u left unserved, and
+// why: "2 go files not linted by go-vet (a.go, b.go): go-vet is missing:
+// ...". A format list none of whose slots was served says "not formatted".
+func uncheckedMessage(kind engine.Kind, lang string, u unserved, files []string) string {
 	const shown = 3
 	list := strings.Join(files[:min(len(files), shown)], ", ")
 	if n := len(files) - shown; n > 0 {
@@ -178,7 +198,11 @@ func uncheckedMessage(kind engine.Kind, lang string, files, why []string) string
 	if len(files) == 1 {
 		noun = lang + " file"
 	}
-	return fmt.Sprintf("%d %s not %s (%s): %s (see devbroker probe)", len(files), noun, pastTense(kind), list, strings.Join(why, "; "))
+	by := " by " + u.entry
+	if u.all {
+		by = ""
+	}
+	return fmt.Sprintf("%d %s not %s%s (%s): %s (see devbroker probe)", len(files), noun, pastTense(kind), by, list, strings.Join(u.why, "; "))
 }
 
 func pastTense(kind engine.Kind) string {

@@ -212,10 +212,12 @@ func (s *Set) languageOf(p string) *language {
 }
 
 // Run routes a request to the working drivers of each file's language
-// (each slot served by its first working alternative). A language whose
-// files no working driver served gets an unchecked status, which makes the
-// answer incomplete; a file whose language lists no driver for the kind,
-// or that no language covers, gets an info diagnostic.
+// (each slot served by its first working alternative). Each slot of a
+// language's lint or check list that nothing served (for format, a list
+// none of whose slots was served) gets an unchecked status for the
+// language, which makes the answer incomplete; a file whose language lists
+// no driver for the kind, or that no language covers, gets an info
+// diagnostic.
 func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, error) {
 	targets := req.Paths
 	if targets == nil {

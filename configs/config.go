@@ -43,14 +43,25 @@ type Limits struct {
 // files in place of gopls (...)". A plain name like "staticcheck" is a
 // slot of one alternative.
 //
-// A file whose language lists drivers for the step, but none of whose
-// slots any working driver served, is unchecked: the answer carries a
-// status "unchecked" naming the language, why each driver was not
-// available and how to install it, and such an answer is never ok (the
-// command line exits 2; in a plan the step fails and the plan ends). A
-// language whose list for the step is empty (shell's check = []) is not
-// unchecked: its files get an info diagnostic saying no driver is
-// configured, as do files no language covers.
+// For lint and check, every slot answers for the language's files: the
+// drivers of every served slot run, and each slot that no working
+// alternative serves leaves those files unchecked, even when other slots
+// ran. Go's lint = ["staticcheck", "go-vet"] without the go command runs
+// staticcheck and reports go-vet unchecked. Format is different: the
+// first slot that a working alternative serves formats and the later
+// ones do not run, so the files are unchecked only when no slot is
+// served.
+//
+// An unchecked slot adds a status "unchecked" to the answer, one per
+// language and slot (not per file): its driver is the slot as written
+// ("go-vet", "gopls | go-build + go-vet"; for format, the whole list),
+// and its message counts the files, names up to three, and says why each
+// driver was not available and how to install it. Such an answer is never
+// ok: the command line exits 2, and in a plan the step fails with kind
+// unchecked and the plan ends. A language whose list for the step is
+// empty (shell's check = []) is not unchecked: its files get an info
+// diagnostic saying no driver is configured, as do files no language
+// covers.
 type Language struct {
 	// Disabled removes the language: a project writes
 	// [languages.NAME] disabled = true to turn off a default language.
@@ -60,14 +71,17 @@ type Language struct {
 	// slash, the workspace path ("**/*.d.ts"). At least one is required.
 	FileTypes []string `toml:"file_types"`
 	// Format names the drivers that format the language's files, tried in
-	// order: the first slot that a working driver serves formats.
+	// order: the first slot that a working alternative serves formats, and
+	// the files are unchecked only when none is served.
 	Format []string `toml:"format"`
 	// Lint names the drivers whose findings lint reports. Every slot runs,
-	// each served by its first working alternative.
+	// each served by its first working alternative; a slot none serves is
+	// unchecked.
 	Lint []string `toml:"lint"`
 	// Check names the drivers whose findings check reports (compile and
 	// type errors, usually a language server). Every slot runs, each
-	// served by its first working alternative. Default for Go:
+	// served by its first working alternative; a slot none serves is
+	// unchecked. Default for Go:
 	// "gopls | go-build + go-vet".
 	Check []string `toml:"check"`
 }

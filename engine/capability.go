@@ -69,9 +69,9 @@ const (
 	StatusCrashed      Status = "crashed"
 	StatusNotInstalled Status = "not_installed"
 	StatusIndexing     Status = "indexing"
-	// StatusUnchecked is a language's files that no working driver
-	// served: the language lists drivers for the kind, but none of them
-	// (nor an alternative) was found working.
+	// StatusUnchecked is an entry of a language's list for the kind that
+	// no working driver served (for format, a list none of whose entries
+	// was served), so the language's files went without it.
 	StatusUnchecked Status = "unchecked"
 )
 

@@ -139,7 +139,7 @@ func (s *Server) lintTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:  "lint",
 		Title: "Lint files",
-		Description: "Lint files with the configured linters and report diagnostics (most severe first; each driver says whether its answer is complete: ok, timeout, crashed, not_installed, indexing, or unchecked for a language none of whose linters works). Diagnostics describe the workspace content, including unwritten changes. With fix: true the fixes are applied. " +
+		Description: "Lint files with the configured linters and report diagnostics (most severe first; each driver says whether its answer is complete: ok, timeout, crashed, not_installed, indexing, or unchecked for an entry of a language's lint list that no working linter served, even when the others ran). Diagnostics describe the workspace content, including unwritten changes. With fix: true the fixes are applied. " +
 			"An error diagnostic fails the step (error kind diagnostics; the findings are the answer, not a tool error) and an incomplete answer fails it too (kind timeout, crashed, indexing or unchecked): then NOTHING is written, and fixes stay unwritten in the workspace." + persists,
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
@@ -159,7 +159,7 @@ func (s *Server) checkTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:  "check",
 		Title: "Check the workspace",
-		Description: "Type-check or build-check the workspace content, including unwritten changes, and report diagnostics (most severe first; each driver says whether its answer is complete: ok, timeout, crashed, not_installed, indexing, or unchecked for a language none of whose checkers works, with the install hint; a fallback says what it served in place of). Changes nothing. " +
+		Description: "Type-check or build-check the workspace content, including unwritten changes, and report diagnostics (most severe first; each driver says whether its answer is complete: ok, timeout, crashed, not_installed, indexing, or unchecked for an entry of a language's check list that no working checker served, with the install hint; a fallback says what it served in place of). Changes nothing. " +
 			"ok is true only when no diagnostic is an error and every driver answered completely: an error diagnostic fails the step with kind diagnostics (the findings are the answer, not a tool error), an incomplete answer with its status (timeout, crashed, indexing, unchecked). In dev_plan either ends the plan, so edit -> lint -> check -> write writes only validated code. Long checks send progress notifications and stop when cancelled.",
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),

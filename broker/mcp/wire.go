@@ -63,7 +63,7 @@ func devResultText(r *wire.DevResult) string {
 	for _, d := range r.Drivers {
 		switch {
 		case d.Status == string(engine.StatusUnchecked):
-			fmt.Fprintf(&b, "%s files unchecked (%s): %s\n", d.Language, d.Driver, d.Message)
+			fmt.Fprintf(&b, "unchecked: %s\n", d.Message)
 		case d.Status != string(engine.StatusOK) || d.Message != "":
 			fmt.Fprintf(&b, "driver %s: %s %s\n", d.Driver, d.Status, d.Message)
 		}

@@ -89,8 +89,8 @@ type FixEdit struct {
 
 // DriverStatus is one driver's status in an answer.
 type DriverStatus struct {
-	Driver   string `json:"driver" jsonschema:"the driver; for an unchecked status, the language's drivers for the step as configured"`
-	Language string `json:"language,omitempty" jsonschema:"for an unchecked status, the language whose files no working driver served"`
+	Driver   string `json:"driver" jsonschema:"the driver; for an unchecked status, the entry of the language's list for the step that no working driver served, as configured (for format, the whole list)"`
+	Language string `json:"language,omitempty" jsonschema:"for an unchecked status, the language whose files went without that entry"`
 	Status   string `json:"status" jsonschema:"ok, timeout, crashed, not_installed, indexing or unchecked; only ok is complete and current, and any other makes the answer not ok"`
 	Message  string `json:"message,omitempty" jsonschema:"why a status is not ok (with the install hint for unchecked), or which driver a fallback served in place of"`
 }

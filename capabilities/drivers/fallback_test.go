@@ -130,3 +130,67 @@ func TestLanguageWithMissingCheckerIsUnchecked(t *testing.T) {
 		t.Errorf("drivers = %+v, want python unchecked with the install hint", r.Drivers)
 	}
 }
+
+// Every entry of Go's lint list answers: with go-vet's program missing
+// (the project points it at a program that does not exist), staticcheck
+// still lints and its findings are kept, but go-vet's entry is unchecked,
+// so the answer is not ok and a plan's lint stops before the write.
+func TestMissingSecondLinterIsUnchecked(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"go.mod":  "module example.com/m\n\ngo 1.22\n",
+		"main.go": "package main\n\nfunc same(s string) bool { return s == s }\n\nfunc main() { println(same(\"a\")) }\n",
+		// A project's table replaces the default one whole.
+		".devbroker.toml": `[drivers.go-vet]
+type = "external"
+command = ["devbroker-no-such-go", "vet", "-overlay={overlay}", "./..."]
+input = "overlay"
+errorformat = ["%f:%l:%c: %m"]
+install = "Go is needed: https://go.dev/doc/install"
+`,
+	})
+	ctx := context.Background()
+	set, _, err := Load(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	eng, err := engine.New(root, engine.Options{Capabilities: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := engine.ParsePlan([]byte(`{"paths": ["main.go"], "ops": [
+		{"step": "edit", "args": {"path": "main.go", "edits": [{"find": "func main() { println(same(\"a\")) }", "replace": "func main() { println(same(\"b\")) }"}]}},
+		{"step": "lint"},
+		{"step": "write"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := eng.Run(ctx, plan)
+	if r.OK || r.Error == nil || r.Error.Kind != "unchecked" {
+		t.Fatalf("result: ok=%v error=%+v, want an unchecked failure", r.OK, r.Error)
+	}
+	if len(r.Written) != 0 {
+		t.Errorf("written = %v after an incomplete lint", r.Written)
+	}
+	var got []string
+	for _, s := range r.Drivers {
+		got = append(got, s.Driver+": "+string(s.Status))
+		if s.Status == engine.StatusUnchecked {
+			for _, want := range []string{"1 go file not linted by go-vet (main.go)", "devbroker-no-such-go is not on PATH", "install: Go is needed"} {
+				if s.Language != "go" || !strings.Contains(s.Message, want) {
+					t.Errorf("unchecked status %+v does not say %q for go", s, want)
+				}
+			}
+		}
+	}
+	if strings.Join(got, ", ") != "staticcheck: ok, go-vet: unchecked" {
+		t.Errorf("drivers = %q, want staticcheck ok and go-vet unchecked", got)
+	}
+	found := false
+	for _, d := range r.Diagnostics {
+		found = found || d.Source == "staticcheck" && strings.Contains(d.Message, "identical expressions")
+	}
+	if !found {
+		t.Errorf("diagnostics = %+v, want staticcheck's finding kept", r.Diagnostics)
+	}
+}

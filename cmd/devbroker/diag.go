@@ -201,7 +201,8 @@ func findings(kind engine.Kind, res *engine.Result, write bool) int {
 
 // diagExit maps a result to the exit status: 2 when the run or a driver
 // failed, 1 for findings, 0 when clean.
-// An unchecked language is a tool failure: its files were not looked at.
+// An unchecked language is a tool failure: some of its files were not
+// looked at by a driver its list names.
 func diagExit(kind engine.Kind, res *engine.Result, write bool, stderr io.Writer) int {
 	if e := res.Error; e != nil && e.Kind != fault.Diagnostics && !e.Kind.Incomplete() {
 		fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, e.Message)
@@ -211,7 +212,9 @@ func diagExit(kind engine.Kind, res *engine.Result, write bool, stderr io.Writer
 	for _, d := range res.Drivers {
 		switch {
 		case d.Status == engine.StatusUnchecked:
-			fmt.Fprintf(stderr, "devbroker %s: %s files unchecked (%s): %s\n", kind, d.Language, d.Driver, d.Message)
+			// The message names the language's files, the list entry
+			// nothing served, why, and how to install it.
+			fmt.Fprintf(stderr, "devbroker %s: unchecked: %s\n", kind, d.Message)
 			failed = true
 		case d.Status != engine.StatusOK:
 			fmt.Fprintf(stderr, "devbroker %s: driver %s: %s: %s\n", kind, d.Driver, d.Status, d.Message)
