@@ -132,8 +132,10 @@ func typeNames(types []Type) string {
 // Drivers returns the set's drivers by name.
 func (s *Set) Drivers() map[string]Driver { return s.drivers }
 
-// ProbeTimeout bounds one driver's probe.
-const ProbeTimeout = 30 * time.Second
+// ProbeTimeout bounds one driver's probe. It only stops a probe that hangs:
+// a language server's smoke test on a loaded machine (pyright's took 20 s
+// at a load of 15 on 2 cores) must still pass.
+const ProbeTimeout = 2 * time.Minute
 
 // Probe probes every driver, concurrently, and records the results: only
 // drivers found working serve requests afterwards.

@@ -64,9 +64,13 @@ func abs(p string) string {
 	return p
 }
 
+// commandTimeout bounds `go env` and a version command. It only stops one
+// that hangs, so it allows for a loaded machine.
+const commandTimeout = time.Minute
+
 // goEnv runs `go env name` (empty on any failure).
 func goEnv(ctx context.Context, name string) string {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "go", "env", name).Output()
 	if err != nil {
@@ -117,7 +121,7 @@ func goTool(ctx context.Context, root string) string {
 // Version runs a server's version command (argv, such as
 // ["/path/gopls", "version"]) and returns the first line it prints.
 func Version(ctx context.Context, argv []string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
 	defer cancel()
 	var stderr bytes.Buffer
 	bin := argv[0]
