@@ -20,6 +20,7 @@ import (
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/engine/workspace"
 )
 
 // Rel maps an absolute host path to the workspace path it names, refusing
@@ -199,9 +200,10 @@ type FileChange struct {
 //
 // keep (nil: always) then decides, before the session takes another call,
 // whether the plan's effect stays. When it returns false and the plan ran
-// no write step, the workspace goes back to what it was before the plan,
-// and RunChanges reports reverted: a failed plan leaves nothing behind for
-// a later plan to check or write. keep runs inside the session's call, so
+// no write step, the workspace goes back to what it was before the plan
+// (files read again from disk keep what the disk holds), and RunChanges
+// reports reverted, with out listing the changes it took back: a failed
+// plan leaves nothing behind for a later plan to check or write. keep runs inside the session's call, so
 // it may read the disk but must not call the session.
 func (s *Session) RunChanges(ctx context.Context, p *engine.Plan, keep func(*engine.Result, []FileChange) bool) (res *engine.Result, out []FileChange, reverted bool) {
 	err := s.call(func() error {
@@ -217,6 +219,7 @@ func (s *Session) RunChanges(ctx context.Context, p *engine.Plan, keep func(*eng
 		if keep != nil && !keep(res, out) && !ranWrite(p, res) {
 			ws.Restore(saved)
 			reverted = true
+			out = stillDiffer(ws, out)
 		}
 		return nil
 	})
@@ -253,6 +256,20 @@ func fileChanges(s *Session, before map[string]*text.Doc, pendingBefore map[stri
 			fc.After = d
 		}
 		out = append(out, fc)
+	}
+	return out
+}
+
+// stillDiffer keeps the changes a restore took back: those whose content
+// now differs from what the plan left. A file read again from disk
+// (someone else changed it) is not the plan's change and stays as read.
+func stillDiffer(ws *workspace.Workspace, changes []FileChange) []FileChange {
+	var out []FileChange
+	for _, fc := range changes {
+		d, ok := ws.Doc(fc.Path)
+		if ok != (fc.After != nil) || (ok && !d.Equal(fc.After)) {
+			out = append(out, fc)
+		}
 	}
 	return out
 }

@@ -139,3 +139,37 @@ func benchAcquire(b *testing.B, again bool) {
 
 func BenchmarkAcquire500First(b *testing.B) { benchAcquire(b, false) }
 func BenchmarkAcquire500Again(b *testing.B) { benchAcquire(b, true) }
+
+// benchFollowDisk times FollowDisk over a workspace holding 500 files of
+// size bytes each, none changed on disk: what every format, lint and check
+// step pays before its drivers run.
+func benchFollowDisk(b *testing.B, size int) {
+	const n = 500
+	files := make(map[string]string, n)
+	line := "\tx := fmt.Sprintf(\"%d\", 12345678901234567890) // padding padding\n"
+	for i := range n {
+		body := fmt.Sprintf("package f%d\n", i)
+		for len(body) < size {
+			body += line
+		}
+		files[fmt.Sprintf("d%02d/f%04d.go", i%50, i)] = body[:size-1] + "\n"
+	}
+	fsys, err := rootfs.New(tree(b, files))
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := New(fsys, Limits{MaxFiles: n, MaxTotalBytes: int64(n*size) + 1})
+	if _, err := w.Acquire([]string{"**"}); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(n * size))
+	b.ReportAllocs()
+	for b.Loop() {
+		if left := w.FollowDisk(); len(left) != 0 {
+			b.Fatal(left)
+		}
+	}
+}
+
+func BenchmarkFollowDisk500x4K(b *testing.B)  { benchFollowDisk(b, 4<<10) }
+func BenchmarkFollowDisk500x64K(b *testing.B) { benchFollowDisk(b, 64<<10) }

@@ -49,3 +49,24 @@ func TestSaveRestore(t *testing.T) {
 	discardAll(t, w)
 	wantMap(t, "disk", onDisk(t, root), map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n", "late.txt": "l\n"})
 }
+
+// Restore takes back the steps' changes, not the disk: a file with no
+// unwritten change that was read again since Save (someone else changed
+// it on disk) keeps what the disk holds.
+func TestRestoreKeepsDiskRefresh(t *testing.T) {
+	root := tree(t, map[string]string{"a.txt": "a\n", "y.txt": "y\n"})
+	w := open(t, root, nil, "a.txt", "y.txt")
+	s := w.Save()
+	apply(t, w, func(tx *Txn) error { return tx.Set("a.txt", doc("A\n")) })
+	put(t, root, "y.txt", "y, changed elsewhere\n")
+	w.FollowDisk()
+	w.Restore(s)
+	wantMap(t, "workspace after restore", snapshot(w), map[string]string{"a.txt": "a\n", "y.txt": "y, changed elsewhere\n"})
+	wantList(t, "unwritten after restore", w.Unwritten(), nil)
+	if got := w.Changes(); len(got) != 0 {
+		t.Errorf("changes after restore = %+v, want none", got)
+	}
+	if want := int64(len("a\n") + len("y, changed elsewhere\n")); w.bytes != want {
+		t.Errorf("bytes after restore = %d, want %d", w.bytes, want)
+	}
+}
