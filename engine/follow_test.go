@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +50,15 @@ func TestCheckFollowsTheDiskForCleanFiles(t *testing.T) {
 	}
 	if got := caps.seen["a.go"]; got != "two\n" {
 		t.Errorf("check saw a.go = %q, want the unwritten edit", got)
+	}
+	// The file that left is named in the answer, not silently skipped.
+	found := false
+	for _, d := range r.Diagnostics {
+		if d.Path == "c.go" && d.Severity == SeverityInfo && strings.Contains(d.Message, "deleted on disk") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no info diagnostic says c.go left the workspace: %+v", r.Diagnostics)
 	}
 }

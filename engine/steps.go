@@ -163,7 +163,12 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	}
 	// Files the session did not change are handed over as the disk holds
 	// them now: the answer is about what a write would leave on disk.
-	e.ws.FollowDisk()
+	for _, l := range e.ws.FollowDisk() {
+		r.Diagnostics = append(r.Diagnostics, Diagnostic{
+			Path: l.Path, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
+			Severity: SeverityInfo, Source: "devbroker", Message: l.Why,
+		})
+	}
 	req := Request{Kind: kind, Root: e.fs.Root(), Files: map[string]*text.Doc{}, Fix: fix}
 	for _, p := range e.ws.Paths() {
 		d, _ := e.ws.Doc(p)

@@ -321,13 +321,25 @@ func (w *Workspace) withRenames(sel map[string]bool) {
 	}
 }
 
+// Left is a file that left the workspace because of what the disk holds
+// now.
+type Left struct {
+	Path string
+	// Why says what happened on disk, naming the path.
+	Why string
+}
+
 // FollowDisk reads again every held file with no unwritten change (and not
 // pinned) whose content on disk changed, as acquiring it would; a file gone
 // from disk, or no longer a text file within the limits, leaves the
-// workspace. It returns the paths that left, sorted. The steps that hand
-// the workspace to drivers call it, so that an answer never describes an
-// old copy of a file the session did not change.
-func (w *Workspace) FollowDisk() (left []string) {
+// workspace. It returns the files that left, sorted by path. The steps that
+// hand the workspace to drivers call it, so that an answer never describes
+// an old copy of a file the session did not change.
+//
+// It makes no room by dropping other files: the files the current plan
+// acquired must all reach the drivers, so a workspace that grew over its
+// byte limit through this is brought back under it by the next acquisition.
+func (w *Workspace) FollowDisk() (left []Left) {
 	var rereads []reread
 	for p, f := range w.files {
 		if w.isPinned(p) || !w.clean(p, f) {
@@ -341,12 +353,10 @@ func (w *Workspace) FollowDisk() (left []string) {
 	for _, r := range rereads {
 		if r.gone {
 			w.drop(r.path)
-			left = append(left, r.path)
+			left = append(left, Left{Path: r.path, Why: r.err.Error()})
 			continue
 		}
 		w.Refresh(r.path, r.doc, r.mode)
 	}
-	// Content read again may be larger than what the workspace held.
-	w.evictFor(0, 0, nil)
 	return left
 }

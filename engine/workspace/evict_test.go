@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/fault"
@@ -99,4 +101,24 @@ func TestEvictLimitError(t *testing.T) {
 	apply(t, w, func(tx *Txn) error { return tx.Add("n", doc("nnnn\n")) })
 	_, err = w.Acquire([]string{"a"})
 	wantFault(t, err, fault.Bounds, "total limit of 5 bytes", "discard")
+}
+
+// Reading files again before a check never makes room by dropping others:
+// every file the plan acquired must reach the drivers. The next
+// acquisition brings the workspace back under its limit.
+func TestFollowDiskDoesNotEvict(t *testing.T) {
+	root, w := limited(t, map[string]string{"a": "aaaa\n", "b": "bbbb\n"}, Limits{MaxTotalBytes: 12})
+	acquire(t, w, "a", "b")
+	if err := os.WriteFile(filepath.Join(root, "b"), []byte("bbbbbbbbbb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if left := w.FollowDisk(); len(left) != 0 {
+		t.Fatalf("left = %v", left)
+	}
+	wantList(t, "paths after FollowDisk", w.Paths(), []string{"a", "b"})
+	if content(w, "b") != "bbbbbbbbbb\n" {
+		t.Errorf("b = %q, want what the disk holds", content(w, "b"))
+	}
+	acquire(t, w, "b")
+	wantList(t, "paths after the next acquisition", w.Paths(), []string{"b"})
 }
