@@ -41,7 +41,8 @@
 // Without a watcher (another platform, [Config.NoWatch]) only
 // FilesChanged reaches the server, and [Server.WatchStatus] says so. A
 // watcher that fails (inotify limits, a barrier that gives up) is started
-// again by a later request, with a growing wait if it cannot start; the
+// again by a later request, with a growing wait if it cannot start (one
+// stopped by the system's inotify limits waits for the next process); the
 // request that gives it up and the one that starts it again report every
 // file under the root, the latter also the files gone since, so the
 // server misses nothing done meanwhile.

@@ -7,9 +7,11 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 )
 
@@ -31,7 +33,9 @@ const maxRescan = 100000
 func (s *Server) WatchStatus() string {
 	s.mu.Lock()
 	w, problem := s.watch, s.watchProblem
-	if w == nil && s.watchFails > 0 {
+	if w == nil && s.watchLimit {
+		problem += "; it is tried again when " + s.cfg.Name + " starts again"
+	} else if w == nil && s.watchFails > 0 {
 		problem += "; it is started again at the next request"
 		if next := s.watchNext; time.Now().Before(next) {
 			problem += " from " + next.Format("15:04:05") + " on"
@@ -55,7 +59,7 @@ func (s *Server) startWatch() {
 	s.mu.Lock()
 	try := false
 	switch {
-	case s.watch != nil, s.closed:
+	case s.watch != nil, s.closed, s.watchLimit:
 	case s.cfg.NoWatch:
 		s.watchProblem = "the disk watcher is off"
 	case !watchable:
@@ -70,6 +74,15 @@ func (s *Server) startWatch() {
 	w, err := s.watchStart(s.cfg.Root, s.log)
 	if err != nil {
 		s.watchFailed("the disk watcher could not start: "+err.Error(), false)
+		if systemLimit(err) {
+			// Every try walks the whole root on a request's time, and
+			// the limit stays until someone raises it: try again only
+			// with the next process.
+			s.mu.Lock()
+			s.watchLimit = true
+			s.watchProblem += " (the system's inotify limits: raise fs.inotify.max_user_watches or max_user_instances)"
+			s.mu.Unlock()
+		}
 		return
 	}
 	s.mu.Lock()
@@ -80,6 +93,12 @@ func (s *Server) startWatch() {
 	}
 	s.watch, s.watchProblem = w, ""
 	s.rescanDue = s.rescanDue || s.watchFails > 0
+}
+
+// systemLimit reports whether err is the system's inotify limits: watches
+// (ENOSPC) or instances (EMFILE).
+func systemLimit(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE)
 }
 
 // watchFailed records that the watcher failed (while running, or at its
@@ -132,6 +151,7 @@ func (s *Server) stopWatch() {
 	s.mu.Lock()
 	w := s.watch
 	s.watch, s.watchProblem, s.watchFails, s.rescanDue, s.seen = nil, "", 0, false, nil
+	s.watchLimit = false
 	s.mu.Unlock()
 	if w != nil {
 		w.close()

@@ -3,11 +3,13 @@ package lsp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"maps"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -137,5 +139,40 @@ func TestWatcherDropped(t *testing.T) {
 	collect("started again", map[string]bool{a: false, d: false})
 	if _, err := os.Lstat(d); err == nil || s.WatchStatus() != "" {
 		t.Fatalf("d.go exists or the watcher is not back: %q", s.WatchStatus())
+	}
+}
+
+// TestWatcherSystemLimit: a watcher that cannot start because the system's
+// inotify limits are reached is not tried again (each try walks the whole
+// root on a request's time) until the server's process starts again; the
+// status says so and how to raise the limit.
+func TestWatcherSystemLimit(t *testing.T) {
+	if !watchable {
+		t.Skip("no disk watcher on this platform")
+	}
+	root := t.TempDir()
+	s := NewServer(Config{Name: "test", Root: root})
+	defer s.stopWatch()
+	attempts := 0
+	s.watchStart = func(root string, log *slog.Logger) (*watcher, error) {
+		attempts++
+		if attempts == 1 {
+			return nil, fmt.Errorf("watching %s: %w", root, syscall.ENOSPC)
+		}
+		return newWatcher(root, log)
+	}
+	s.freshWatch()
+	msg := s.WatchStatus()
+	if !strings.Contains(msg, "max_user_watches") || !strings.Contains(msg, "when "+s.cfg.Name+" starts again") {
+		t.Fatalf("WatchStatus = %q, want the limit to raise and when it is tried again", msg)
+	}
+	s.watchNext = time.Time{} // even once a retry's wait would be over
+	if _, err := s.collect(context.Background()); err != nil || attempts != 1 {
+		t.Fatalf("collect: err %v, %d attempts; want no new attempt", err, attempts)
+	}
+	s.stopWatch() // the process stopped; the next one tries again
+	s.freshWatch()
+	if attempts != 2 || s.WatchStatus() != "" {
+		t.Fatalf("after a restart: %d attempts, status %q; want a second, successful attempt", attempts, s.WatchStatus())
 	}
 }

@@ -156,6 +156,7 @@ type Server struct {
 	watchStart   func(root string, log *slog.Logger) (*watcher, error)
 	watchFails   int
 	watchNext    time.Time
+	watchLimit   bool // the system's inotify limits stopped the watcher until the next process
 	rescanDue    bool
 	seen         map[string]bool
 }
