@@ -20,8 +20,12 @@ import (
 const (
 	// appendSessions is how many sessions append at once.
 	appendSessions = 24
-	// appendTries bounds one session's attempts at its append.
-	appendTries = 3 * appendSessions
+	// appendTries bounds one session's attempts at its append. It is
+	// enough, whatever the timing: an attempt is refused only when another
+	// session's write landed since the attempt read the file, and every
+	// session writes once, so a session is refused at most
+	// appendSessions-1 times.
+	appendTries = appendSessions
 	// appendMarker is the file's last line: each append goes before it.
 	appendMarker = "END"
 )
@@ -130,8 +134,8 @@ func runAppends(t *testing.T, root, rel string, sessions []*sdk.ClientSession, p
 	}
 	t.Logf("%s: %d sessions, %d acknowledged, %d lost, %d unacknowledged in the file, %d conflicts retried, %d gave up after %d tries, %v",
 		rel, len(sessions), len(acked), lost, extra, conflicts, len(gaveUp), appendTries, time.Since(start).Round(time.Millisecond))
-	if len(acked) == 0 {
-		t.Fatal("no append was acknowledged")
+	if len(gaveUp) > 0 {
+		t.Errorf("%d sessions were refused %d times: a refusal must mean that another append landed: %q", len(gaveUp), appendTries, gaveUp)
 	}
 }
 
