@@ -48,6 +48,12 @@ type Root struct {
 	subMu sync.Mutex
 	subs  map[int]func()
 	next  int
+
+	// writeMu is the root's one writer: every session's engine and
+	// edit_file session hold it over each write to the root, so that a
+	// write's conflict check and its disk operations see no other write
+	// of the broker in between.
+	writeMu sync.Mutex
 }
 
 func newRoot(ctx context.Context, dir string, load Loader) (*Root, error) {
@@ -61,6 +67,10 @@ func newRoot(ctx context.Context, dir string, load Loader) (*Root, error) {
 	}
 	return r, nil
 }
+
+// WriteLock is the lock every writer of the root holds over each write
+// (see engine.Options.WriteLock).
+func (r *Root) WriteLock() sync.Locker { return &r.writeMu }
 
 // Dir is the root's absolute directory.
 func (r *Root) Dir() string { return r.dir }

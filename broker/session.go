@@ -43,7 +43,7 @@ type Session struct {
 // the client spelled it), so that the session's paths may use either
 // spelling.
 func newSession(id string, m *Manager, root *Root, dir string) (*Session, error) {
-	eng, err := engine.New(dir, engine.Options{Limits: m.opts.Limits, Capabilities: root})
+	eng, err := engine.New(dir, engine.Options{Limits: m.opts.Limits, Capabilities: root, WriteLock: root.WriteLock()})
 	if err != nil {
 		return nil, err
 	}
@@ -51,6 +51,7 @@ func newSession(id string, m *Manager, root *Root, dir string) (*Session, error)
 		id: id, mgr: m, root: root, eng: eng,
 		edit: editfile.NewSession(eng.FS(), eng.Workspace()),
 	}
+	s.edit.SetWriteLock(root.WriteLock())
 	s.lastUsed.Store(time.Now().UnixNano())
 	return s, nil
 }

@@ -13,6 +13,7 @@ package engine
 
 import (
 	"context"
+	"sync"
 
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/workspace"
@@ -26,15 +27,21 @@ type Options struct {
 	Capabilities Capabilities
 	// Hooks inject faults into disk operations, for tests.
 	Hooks rootfs.Hooks
+	// WriteLock serializes the writes to the root: every engine (and
+	// edit_file session) that writes to the same root must share one, so
+	// that a write's conflict check and its disk operations happen with
+	// no other write in between. Nil: a lock of this engine's own.
+	WriteLock sync.Locker
 }
 
 // Engine is one session's workspace over one root, and the plans run over
 // it. The workspace persists between plans until it is written, discarded
 // or dropped. An Engine is not safe for concurrent use.
 type Engine struct {
-	fs   *rootfs.FS
-	caps Capabilities
-	ws   *workspace.Workspace
+	fs    *rootfs.FS
+	caps  Capabilities
+	ws    *workspace.Workspace
+	wlock sync.Locker
 }
 
 // New returns an Engine over root.
@@ -43,7 +50,10 @@ func New(root string, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{caps: opts.Capabilities}
+	e := &Engine{caps: opts.Capabilities, wlock: opts.WriteLock}
+	if e.wlock == nil {
+		e.wlock = &sync.Mutex{}
+	}
 	e.fs = fsys.WithHooks(opts.Hooks).WithObserver(e.diskChanged)
 	e.ws = workspace.New(e.fs, opts.Limits)
 	return e, nil
@@ -54,6 +64,10 @@ func (e *Engine) Root() string { return e.fs.Root() }
 
 // FS is the engine's root-confined filesystem.
 func (e *Engine) FS() *rootfs.FS { return e.fs }
+
+// WriteLock is the lock the engine holds over each write (see
+// [Options.WriteLock]), for other writers of the root to share.
+func (e *Engine) WriteLock() sync.Locker { return e.wlock }
 
 // Workspace is the engine's workspace.
 func (e *Engine) Workspace() *workspace.Workspace { return e.ws }

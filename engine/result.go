@@ -20,6 +20,11 @@ type Result struct {
 	Changes []workspace.Change `json:"changes"`
 	// Written lists the paths written to disk, in order.
 	Written []string `json:"written"`
+	// ChangedAfterWrite lists the written paths whose content on disk was
+	// no longer what the write put there when it finished: something
+	// outside the broker changed them meanwhile. The write itself
+	// succeeded; read those files again before relying on them.
+	ChangedAfterWrite []string `json:"changed_after_write,omitempty"`
 	// Diagnostics are the findings of lint and check, most severe first.
 	Diagnostics []Diagnostic `json:"diagnostics"`
 	// Drivers says per driver whether its part of the answer is complete.

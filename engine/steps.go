@@ -5,6 +5,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -37,9 +38,7 @@ func (e *Engine) runStep(ctx context.Context, op *Op, r *Result) error {
 		return e.applyPatch(a.Patch)
 	case *PathsArgs:
 		if op.Step == "write" {
-			written, err := e.ws.Write(ctx, a.Paths)
-			r.Written = append(r.Written, written...)
-			return err
+			return e.write(ctx, a.Paths, r)
 		}
 		return e.capability(ctx, Format, a.Paths, false, r)
 	case *LintArgs:
@@ -50,6 +49,22 @@ func (e *Engine) runStep(ctx context.Context, op *Op, r *Result) error {
 		return fault.New(fault.Internal, "step %q was not validated", op.Step)
 	}
 	return nil
+}
+
+// write writes the workspace (or the files selectors match) holding the
+// write lock, then verifies that the disk still holds what it wrote: a
+// file an outside process changed since is reported in ChangedAfterWrite.
+func (e *Engine) write(ctx context.Context, selectors []string, r *Result) error {
+	e.wlock.Lock()
+	defer e.wlock.Unlock()
+	written, err := e.ws.Write(ctx, selectors)
+	r.Written = append(r.Written, written...)
+	for _, p := range e.ws.ChangedOnDisk(written) {
+		if !slices.Contains(r.ChangedAfterWrite, p) {
+			r.ChangedAfterWrite = append(r.ChangedAfterWrite, p)
+		}
+	}
+	return err
 }
 
 // edit lowers each {find, replace} to a hunk for the shared matcher.

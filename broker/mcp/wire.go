@@ -60,6 +60,9 @@ func devResultText(r *wire.DevResult) string {
 	if len(r.Written) > 0 {
 		fmt.Fprintf(&b, "written: %s\n", strings.Join(r.Written, ", "))
 	}
+	if len(r.ChangedAfterWrite) > 0 {
+		fmt.Fprintf(&b, "changed on disk right after this write, by something outside the broker (read them again): %s\n", strings.Join(r.ChangedAfterWrite, ", "))
+	}
 	for _, d := range r.Drivers {
 		switch {
 		case d.Status == string(engine.StatusUnchecked):
@@ -93,15 +96,17 @@ func devResultText(r *wire.DevResult) string {
 
 // EditFileResult is the outcome of edit_file, read_file or write_file.
 type EditFileResult struct {
-	Path     string          `json:"path" jsonschema:"the file's absolute path"`
-	Revision string          `json:"revision" jsonschema:"the file's revision after the call (the would-be revision of a dry run); pass it as revision to your next edit"`
-	Diff     string          `json:"diff,omitempty" jsonschema:"the unified diff of an edit or a dry run"`
-	Changed  bool            `json:"changed" jsonschema:"whether the call wrote the file"`
-	Error    *wire.StepError `json:"error,omitempty" jsonschema:"why the call failed, if it did"`
+	Path     string `json:"path" jsonschema:"the file's absolute path"`
+	Revision string `json:"revision" jsonschema:"the file's revision after the call (the would-be revision of a dry run); pass it as revision to your next edit"`
+	Diff     string `json:"diff,omitempty" jsonschema:"the unified diff of an edit or a dry run"`
+	Changed  bool   `json:"changed" jsonschema:"whether the call wrote the file"`
+	// ChangedAfterWrite: see editfile.Result.
+	ChangedAfterWrite bool            `json:"changed_after_write,omitempty" jsonschema:"the file was changed on disk by something outside the broker right after this call wrote it: view it again before editing it"`
+	Error             *wire.StepError `json:"error,omitempty" jsonschema:"why the call failed, if it did"`
 }
 
 func editFileResult(r *editfile.Result) *EditFileResult {
-	return &EditFileResult{Path: r.Path, Revision: r.Revision, Diff: r.Diff, Changed: r.Changed}
+	return &EditFileResult{Path: r.Path, Revision: r.Revision, Diff: r.Diff, Changed: r.Changed, ChangedAfterWrite: r.ChangedAfterWrite}
 }
 
 // callError maps an error from the engine or the broker.

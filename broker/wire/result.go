@@ -23,12 +23,15 @@ import (
 
 // DevResult is a plan's or step's outcome: seed 000's DevResult.
 type DevResult struct {
-	OK          bool              `json:"ok" jsonschema:"true only when every step ran, no diagnostic is an error and every driver's answer is complete (status ok)"`
-	Reads       map[string]string `json:"reads" jsonschema:"read_lines output by label (default: the path), lines joined with newlines"`
-	Changes     []Change          `json:"changes" jsonschema:"how the session's workspace differs from what was acquired"`
-	Written     []string          `json:"written" jsonschema:"paths written to disk by this call, in order"`
-	Diagnostics []Diagnostic      `json:"diagnostics" jsonschema:"findings of lint and check, most severe first; they describe the workspace, including unwritten changes"`
-	Drivers     []DriverStatus    `json:"drivers,omitempty" jsonschema:"per driver, whether its part of the answer is complete"`
+	OK      bool              `json:"ok" jsonschema:"true only when every step ran, no diagnostic is an error and every driver's answer is complete (status ok)"`
+	Reads   map[string]string `json:"reads" jsonschema:"read_lines output by label (default: the path), lines joined with newlines"`
+	Changes []Change          `json:"changes" jsonschema:"how the session's workspace differs from what was acquired"`
+	Written []string          `json:"written" jsonschema:"paths written to disk by this call, in order"`
+	// ChangedAfterWrite lists written paths that something outside the
+	// broker changed on disk while the write went on.
+	ChangedAfterWrite []string       `json:"changed_after_write,omitempty" jsonschema:"written paths whose content on disk was no longer what this call wrote when it finished: something outside the broker changed them meanwhile. The write succeeded; read them again before relying on them"`
+	Diagnostics       []Diagnostic   `json:"diagnostics" jsonschema:"findings of lint and check, most severe first; they describe the workspace, including unwritten changes"`
+	Drivers           []DriverStatus `json:"drivers,omitempty" jsonschema:"per driver, whether its part of the answer is complete"`
 	// Unwritten lists the paths whose workspace changes are not on disk
 	// after the call (on the editor endpoint, unsaved buffers among them).
 	Unwritten []string   `json:"unwritten" jsonschema:"paths whose workspace changes are not on disk yet after this call"`
@@ -130,6 +133,7 @@ func NewDevResult(r *engine.Result, unwritten []string, opts Options) *DevResult
 		out.Changes = append(out.Changes, Change{Path: c.Path, Kind: string(c.Kind), From: c.From, Added: c.Added, Removed: c.Removed})
 	}
 	out.Written = append(out.Written, r.Written...)
+	out.ChangedAfterWrite = append(out.ChangedAfterWrite, r.ChangedAfterWrite...)
 	for _, d := range r.Diagnostics {
 		out.Diagnostics = append(out.Diagnostics, diagnostic(d, opts))
 	}

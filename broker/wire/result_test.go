@@ -24,9 +24,10 @@ func TestDevResultEmpty(t *testing.T) {
 
 func TestDevResult(t *testing.T) {
 	r := &engine.Result{
-		Reads:   map[string]string{"a.go": "x"},
-		Changes: []workspace.Change{{Path: "b.go", Kind: "renamed", From: "c.go", Added: 1}},
-		Written: []string{"a.go"},
+		Reads:             map[string]string{"a.go": "x"},
+		Changes:           []workspace.Change{{Path: "b.go", Kind: "renamed", From: "c.go", Added: 1}},
+		Written:           []string{"a.go"},
+		ChangedAfterWrite: []string{"a.go"},
 		Diagnostics: []engine.Diagnostic{{
 			Path: "a.go", Line: 1, Column: 2, EndLine: 1, EndColumn: 3, Severity: engine.SeverityError, Source: "gopls", Code: "E", Message: "bad",
 			Fixes: []engine.Fix{{Title: "fix", Edits: []engine.FixEdit{{Path: "a.go", Line: 1, Column: 2, EndLine: 1, EndColumn: 3, New: "y"}}}},
@@ -34,7 +35,7 @@ func TestDevResult(t *testing.T) {
 		Drivers: []engine.DriverStatus{{Driver: "gopls", Status: "timeout", Message: "slow"}, {Driver: "pyright", Language: "python", Status: "unchecked", Message: "missing"}},
 		Error:   &engine.StepError{Step: 2, Name: "write", Kind: "io", Message: "boom", Retryable: true, Written: []string{"a.go"}, Temp: "t~"},
 	}
-	const common = `{"ok":false,"reads":{"a.go":"x"},"changes":[{"path":"b.go","kind":"renamed","from":"c.go","added":1,"removed":0}],"written":["a.go"],` +
+	const common = `{"ok":false,"reads":{"a.go":"x"},"changes":[{"path":"b.go","kind":"renamed","from":"c.go","added":1,"removed":0}],"written":["a.go"],"changed_after_write":["a.go"],` +
 		`"diagnostics":[{"path":"a.go","line":1,"column":2,"end_line":1,"end_column":3,"severity":"error","source":"gopls","code":"E","message":"bad"%s}],` +
 		`"drivers":[{"driver":"gopls","status":"timeout","message":"slow"},{"driver":"pyright","language":"python","status":"unchecked","message":"missing"}],"unwritten":["d.go"],` +
 		`"error":{"step":2,"name":"write","kind":"io","message":"boom","retryable":true,"written":["a.go"],"temp":"t~"}}`

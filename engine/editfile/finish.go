@@ -41,7 +41,7 @@ func (s *Session) finish(f *file, p *Params, ed *edit) (*Result, error) {
 			Diff:     diff,
 		}, nil
 	}
-	rev, err := s.commit(f, data)
+	rev, after, err := s.commit(f, data)
 	if err != nil {
 		return nil, err
 	}
@@ -49,5 +49,15 @@ func (s *Session) finish(f *file, p *Params, ed *edit) (*Result, error) {
 	fmt.Fprintf(&out, "Edited %s.\n", f.abs)
 	out.WriteString(snippet(ed.now, ed.first, ed.last))
 	fmt.Fprintf(&out, "revision: %s\n", rev)
-	return &Result{Path: f.abs, Text: out.String(), Revision: rev, Diff: diff, Changed: true}, nil
+	out.WriteString(changedAfterNote(f.abs, after))
+	return &Result{Path: f.abs, Text: out.String(), Revision: rev, Diff: diff, Changed: true, ChangedAfterWrite: after}, nil
+}
+
+// changedAfterNote is the line that tells the caller its write was changed
+// on disk by something else right after it was made ("" when it was not).
+func changedAfterNote(abs string, after bool) string {
+	if !after {
+		return ""
+	}
+	return fmt.Sprintf("Warning: %s changed on disk right after this write, by something outside the broker; view it again before editing it.\n", abs)
 }

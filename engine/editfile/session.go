@@ -40,10 +40,10 @@ type Session struct {
 	fs *rootfs.FS
 	ws Workspace
 
-	// wmu serializes this session's check-then-write sequences (commit,
-	// undo), so two of its own calls cannot both pass the check and
-	// overwrite each other.
-	wmu sync.Mutex
+	// wmu serializes check-then-write sequences (commit, undo), so two
+	// calls cannot both pass the check and overwrite each other: this
+	// session's own lock, or the root's write lock (see SetWriteLock).
+	wmu sync.Locker
 
 	mu   sync.Mutex
 	seen map[string]string // path → revision this session last saw
@@ -59,8 +59,15 @@ type undoEntry struct {
 
 // NewSession returns a session over fsys. ws may be nil.
 func NewSession(fsys *rootfs.FS, ws Workspace) *Session {
-	return &Session{fs: fsys, ws: ws, seen: map[string]string{}, undo: map[string][]undoEntry{}}
+	return &Session{fs: fsys, ws: ws, wmu: &sync.Mutex{}, seen: map[string]string{}, undo: map[string][]undoEntry{}}
 }
+
+// SetWriteLock makes the session hold l over each of its writes (the
+// recheck of the file and its replacement) instead of a lock of its own.
+// Every writer of the root must share l (engine.Engine.WriteLock), so
+// that no write of another session lands between a check and its write.
+// Call it before the session is used.
+func (s *Session) SetWriteLock(l sync.Locker) { s.wmu = l }
 
 // Result is the outcome of one call.
 type Result struct {
@@ -76,6 +83,10 @@ type Result struct {
 	Diff string `json:"diff,omitempty"`
 	// Changed reports whether the call wrote the file.
 	Changed bool `json:"changed"`
+	// ChangedAfterWrite reports that, when the call finished, the file no
+	// longer held what it wrote: something outside the broker changed it
+	// meanwhile. The write itself succeeded.
+	ChangedAfterWrite bool `json:"changed_after_write,omitempty"`
 }
 
 // file is a file loaded for an edit.
@@ -164,8 +175,9 @@ func (s *Session) checkWorkspace(f *file) error {
 
 // commit writes data to f's path if the disk still holds what was loaded,
 // records the undo entry and the new revision, and refreshes the
-// workspace.
-func (s *Session) commit(f *file, data []byte) (string, error) {
+// workspace. after reports that the disk no longer held data right after
+// the write (see [Result.ChangedAfterWrite]).
+func (s *Session) commit(f *file, data []byte) (rev string, after bool, err error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	// The disk must still hold what was loaded: checked again right
@@ -183,11 +195,12 @@ func (s *Session) commit(f *file, data []byte) (string, error) {
 	}
 	if err := s.fs.WriteFileIf(f.rel, data, unchanged); err != nil {
 		if fault.KindOf(err) == fault.Conflict {
-			return "", err
+			return "", false, err
 		}
-		return "", fault.Wrap(fault.IO, err, "writing %s; nothing was written", f.abs)
+		return "", false, fault.Wrap(fault.IO, err, "writing %s; nothing was written", f.abs)
 	}
-	rev := text.Revision(data)
+	rev = text.Revision(data)
+	after = s.changedSince(f.rel, rev)
 	s.mu.Lock()
 	stack := append(s.undo[f.rel], undoEntry{before: f.data, after: rev})
 	if len(stack) > UndoDepth {
@@ -197,7 +210,14 @@ func (s *Session) commit(f *file, data []byte) (string, error) {
 	s.seen[f.rel] = rev
 	s.mu.Unlock()
 	s.refresh(f.rel, data)
-	return rev, nil
+	return rev, after, nil
+}
+
+// changedSince reports whether the disk no longer holds revision rev of
+// rel, which this session just wrote: an outside process changed it.
+func (s *Session) changedSince(rel, rev string) bool {
+	cur, _, err := s.fs.ReadFile(rel)
+	return err != nil || text.Revision(cur) != rev
 }
 
 func (s *Session) refresh(rel string, data []byte) {

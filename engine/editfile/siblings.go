@@ -126,7 +126,7 @@ func (s *Session) WriteFile(ctx context.Context, params []byte) (*Result, error)
 	default:
 		return nil, err
 	}
-	rev, err := s.commit(f, data)
+	rev, after, err := s.commit(f, data)
 	if err != nil {
 		return nil, err
 	}
@@ -134,5 +134,6 @@ func (s *Session) WriteFile(ctx context.Context, params []byte) (*Result, error)
 	if f.data == nil {
 		verb = "Created"
 	}
-	return &Result{Path: f.abs, Text: fmt.Sprintf("%s %s (%d bytes).\nrevision: %s\n", verb, f.abs, len(data), rev), Revision: rev, Changed: true}, nil
+	msg := fmt.Sprintf("%s %s (%d bytes).\nrevision: %s\n", verb, f.abs, len(data), rev) + changedAfterNote(f.abs, after)
+	return &Result{Path: f.abs, Text: msg, Revision: rev, Changed: true, ChangedAfterWrite: after}, nil
 }

@@ -56,7 +56,14 @@ func (s *Session) undoEdit(p *Params) (*Result, error) {
 		return nil
 	}
 	if top.before == nil {
-		if err := s.fs.Remove(rel); err != nil {
+		err := s.fs.RemoveIf(rel, func() error {
+			cur, _, err := s.fs.ReadFile(rel)
+			return unchanged(cur, err == nil)
+		})
+		if fault.KindOf(err) == fault.Conflict {
+			return nil, err
+		}
+		if err != nil {
 			return nil, fault.Wrap(fault.IO, err, "undo %s", abs)
 		}
 	} else if err := s.fs.WriteFileIf(rel, top.before, unchanged); err != nil {
@@ -82,6 +89,7 @@ func (s *Session) undoEdit(p *Params) (*Result, error) {
 	doc, _ := text.Parse(top.before)
 	b := bodyOf(doc)
 	n := lineCount(b.s)
-	msg := fmt.Sprintf("Undid the last edit of %s (%d lines now).\n", abs, n)
-	return &Result{Path: abs, Text: msg + fmt.Sprintf("revision: %s\n", rev), Revision: rev, Changed: true}, nil
+	after := s.changedSince(rel, rev)
+	msg := fmt.Sprintf("Undid the last edit of %s (%d lines now).\nrevision: %s\n", abs, n, rev) + changedAfterNote(abs, after)
+	return &Result{Path: abs, Text: msg, Revision: rev, Changed: true, ChangedAfterWrite: after}, nil
 }

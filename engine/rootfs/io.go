@@ -197,7 +197,13 @@ func (f *FS) WriteFileIf(rel string, data []byte, check func(current []byte, exi
 // creates to's missing parent directories. Both paths are confined as by
 // [FS.Abs]; a symlink is moved as a link (its target is not touched).
 // Directories are refused.
-func (f *FS) Rename(from, to string) error {
+func (f *FS) Rename(from, to string) error { return f.RenameIf(from, to, nil) }
+
+// RenameIf is [FS.Rename] with a last check: check, when not nil, is called
+// immediately before the rename itself, after the [Hooks.BeforeOp] hook and
+// the checks of both paths. An error from check aborts the rename, leaving
+// both paths as they are, and is returned as is.
+func (f *FS) RenameIf(from, to string, check func() error) error {
 	if err := f.before(OpRename, from, to); err != nil {
 		return err
 	}
@@ -231,6 +237,11 @@ func (f *FS) Rename(from, to string) error {
 	if err := mkdirs(root, OpRename, dir, to); err != nil {
 		return err
 	}
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
+	}
 	if err := root.Rename(src, dst); err != nil {
 		return &PathError{Op: OpRename, Path: from, Err: err,
 			Reason: fmt.Sprintf("cannot move to %q: %s", to, causeText(err))}
@@ -241,7 +252,13 @@ func (f *FS) Rename(from, to string) error {
 
 // Remove deletes the file rel (a symlink is removed as a link). Directories
 // are refused.
-func (f *FS) Remove(rel string) error {
+func (f *FS) Remove(rel string) error { return f.RemoveIf(rel, nil) }
+
+// RemoveIf is [FS.Remove] with a last check: check, when not nil, is called
+// immediately before the removal itself, after the [Hooks.BeforeOp] hook.
+// An error from check aborts the removal, leaving the file as it is, and is
+// returned as is.
+func (f *FS) RemoveIf(rel string, check func() error) error {
 	if err := f.before(OpRemove, rel, ""); err != nil {
 		return err
 	}
@@ -260,6 +277,11 @@ func (f *FS) Remove(rel string) error {
 	}
 	if fi.IsDir() {
 		return &PathError{Op: OpRemove, Path: rel, Err: fs.ErrInvalid, Reason: "is a directory; only files are removed"}
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
 	}
 	if err := root.Remove(name); err != nil {
 		return ioError(OpRemove, rel, err)

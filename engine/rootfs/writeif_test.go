@@ -52,3 +52,41 @@ func TestWriteFileIf(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestRenameIfAndRemoveIf(t *testing.T) {
+	root := t.TempDir()
+	f, err := New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"a.txt", "b.txt"} {
+		if err := os.WriteFile(filepath.Join(root, n), []byte(n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refuse := errors.New("refused")
+	no := func() error { return refuse }
+	if err := f.RenameIf("a.txt", "c.txt", no); !errors.Is(err, refuse) {
+		t.Fatalf("RenameIf refused: err %v", err)
+	}
+	if err := f.RemoveIf("b.txt", no); !errors.Is(err, refuse) {
+		t.Fatalf("RemoveIf refused: err %v", err)
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 2 {
+		t.Fatalf("refused operations changed the root: %v", entries)
+	}
+	called := 0
+	yes := func() error { called++; return nil }
+	if err := f.RenameIf("a.txt", "c.txt", yes); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.RemoveIf("b.txt", yes); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "c.txt")); err != nil || string(b) != "a.txt" || called != 2 {
+		t.Fatalf("c.txt = %q, %v; check called %d times", b, err, called)
+	}
+	if _, err := os.Stat(filepath.Join(root, "b.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("b.txt was not removed: %v", err)
+	}
+}

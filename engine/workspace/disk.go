@@ -65,6 +65,11 @@ func (e *StaleError) Unwrap() error { return e.err }
 // one that works: discard those paths (the workspace takes the disk's
 // content), then make the change again.
 func staleError(stale []Stale) *StaleError {
+	return staleErrorLead(stale, "write refused, nothing was written")
+}
+
+// staleErrorLead is staleError with its first words, lead, given.
+func staleErrorLead(stale []Stale, lead string) *StaleError {
 	what := make([]string, len(stale))
 	paths := make([]string, len(stale))
 	for i, s := range stale {
@@ -72,7 +77,7 @@ func staleError(stale []Stale) *StaleError {
 		paths[i] = fmt.Sprintf("%q", s.Path)
 	}
 	list := "[" + strings.Join(paths, ", ") + "]"
-	err := fault.New(fault.Conflict, "write refused, nothing was written: %d file(s) changed on disk since the workspace read them: %s. To take what the disk holds now, discard with paths %s: that drops your unwritten changes to those files and reads them again. To keep your change, make it again on the new content after that discard, then write", len(stale), strings.Join(what, "; "), list)
+	err := fault.New(fault.Conflict, "%s: %d file(s) changed on disk since the workspace read them: %s. To take what the disk holds now, discard with paths %s: that drops your unwritten changes to those files and reads them again. To keep your change, make it again on the new content after that discard, then write", lead, len(stale), strings.Join(what, "; "), list)
 	return &StaleError{Stale: stale, err: err}
 }
 
@@ -82,18 +87,11 @@ func (w *Workspace) staleAt(path string, want *text.Doc) (*Stale, error) {
 	data, _, err := w.fs.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		if want == nil {
-			return nil, nil
-		}
-		return &Stale{Path: path, Disk: DiskDeleted, BaseRevision: want.Revision()}, nil
+		return staleBytes(path, want, nil, false), nil
 	case err != nil:
 		return nil, ioError(path, err)
-	case want == nil:
-		return &Stale{Path: path, Disk: DiskCreated, DiskRevision: revisionOf(data)}, nil
-	case !bytes.Equal(data, want.Bytes()):
-		return &Stale{Path: path, Disk: DiskChanged, BaseRevision: want.Revision(), DiskRevision: revisionOf(data)}, nil
 	}
-	return nil, nil
+	return staleBytes(path, want, data, true), nil
 }
 
 // staleOf checks path, which has unwritten changes (held or not), against

@@ -20,30 +20,6 @@ import (
 	"github.com/devbroker/devbroker/engine/text"
 )
 
-// WriteError is a failed write. Written lists the paths already written
-// when it failed (destinations only, never removals); Temp names a swap's
-// temporary file left on disk, if any.
-type WriteError struct {
-	Written []string
-	Temp    string
-	Err     error
-
-	tempFor string // where Temp's content belongs
-}
-
-func (e *WriteError) Error() string {
-	msg := e.Err.Error()
-	if e.Temp != "" {
-		msg += fmt.Sprintf("; a rename swap left the temporary file %s on disk, holding the content that belongs at %s: writing again finishes the swap, or move it there by hand", e.Temp, e.tempFor)
-	}
-	if len(e.Written) > 0 {
-		msg += fmt.Sprintf(" (already written before the failure: %s)", strings.Join(e.Written, ", "))
-	}
-	return msg
-}
-
-func (e *WriteError) Unwrap() error { return e.Err }
-
 // writePlan is the set of disk operations one write performs.
 type writePlan struct {
 	renames []rename
@@ -62,9 +38,17 @@ type writePlan struct {
 // never removals or rename sources), each once, in the order written.
 // Before the first disk operation every path it will touch must hold on
 // disk what the persisted baseline says (or be absent for a create);
-// otherwise nothing is written. A failure after that is a *[WriteError]
-// carrying what was written; the persisted baseline has advanced past every
-// completed operation, so a later Write issues only the rest.
+// otherwise nothing is written. Each operation checks its paths again
+// immediately before it happens (for a file's write, between its
+// temporary's sync and the rename over it), so that a change made on disk
+// after the first check is refused as a conflict, not overwritten. A
+// failure after the first operation is a *[WriteError] carrying what was
+// written; the persisted baseline has advanced past every completed
+// operation, so a later Write issues only the rest.
+//
+// Write does not serialize itself with other writers of the root: a
+// caller that shares the root with others holds a lock over the call (the
+// engine's write lock).
 func (w *Workspace) Write(ctx context.Context, selectors []string) ([]string, error) {
 	p, err := w.planWrite(selectors)
 	if err != nil {
@@ -334,7 +318,10 @@ func (w *Workspace) execute(ctx context.Context, p *writePlan) ([]string, error)
 		case s.unpark:
 			from = temp
 		}
-		if err := w.fs.Rename(from, to); err != nil {
+		if err := w.fs.RenameIf(from, to, w.recheck(from, to)); err != nil {
+			if fault.KindOf(err) == fault.Conflict {
+				return written, fail(err)
+			}
 			return written, fail(fmt.Errorf("rename %s -> %s: %w", from, to, err))
 		}
 		w.moved(from, to, s.to)
@@ -352,7 +339,10 @@ func (w *Workspace) execute(ctx context.Context, p *writePlan) ([]string, error)
 		if err := ctx.Err(); err != nil {
 			return written, fail(err)
 		}
-		if err := w.fs.Remove(x); err != nil {
+		if err := w.fs.RemoveIf(x, w.recheck(x)); err != nil {
+			if fault.KindOf(err) == fault.Conflict {
+				return written, fail(err)
+			}
 			return written, fail(fmt.Errorf("delete %s: %w", x, err))
 		}
 		delete(w.pers, x)
@@ -362,7 +352,10 @@ func (w *Workspace) execute(ctx context.Context, p *writePlan) ([]string, error)
 			return written, fail(err)
 		}
 		f := w.files[x]
-		if err := w.fs.WriteFile(x, f.doc.Bytes()); err != nil {
+		if err := w.fs.WriteFileIf(x, f.doc.Bytes(), w.recheckWrite(x)); err != nil {
+			if fault.KindOf(err) == fault.Conflict {
+				return written, fail(err)
+			}
 			return written, fail(fmt.Errorf("write %s: %w", x, err))
 		}
 		// An existing file keeps its mode (rootfs does so on disk); a new
