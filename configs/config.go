@@ -128,7 +128,9 @@ type Driver struct {
 	// names {file} or {path}; false otherwise.
 	PerFile *bool `toml:"per_file"`
 	// Dir is the working directory, a slash path relative to the root (or
-	// the staged tree) that stays inside it. Default: the root.
+	// the staged tree) that stays inside it. Default: the root. A dir
+	// that leads through a symlink out of the root runs nothing: the
+	// answer names the key and where it leads.
 	Dir string `toml:"dir"`
 	// Env adds environment variables to the command's, each written
 	// "NAME=value".

@@ -14,6 +14,7 @@ import (
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -211,16 +212,42 @@ func (d *Driver) fix(ctx context.Context, root string, req *capabilities.Request
 	return rest
 }
 
-// view prepares how the command sees the workspace.
+// view prepares how the command sees the workspace. A command that runs
+// in the root itself (stdin, overlay) must have its working directory
+// there: see [Driver.confineDir].
 func (d *Driver) view(root string, all map[string]*text.Doc, changed, deleted []string) (*view, error) {
-	switch d.input {
-	case InputStaged:
+	if d.input == InputStaged {
 		return stage(all)
-	case InputOverlay:
-		return overlay(root, all, changed, deleted)
-	default:
-		return &view{tree: root}, nil
 	}
+	if err := d.confineDir(root); err != nil {
+		return nil, err
+	}
+	if d.input == InputOverlay {
+		return overlay(root, all, changed, deleted)
+	}
+	return &view{tree: root}, nil
+}
+
+// confineDir refuses a working directory (the config key dir) that
+// resolves outside the root, through a symlink that leaves it: the
+// command would run, and read, outside. The configuration is checked when
+// it is loaded; the disk only now.
+func (d *Driver) confineDir(root string) error {
+	if d.cfg.Dir == "" {
+		return nil
+	}
+	fsys, err := rootfs.New(root)
+	if err != nil {
+		return fmt.Errorf("%s: the root: %w", d.name, err)
+	}
+	if !fsys.Leaves(d.cfg.Dir) {
+		return nil
+	}
+	where := "outside the root"
+	if real, err := filepath.EvalSymlinks(filepath.Join(fsys.Root(), filepath.FromSlash(d.cfg.Dir))); err == nil {
+		where = fmt.Sprintf("%s, outside the root", real)
+	}
+	return fmt.Errorf(`%s: the config key "dir" (%q) leads through a symlink to %s %s; nothing was run: set dir to a directory inside the root`, d.name, d.cfg.Dir, where, fsys.Root())
 }
 
 // ran is one run and what it was about.

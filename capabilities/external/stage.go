@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -54,7 +55,10 @@ func stage(all map[string]*text.Doc) (*view, error) {
 
 // overlay writes the changed files to temporary copies and a Go overlay
 // file that replaces their disk paths under root with the copies, and
-// maps deleted files to "" (deleted).
+// maps deleted files to "" (deleted). Every symlink under the root that
+// leads outside it is mapped to "" too, so that the Go command never reads
+// its target (a symlinked directory cannot be: go ./... patterns do not
+// enter it, and only an import of it would).
 func overlay(root string, all map[string]*text.Doc, changed, deleted []string) (*view, error) {
 	dir, err := tempDir("devbroker-overlay-")
 	if err != nil {
@@ -78,6 +82,11 @@ func overlay(root string, all map[string]*text.Doc, changed, deleted []string) (
 	}
 	for _, p := range deleted {
 		if _, ok := all[p]; !ok {
+			replace[filepath.Join(root, filepath.FromSlash(p))] = ""
+		}
+	}
+	if fsys, err := rootfs.New(root); err == nil {
+		for _, p := range fsys.OutsideLinks(rootfs.SkipDir) {
 			replace[filepath.Join(root, filepath.FromSlash(p))] = ""
 		}
 	}

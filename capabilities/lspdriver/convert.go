@@ -59,12 +59,13 @@ func severity(s int) engine.Severity {
 }
 
 // diagnostics converts a report's diagnostics of workspace files (files
-// outside the root and deleted files left out). keep filters them.
+// outside the root or resolving outside it, deleted files and outside
+// symlinks left out: see [view.shown]). keep filters them.
 func (d *Driver) diagnostics(rep *lsp.Report, v *view, ms *mappers, keep func(lsp.Diagnostic) bool) []engine.Diagnostic {
 	var out []engine.Diagnostic
 	for abs, ds := range rep.Files {
-		p := v.rel(abs)
-		if p == "" || v.deleted[p] {
+		p := v.shown(abs)
+		if p == "" {
 			continue
 		}
 		m := ms.get(p)

@@ -19,6 +19,19 @@ package lspdriver
 // package type-checks as if the file were gone. Its own diagnostics are
 // dropped. Deleted files of other languages are still seen on disk, and
 // the answer's message says so.
+//
+// Nothing from outside the root reaches an answer (CONTRACT §6). A file
+// under the root reached through a symlink that leaves it is never shown:
+// every such symlink with the extension of a requested file is opened as
+// a stand-in whatever is on disk, so the server reads the document, never
+// the link's target. For Go the stand-in is a file that "//go:build
+// ignore" keeps out of every package (an empty file would be a parse
+// error in its package, and a package clause would have to guess the
+// package's name); for other languages it is empty. Such files'
+// diagnostics are dropped, as are those of any file that resolves
+// outside the root (below a symlinked directory that leaves it, which the
+// stand-ins cannot cover: the server may still read what an import
+// reaches there, but no diagnostic for those files is relayed).
 
 import (
 	"go/parser"
@@ -29,6 +42,7 @@ import (
 	"sort"
 
 	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/lsp"
 )
 
@@ -38,6 +52,12 @@ type view struct {
 	docs map[string]lsp.Document // by workspace path
 	// deleted holds the workspace paths of deleted files (stand-ins).
 	deleted map[string]bool
+	// outside holds the workspace paths of the symlinks that leave the
+	// root (stand-ins).
+	outside map[string]bool
+	// fs confines paths to the root; nil when the root cannot be opened
+	// (then every diagnostic is dropped).
+	fs *rootfs.FS
 	// unhidden lists deleted files the server still sees on disk.
 	unhidden []string
 }
@@ -46,10 +66,19 @@ type view struct {
 var goModFiles = map[string]string{"go.mod": "go.mod", "go.sum": "go.sum", "go.work": "go.work"}
 
 func (d *Driver) view(req *capabilities.Request) *view {
-	v := &view{root: req.Root, docs: map[string]lsp.Document{}, deleted: map[string]bool{}}
+	v := &view{root: req.Root, docs: map[string]lsp.Document{}, deleted: map[string]bool{}, outside: map[string]bool{}}
 	exts := map[string]bool{}
 	for _, p := range req.Files {
 		exts[path.Ext(p)] = true
+	}
+	if fsys, err := rootfs.New(req.Root); err == nil {
+		v.fs = fsys
+		for _, p := range fsys.OutsideLinks(rootfs.SkipDir) {
+			if exts[path.Ext(p)] {
+				v.outside[p] = true
+				v.docs[p] = lsp.Document{Path: v.abs(p), LanguageID: d.langID, Text: outsideStandIn(p)}
+			}
+		}
 	}
 	add := func(p, langID string) {
 		if doc := req.All[p]; doc != nil {
@@ -82,6 +111,29 @@ func (d *Driver) view(req *capabilities.Request) *view {
 }
 
 func (v *view) abs(p string) string { return filepath.Join(v.root, filepath.FromSlash(p)) }
+
+// shown is the workspace path of an absolute path whose diagnostics may
+// be relayed, or "": a file outside the root or resolving outside it, a
+// deleted file's or an outside symlink's stand-in.
+func (v *view) shown(abs string) string {
+	p := v.rel(abs)
+	if p == "" || v.deleted[p] || v.outside[p] || v.fs == nil {
+		return ""
+	}
+	if _, ok := v.fs.Inside(v.abs(p)); !ok {
+		return ""
+	}
+	return p
+}
+
+// outsideStandIn is what the server sees of a file reached through a
+// symlink that leaves the root.
+func outsideStandIn(p string) string {
+	if path.Ext(p) == ".go" {
+		return "//go:build ignore\n\n// This file is outside the workspace root; devbroker does not show it.\npackage ignore\n"
+	}
+	return ""
+}
 
 // rel is the workspace path of an absolute path, or "" outside the root.
 func (v *view) rel(abs string) string {

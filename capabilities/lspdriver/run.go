@@ -149,7 +149,7 @@ func (d *Driver) fix(ctx context.Context, srv *lsp.Server, v *view, req *capabil
 	next:
 		for _, f := range fixes {
 			for fa, es := range f.Edits {
-				p := v.rel(fa)
+				p := v.shown(fa)
 				if p == "" || v.docs[p].Path == "" && req.All[p] == nil {
 					continue next
 				}

@@ -35,6 +35,7 @@ import (
 
 	"golang.org/x/mod/modfile"
 
+	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -149,8 +150,12 @@ type source struct {
 // sync makes the stage hold base's files from disk, with the workspace
 // files of all laid over them and deleted left out. It returns how many
 // files it wrote or removed.
+//
+// A symlink that leaves the workspace root is not staged (see
+// [stage.linkLeaves]): staticcheck never reads what it leads to.
 func (s *stage) sync(all map[string]*text.Doc, deleted []string) (int, error) {
 	want := map[string]source{} // base-relative, slash-separated
+	leaves := s.linkLeaves()
 	err := filepath.WalkDir(s.base, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == s.base {
@@ -169,6 +174,9 @@ func (s *stage) sync(all map[string]*text.Doc, deleted []string) (int, error) {
 			return nil
 		}
 		if !info.Mode().IsRegular() && info.Mode()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		if info.Mode()&fs.ModeSymlink != 0 && leaves(p) {
 			return nil
 		}
 		rel, _ := filepath.Rel(s.base, p)
@@ -204,6 +212,26 @@ func (s *stage) sync(all map[string]*text.Doc, deleted []string) (int, error) {
 	}
 	m, err := s.syncConfigsAbove()
 	return n + m, err
+}
+
+// linkLeaves returns the test for a symlink at p (absolute, under base)
+// that must not be staged: under the workspace root, one that leads
+// outside it (rootfs's rule); above it, in a module whose root is above
+// the workspace's, one that leads outside the module.
+func (s *stage) linkLeaves() func(p string) bool {
+	root := filepath.Join(s.base, filepath.FromSlash(s.rootRel))
+	fsys, err := rootfs.New(root)
+	return func(p string) bool {
+		if rel, err2 := filepath.Rel(root, p); err == nil && err2 == nil && filepath.IsLocal(rel) {
+			return fsys.Leaves(filepath.ToSlash(rel))
+		}
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return true
+		}
+		rel, err := filepath.Rel(s.base, real)
+		return err != nil || !filepath.IsLocal(rel)
+	}
 }
 
 // put makes the staged file dst hold src, and reports whether it had to

@@ -1,0 +1,66 @@
+package staticcheck
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/engine"
+)
+
+// TestNothingFromOutsideTheRoot: the staged tree never holds what a
+// symlink leaving the root leads to, so no finding, error or message shows
+// it.
+func TestNothingFromOutsideTheRoot(t *testing.T) {
+	const marker = "ZQXSECRET"
+	secrets := map[string]string{
+		"parse error":     marker + " is not Go\n",
+		"package clause":  "package " + strings.ToLower(marker) + "\n",
+		"quoted in other": "package m\n\ntype " + marker + " struct{}\n\nvar Exposed " + marker + "\n",
+		"finding":         deadIn("m", marker, ""),
+	}
+	d := newDriver(t)
+	for _, link := range []string{"relative", "absolute"} {
+		for what, secret := range secrets {
+			t.Run(link+"/"+what, func(t *testing.T) {
+				outsideRun(t, d, marker, secret, link == "absolute")
+			})
+		}
+	}
+}
+
+// outsideRun lints a module whose leak.go links to secret outside the
+// root, and fails on any sign of marker.
+func outsideRun(t *testing.T, d *Driver, marker, secret string, absolute bool) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	root := filepath.Join(base, "root")
+	writeTree(t, base, map[string]string{"outside/secret.go": secret})
+	writeTree(t, root, map[string]string{"go.mod": goMod, "a.go": clean})
+	target := "../outside/secret.go"
+	if absolute {
+		target = filepath.Join(base, "outside", "secret.go")
+	}
+	if err := os.Symlink(target, filepath.Join(root, "leak.go")); err != nil {
+		t.Fatal(err)
+	}
+	all := docs(map[string]string{"a.go": clean + "\nvar _ int = Exposed\n", "go.mod": goMod})
+	r := d.Run(context.Background(), &capabilities.Request{Kind: engine.Lint, Root: root, Files: []string{"a.go"}, All: all, Changed: []string{"a.go"}})
+	lower := strings.ToLower(marker)
+	if strings.Contains(strings.ToLower(r.Message), lower) {
+		t.Errorf("the message quotes the outside file: %s", r.Message)
+	}
+	undefined := false
+	for _, dg := range r.Diagnostics {
+		t.Logf("%+v", dg)
+		if dg.Path == "leak.go" || strings.Contains(strings.ToLower(dg.Message), lower) || strings.Contains(dg.Message, "leak.go") {
+			t.Errorf("a diagnostic shows the outside file: %+v", dg)
+		}
+		undefined = undefined || dg.Path == "a.go" && strings.Contains(dg.Message, "undefined: Exposed")
+	}
+	if !undefined {
+		t.Errorf("a.go's undefined name was not reported (status %s: %s)", r.Status, r.Message)
+	}
+}
