@@ -86,13 +86,30 @@ func LoadProject(root string) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(data)
-	p := &Project{Config: m.cfg, File: file, Hash: "sha256:" + hex.EncodeToString(sum[:])}
+	p := &Project{Config: m.cfg, File: file, Hash: hashOf(data)}
 	p.Commands, err = m.commands()
 	if err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// FileHash is the hash of root's project file as [Project.Hash] gives it:
+// "" when the root has none.
+func FileHash(root string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(root, ProjectFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading the project configuration: %w", err)
+	}
+	return hashOf(data), nil
+}
+
+func hashOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // defaultDrivers are the embedded defaults' drivers, decoded once.

@@ -77,9 +77,9 @@ func check(c trust.Checker, root, hash string) trust.Verdict {
 // command it would run and why it does not.
 func untrust(set *capabilities.Set, p *configs.Project, why string) {
 	for _, c := range p.Commands {
-		what := "defines this driver"
+		what := "defines it"
 		if c.Keys != nil {
-			what = "changes this driver's " + strings.Join(c.Keys, ", ")
+			what = "changes its " + strings.Join(c.Keys, ", ")
 		}
 		var argv []string
 		if len(c.Runs) > 0 {
@@ -87,7 +87,7 @@ func untrust(set *capabilities.Set, p *configs.Project, why string) {
 		}
 		set.Untrust(c.Driver, capabilities.Probe{
 			Command: argv,
-			Reason:  fmt.Sprintf("%s (line %d) %s to run %s; it does not run until you trust it: %s", configs.ProjectFile, c.Line, what, runList(c.Runs), why),
+			Reason:  fmt.Sprintf("%s:%d %s to run %s: %s", configs.ProjectFile, c.Line, what, runList(c.Runs), why),
 		})
 	}
 }

@@ -16,10 +16,11 @@ import (
 
 // trustFlag adds --trust to fl. The function it returns gives the options
 // of drivers.LoadWith for root: with --trust, the root's project file as
-// it is when the command starts is trusted for this invocation (nothing
-// is written); otherwise the user's trust list decides.
+// it is at that call (when the command starts) is trusted for this
+// invocation, and nothing is written; otherwise, and for a file changed
+// since, the user's trust list decides.
 func trustFlag(fl *flag.FlagSet) func(root string) drivers.Options {
-	on := fl.Bool("trust", false, "trust the root's .devbroker.toml, as it is now, for this invocation only (for CI); the trust list is not written")
+	on := fl.Bool("trust", false, "trust the root's .devbroker.toml, as it is at start, for this invocation only (for CI); the trust list is not written")
 	return func(root string) drivers.Options {
 		if !*on {
 			return drivers.Options{}
@@ -28,7 +29,11 @@ func trustFlag(fl *flag.FlagSet) func(root string) drivers.Options {
 		if s, err := trust.Default(); err == nil {
 			fallback = s
 		}
-		return drivers.Options{Trust: trust.Pinned([]string{root}, fallback)}
+		hash, err := configs.FileHash(root)
+		if err != nil {
+			return drivers.Options{Trust: fallback} // the load reports the error
+		}
+		return drivers.Options{Trust: trust.Pinned(map[string]string{root: hash}, fallback)}
 	}
 }
 

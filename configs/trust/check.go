@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 )
 
 // Verdict is whether a root's project file may run its commands.
@@ -86,16 +85,16 @@ func resolveExisting(p string) string {
 	}
 }
 
-// Pinned is the --trust of the command line: it trusts, for each of
-// roots, the project file as it was the first time it was asked about
-// (when the command started), and nothing else; a file edited later (by
-// a session, say) and any other root are judged by fallback (nil:
-// untrusted).
-func Pinned(roots []string, fallback Checker) Checker {
-	p := &pinned{fallback: fallback, seen: map[string]string{}, roots: map[string]bool{}}
-	for _, r := range roots {
-		if real, err := RealPath(r); err == nil {
-			p.roots[real] = true
+// Pinned is the --trust of the command line: it trusts the project file
+// of each root of pins with the hash given there (the file as it was when
+// the command started; "" when there was none), and nothing else; a file
+// edited later (by a session, say) and any other root are judged by
+// fallback (nil: untrusted).
+func Pinned(pins map[string]string, fallback Checker) Checker {
+	p := &pinned{fallback: fallback, pins: map[string]string{}}
+	for dir, hash := range pins {
+		if real, err := RealPath(dir); err == nil {
+			p.pins[real] = hash
 		}
 	}
 	return p
@@ -103,9 +102,7 @@ func Pinned(roots []string, fallback Checker) Checker {
 
 type pinned struct {
 	fallback Checker
-	roots    map[string]bool
-	mu       sync.Mutex
-	seen     map[string]string
+	pins     map[string]string // real path → hash
 }
 
 func (p *pinned) Check(dir, hash string) Verdict {
@@ -113,19 +110,16 @@ func (p *pinned) Check(dir, hash string) Verdict {
 	if err != nil {
 		return Verdict{Reason: err.Error()}
 	}
-	if !p.roots[real] {
+	pin, ok := p.pins[real]
+	switch {
+	case !ok:
 		return p.fall(dir, hash, Verdict{Reason: "this root is not trusted (--trust trusts only the root given on the command line): " + howTo(real)})
-	}
-	p.mu.Lock()
-	first, ok := p.seen[real]
-	if !ok {
-		p.seen[real], first = hash, hash
-	}
-	p.mu.Unlock()
-	if first == hash {
+	case pin == hash:
 		return Verdict{Trusted: true}
+	case pin == "":
+		return p.fall(dir, hash, Verdict{Reason: ".devbroker.toml was written after this devbroker started with --trust: " + howTo(real)})
 	}
-	return p.fall(dir, hash, Verdict{Reason: fmt.Sprintf(".devbroker.toml changed since this devbroker started with --trust (%s then, %s now): %s", short(first), short(hash), howTo(real))})
+	return p.fall(dir, hash, Verdict{Reason: fmt.Sprintf(".devbroker.toml changed since this devbroker started with --trust (%s then, %s now): %s", short(pin), short(hash), howTo(real))})
 }
 
 // fall asks the fallback, and returns its trust or else v.

@@ -143,30 +143,25 @@ func TestTrustListInsideRoot(t *testing.T) {
 
 func TestPinned(t *testing.T) {
 	root := t.TempDir()
-	p := Pinned([]string{root}, nil)
+	p := Pinned(map[string]string{root: hashA}, nil)
 	if v := Pinned(nil, nil).Check(root, hashA); v.Trusted || !strings.Contains(v.Reason, "only the root given") {
 		t.Fatalf("a root not given: %+v", v)
 	}
 	if v := p.Check(root, hashA); !v.Trusted {
-		t.Fatalf("first: %+v", v)
-	}
-	if v := p.Check(root, hashA); !v.Trusted {
-		t.Fatalf("again: %+v", v)
+		t.Fatalf("the pinned file: %+v", v)
 	}
 	v := p.Check(root, hashB)
 	if v.Trusted || !strings.Contains(v.Reason, "changed since this devbroker started with --trust") {
 		t.Fatalf("edited: %+v", v)
 	}
+	if v := Pinned(map[string]string{root: ""}, nil).Check(root, hashA); v.Trusted || !strings.Contains(v.Reason, "written after") {
+		t.Fatalf("written after the start: %+v", v)
+	}
 	s := newStore(t)
 	if _, err := s.Trust(root, hashB); err != nil {
 		t.Fatal(err)
 	}
-	if v := Pinned([]string{root}, s).Check(root, hashA); !v.Trusted {
-		t.Fatalf("fresh pin: %+v", v)
-	}
-	q := Pinned([]string{root}, s)
-	q.Check(root, hashA)
-	if v := q.Check(root, hashB); !v.Trusted {
+	if v := Pinned(map[string]string{root: hashA}, s).Check(root, hashB); !v.Trusted {
 		t.Fatalf("edited, but trusted in the list: %+v", v)
 	}
 }
