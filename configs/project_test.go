@@ -130,3 +130,20 @@ version_command = ["my-linter", "--version"]
 		t.Fatalf("no file: %+v, %v", none, err)
 	}
 }
+
+// The documentation's Trust section names every key that needs trust.
+func TestTrustDocNamesExecKeys(t *testing.T) {
+	b, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "// # Trust")
+	if !ok {
+		t.Fatal("doc.go has no Trust section")
+	}
+	for _, k := range ExecKeys {
+		if !strings.Contains(section, " "+k+",") && !strings.Contains(section, " "+k+" ") {
+			t.Errorf("the Trust section does not name %s", k)
+		}
+	}
+}
