@@ -95,6 +95,10 @@ const (
 	Found   ProbeState = "found"   // present and its smoke test passed
 	Missing ProbeState = "missing" // not installed
 	Failed  ProbeState = "failed"  // present, but the smoke test failed
+	// Untrusted is a driver that the project's configuration defines or
+	// changes to run a command, in a root the user has not trusted: it
+	// was not probed and does not run.
+	Untrusted ProbeState = "untrusted"
 )
 
 // Probe is the probe's finding for one driver.
@@ -108,4 +112,6 @@ type Probe struct {
 	Path string `json:"path,omitempty"`
 	// Took is how long the probe took.
 	Took time.Duration `json:"took_ns"`
+	// Command is, for an untrusted driver, the command it would run.
+	Command []string `json:"command,omitempty"`
 }

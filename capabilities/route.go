@@ -176,7 +176,7 @@ func (s *Set) unusable(alt []string, kind engine.Kind) []string {
 			if p.Reason != "" {
 				r += ": " + p.Reason
 			}
-			if hint := s.install[dn]; hint != "" && !strings.Contains(r, hint) {
+			if hint := s.install[dn]; hint != "" && p.State != Untrusted && !strings.Contains(r, hint) {
 				r += "; install: " + hint
 			}
 			out = append(out, r)

@@ -63,6 +63,9 @@ type Set struct {
 
 	mu     sync.Mutex
 	probes map[string]Probe
+	// untrusted are the drivers that must not run, with what the probe
+	// reports of them.
+	untrusted map[string]Probe
 }
 
 // NewSet builds the drivers that cfg's languages use, from types. A driver
@@ -137,13 +140,38 @@ func (s *Set) Drivers() map[string]Driver { return s.drivers }
 // at a load of 15 on 2 cores) must still pass.
 const ProbeTimeout = 2 * time.Minute
 
+// Untrust marks the driver name as one that must not run: the probe does
+// not probe it and reports p (whose state is [Untrusted]), and no request
+// is routed to it. A name the set does not use is ignored.
+func (s *Set) Untrust(name string, p Probe) {
+	if _, ok := s.drivers[name]; !ok {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.untrusted == nil {
+		s.untrusted = map[string]Probe{}
+	}
+	p.State = Untrusted
+	s.untrusted[name] = p
+}
+
 // Probe probes every driver, concurrently, and records the results: only
-// drivers found working serve requests afterwards.
+// drivers found working serve requests afterwards. Untrusted drivers are
+// not probed.
 func (s *Set) Probe(ctx context.Context) *Report {
 	var wg sync.WaitGroup
 	results := make(map[string]Probe, len(s.drivers))
 	var mu sync.Mutex
+	s.mu.Lock()
+	for name, p := range s.untrusted {
+		results[name] = p
+	}
+	s.mu.Unlock()
 	for name, d := range s.drivers {
+		if _, ok := results[name]; ok {
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

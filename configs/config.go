@@ -88,7 +88,8 @@ type Language struct {
 
 // Driver defines one driver: a linked-in tool, a language server, or an
 // external command. Most keys apply to external commands only; the
-// language-server keys are marked so.
+// language-server keys are marked so. A project's driver that names what
+// runs does not run until the user trusts the root (see Trust, above).
 type Driver struct {
 	// Disabled removes the driver: a project writes
 	// [drivers.NAME] disabled = true to turn off a default driver (and

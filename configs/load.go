@@ -9,9 +9,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -49,14 +46,21 @@ func Default() (*Config, error) {
 // the package documentation for the rules). A missing file is no error;
 // an unreadable or invalid one is, and every problem is reported as an
 // [ErrorList] of [*Error] values that name file, line and field.
+//
+// Load does not decide trust: it returns every entry the file wrote.
+// [LoadProject] also lists the commands the file names, which run only
+// once the user trusts the root (see the package documentation).
 func Load(root string) (*Config, error) {
-	data, err := os.ReadFile(filepath.Join(root, ProjectFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return Default()
-	}
+	p, err := LoadProject(root)
 	if err != nil {
-		return nil, fmt.Errorf("reading the project configuration: %w", err)
+		return nil, err
 	}
+	return p.Config, nil
+}
+
+// loadProject loads a project file's content over the defaults, or alone
+// when it sets inherit_defaults = false.
+func loadProject(data []byte) (*merged, error) {
 	var head struct {
 		InheritDefaults *bool `toml:"inherit_defaults"`
 	}
@@ -70,7 +74,11 @@ func Load(root string) (*Config, error) {
 // (no defaults under it), validates it and fills in the documented
 // defaults.
 func Parse(name string, data []byte) (*Config, error) {
-	return load(source{name: name, data: data}, nil)
+	m, err := load(source{name: name, data: data}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return m.cfg, nil
 }
 
 // source is one configuration file and, once decoded, its content and
@@ -84,7 +92,7 @@ type source struct {
 
 // load decodes base and over (nil: none), merges, validates and fills in
 // defaults.
-func load(base source, over *source) (*Config, error) {
+func load(base source, over *source) (*merged, error) {
 	var errs ErrorList
 	errs = append(errs, base.decode()...)
 	if over != nil {
@@ -98,7 +106,7 @@ func load(base source, over *source) (*Config, error) {
 		return nil, err
 	}
 	fillDefaults(m.cfg)
-	return m.cfg, nil
+	return m, nil
 }
 
 // decode decodes s.data strictly into s.cfg and indexes its positions.

@@ -195,7 +195,11 @@ command = ["shellcheck", "-"]
 `
 
 func loadOver(base, over string) (*Config, error) {
-	return load(source{name: DefaultsName, data: []byte(base)}, &source{name: ProjectFile, data: []byte(over)})
+	m, err := load(source{name: DefaultsName, data: []byte(base)}, &source{name: ProjectFile, data: []byte(over)})
+	if err != nil {
+		return nil, err
+	}
+	return m.cfg, nil
 }
 
 func TestMergeLimitsKeyByKey(t *testing.T) {

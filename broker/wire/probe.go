@@ -14,10 +14,11 @@ type DriverReport struct {
 	Name    string   `json:"name"`
 	Type    string   `json:"type" jsonschema:"gofumpt, staticcheck, lsp or external"`
 	Kinds   []string `json:"kinds" jsonschema:"what the driver does: format, lint, check"`
-	State   string   `json:"state" jsonschema:"found, missing or failed"`
+	State   string   `json:"state" jsonschema:"found, missing, failed or untrusted (the project's configuration names this command and the user has not trusted the root; it does not run)"`
 	Reason  string   `json:"reason,omitempty" jsonschema:"why a driver is not found, and what to do"`
 	Version string   `json:"version,omitempty"`
 	Path    string   `json:"path,omitempty"`
+	Command []string `json:"command,omitempty" jsonschema:"for an untrusted driver, the command it would run"`
 }
 
 // DriverReports maps the report's drivers, in its order; the list is never
@@ -31,7 +32,7 @@ func DriverReports(r *capabilities.Report) []DriverReport {
 		}
 		out = append(out, DriverReport{
 			Name: d.Name, Type: d.Type, Kinds: kinds, State: string(d.State),
-			Reason: d.Reason, Version: d.Version, Path: d.Path,
+			Reason: d.Reason, Version: d.Version, Path: d.Path, Command: d.Command,
 		})
 	}
 	return out

@@ -42,6 +42,7 @@ func TestGoCheckFallsBackToGoBuild(t *testing.T) {
 		// does not exist: the probe finds it missing.
 		".devbroker.toml": "[drivers.gopls]\ntype = \"lsp\"\ncommand = [\"devbroker-no-such-gopls\"]\ninstall = \"install gopls\"\n",
 	})
+	trustRoot(t, root) // the project's drivers name commands
 	ctx := context.Background()
 	set, _, err := Load(ctx, root)
 	if err != nil {
@@ -105,6 +106,7 @@ func TestLanguageWithMissingCheckerIsUnchecked(t *testing.T) {
 		"app.py":          "x: int = 1\n",
 		".devbroker.toml": "[drivers.pyright]\ntype = \"lsp\"\ncommand = [\"devbroker-no-such-pyright\"]\ninstall = \"npm install -g pyright\"\n",
 	})
+	trustRoot(t, root) // the project's drivers name commands
 	ctx := context.Background()
 	set, _, err := Load(ctx, root)
 	if err != nil {
@@ -148,6 +150,7 @@ errorformat = ["%f:%l:%c: %m"]
 install = "Go is needed: https://go.dev/doc/install"
 `,
 	})
+	trustRoot(t, root) // the project's drivers name commands
 	ctx := context.Background()
 	set, _, err := Load(ctx, root)
 	if err != nil {

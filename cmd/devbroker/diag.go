@@ -38,6 +38,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	root := fl.String("root", ".", "the root directory")
 	outFormat := fl.String("format", "text", "output format: text, json or sarif")
+	trusted := trustFlag(fl)
 	fix := false
 	if kind == engine.Lint {
 		fl.BoolVar(&fix, "fix", false, "apply the fixes the linters offer (with --write, to disk)")
@@ -47,7 +48,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		fl.BoolVar(&write, "write", false, "write the formatted or fixed files to disk")
 	}
 	fl.Usage = func() {
-		fmt.Fprintf(stderr, "usage: devbroker %s [--root DIR] [--format text|json|sarif]", kind)
+		fmt.Fprintf(stderr, "usage: devbroker %s [--root DIR] [--trust] [--format text|json|sarif]", kind)
 		switch kind {
 		case engine.Lint:
 			fmt.Fprint(stderr, " [--fix] [--write]")
@@ -68,7 +69,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	set, _, err := drivers.Load(ctx, *root)
+	set, _, err := drivers.LoadWith(ctx, *root, trusted(*root))
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitToolFailure

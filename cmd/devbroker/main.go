@@ -20,17 +20,26 @@ const (
 const usage = `devbroker — a language-server-backed capability broker
 
 Usage:
-  devbroker run [--root DIR] PLAN.json|-   run a plan; print the DevResult as JSON
+  devbroker run [--root DIR] [--trust] PLAN.json|-
+                                           run a plan; print the DevResult as JSON
   devbroker edit [--root DIR] [--json] CALLS.json|-
                                            run edit_file calls (one object, or an array as one session)
-  devbroker probe [--root DIR] [--json]    report which drivers work
-  devbroker format|lint|check [--root DIR] [--format text|json|sarif] [--fix] [--write] [PATH...]
+  devbroker probe [--root DIR] [--json] [--trust]
+                                           report which drivers work
+  devbroker format|lint|check [--root DIR] [--trust] [--format text|json|sarif] [--fix] [--write] [PATH...]
                                            format, lint or check files on disk
                                            (exit 0 clean, 1 findings, 2 tool failure)
-  devbroker serve --mcp [--root DIR] [--http ADDR [--token TOKEN]]
+  devbroker serve --mcp [--root DIR] [--trust] [--http ADDR [--token TOKEN]]
                                            serve the MCP tools over stdio, or streamable HTTP
                                            (a non-loopback ADDR needs --token or DEVBROKER_TOKEN)
+  devbroker trust [DIR]                    let DIR's .devbroker.toml run the commands it names
+                                           (prints them; editing the file untrusts it again)
+  devbroker untrust [DIR]                  forget DIR
   devbroker help                           show this help
+
+A project's .devbroker.toml that names commands runs none of them until you
+trust the root (devbroker trust DIR, or --trust for one run); until then the
+probe lists those drivers as untrusted and the embedded defaults serve.
 
 Exit codes: 0 ok; 1 not ok (a failed step, an error diagnostic, findings);
 2 a tool failure (a driver timed out, crashed, was still indexing, or left a
@@ -58,6 +67,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdDiag(engine.Kind(args[0]), args[1:], stdout, stderr)
 	case "serve":
 		return cmdServe(args[1:], stdin, stdout, stderr)
+	case "trust":
+		return cmdTrust(args[1:], stdout, stderr)
+	case "untrust":
+		return cmdUntrust(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

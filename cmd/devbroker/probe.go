@@ -12,19 +12,20 @@ import (
 	"github.com/devbroker/devbroker/capabilities/drivers"
 )
 
-// cmdProbe reports which drivers work: devbroker probe [--root DIR] [--json]
+// cmdProbe reports which drivers work: devbroker probe [--root DIR] [--json] [--trust]
 func cmdProbe(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("probe", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	root := fl.String("root", ".", "the root directory whose configuration is probed")
 	asJSON := fl.Bool("json", false, "print the report as JSON")
+	trusted := trustFlag(fl)
 	if err := fl.Parse(args); err != nil || fl.NArg() != 0 {
-		fmt.Fprintln(stderr, "usage: devbroker probe [--root DIR] [--json]")
+		fmt.Fprintln(stderr, "usage: devbroker probe [--root DIR] [--json] [--trust]")
 		return exitBadUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	set, report, err := drivers.Load(ctx, *root)
+	set, report, err := drivers.LoadWith(ctx, *root, trusted(*root))
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker probe: %v\n", err)
 		return exitBadUsage

@@ -19,8 +19,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("run", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	root := fl.String("root", ".", "the workspace root directory")
+	trusted := trustFlag(fl)
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: devbroker run [--root DIR] PLAN.json|-\n"+
+		fmt.Fprintln(stderr, "usage: devbroker run [--root DIR] [--trust] PLAN.json|-\n"+
 			"Exit status: 0 ok; 1 not ok (a step failed, or an error diagnostic); 2 a driver's answer\n"+
 			"was incomplete (timeout, crashed, indexing, unchecked) or no driver serves a step, or bad usage.")
 		fl.PrintDefaults()
@@ -47,7 +48,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts := engineOptions()
 	if needsCapabilities(plan) {
 		// Probe only when the plan asks for format, lint or check.
-		set, _, err := drivers.Load(ctx, *root)
+		set, _, err := drivers.LoadWith(ctx, *root, trusted(*root))
 		if err != nil {
 			fmt.Fprintf(stderr, "devbroker run: %v\n", err)
 			return exitBadUsage

@@ -33,6 +33,9 @@ stdin/stdout to one editor plugin: see docs/editor-protocol.md.
 HTTP binds loopback addresses freely; any other address needs a bearer
 token (--token, or the DEVBROKER_TOKEN environment variable), which is then
 checked on every request.
+A project's .devbroker.toml runs the commands it names only in a root you
+trusted (devbroker trust DIR); --trust trusts it, as it is at start-up, for
+this server only. A session's edit of the file is untrusted until you trust it.
 `
 
 // shutdownGrace bounds how long serve waits for HTTP requests to finish.
@@ -51,6 +54,7 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	token := fl.String("token", "", "bearer token required on every HTTP request (default $DEVBROKER_TOKEN)")
 	idle := fl.Duration("idle", 30*time.Minute, "HTTP: end a session idle this long, discarding its unwritten changes (0: never)")
 	level := fl.String("log-level", "info", "log level: debug, info, warn or error")
+	trusted := trustFlag(fl)
 	if err := fl.Parse(args); err != nil {
 		return exitBadUsage
 	}
@@ -79,7 +83,7 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	opts := broker.Options{Load: loadDrivers, Limits: engineOptions().Limits, Logger: log}
+	opts := broker.Options{Load: loaderWith(trusted(*root)), Limits: engineOptions().Limits, Logger: log}
 	if *addr != "" {
 		opts.IdleTimeout = *idle
 	}
@@ -147,14 +151,18 @@ func serveHTTP(ctx context.Context, srv *brokermcp.Server, addr, token string, i
 	return exitOK
 }
 
-// loadDrivers is the broker's loader: the root's configuration, built and
-// probed.
-func loadDrivers(ctx context.Context, root string) (broker.Drivers, error) {
-	set, _, err := drivers.Load(ctx, root)
-	if err != nil {
-		return nil, err
+// loaderWith is the broker's loader: the root's configuration, built and
+// probed, its project commands trusted as opts decide. Every load asks
+// again, so a session's edit of .devbroker.toml is untrusted until the
+// user trusts it.
+func loaderWith(opts drivers.Options) broker.Loader {
+	return func(ctx context.Context, root string) (broker.Drivers, error) {
+		set, _, err := drivers.LoadWith(ctx, root, opts)
+		if err != nil {
+			return nil, err
+		}
+		return set, nil
 	}
-	return set, nil
 }
 
 // stdioConn is standard input and output as one connection.

@@ -1,0 +1,198 @@
+package main
+
+// End-to-end tests of trust through the real binary over MCP: nothing a
+// project's .devbroker.toml names runs until the user trusts the root,
+// and a session's edit of that file never takes effect without the user.
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// markerTOML is a project whose driver, if any of its commands ran,
+// would create a file next to the root (in dir's parent).
+const markerTOML = `inherit_defaults = false
+[languages.notes]
+file_types = ["*.txt"]
+lint = ["mark"]
+
+[drivers.mark]
+type = "external"
+command = ["sh", "-c", "touch ../marker-run"]
+version_command = ["sh", "-c", "touch ../marker-version; echo 1"]
+errorformat = ["%f:%l: %m"]
+smoke = { file = "a.txt", content = "x" }
+`
+
+// benignTOML names no command.
+const benignTOML = `inherit_defaults = false
+[languages.notes]
+file_types = ["*.txt"]
+lint = []
+`
+
+// trustRoots makes a parent directory with a root in it and a trust list
+// of the test's own; markers land in the parent.
+func trustRoots(t *testing.T, config string) (parent, root string) {
+	t.Helper()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("needs sh")
+	}
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	parent = t.TempDir()
+	root = filepath.Join(parent, "root")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"notes.txt": "one\n"}
+	if config != "" {
+		files[".devbroker.toml"] = config
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return parent, root
+}
+
+func assertNoMarkers(t *testing.T, parent string) {
+	t.Helper()
+	for _, m := range []string{"marker-run", "marker-version"} {
+		if _, err := os.Stat(filepath.Join(parent, m)); err == nil {
+			t.Fatalf("%s exists: a command of the untrusted configuration ran", m)
+		}
+	}
+}
+
+// connectServe starts `devbroker serve --mcp --root root` with extra
+// arguments and connects a client.
+func connectServe(t *testing.T, root string, extra ...string) *sdk.ClientSession {
+	t.Helper()
+	cmd := exec.Command(devbrokerBin(t), append([]string{"serve", "--mcp", "--root", root}, extra...)...)
+	logs := &syncBuffer{}
+	cmd.Stderr = logs
+	c := sdk.NewClient(&sdk.Implementation{Name: "trust_test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, err := c.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nlogs:\n%s", err, logs)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		if t.Failed() {
+			t.Logf("server logs:\n%s", logs)
+		}
+	})
+	return cs
+}
+
+// probeDriver calls the probe tool and returns the named driver's line.
+func probeDriver(t *testing.T, cs *sdk.ClientSession, name string) (state, reason string) {
+	t.Helper()
+	res := callTool(t, cs, "probe", map[string]any{})
+	if res.IsError {
+		t.Fatalf("probe: %s", resultText(res))
+	}
+	out := decodeStructured[struct {
+		Drivers []struct{ Name, State, Reason string }
+	}](t, res)
+	for _, d := range out.Drivers {
+		if d.Name == name {
+			return d.State, d.Reason
+		}
+	}
+	t.Fatalf("probe lists no driver %s: %s", name, resultText(res))
+	return "", ""
+}
+
+// writeConfig has the session write .devbroker.toml (reading it first
+// when it exists, as write_file asks).
+func writeConfig(t *testing.T, cs *sdk.ClientSession, root, content string, exists bool) {
+	t.Helper()
+	path := filepath.Join(root, ".devbroker.toml")
+	if exists {
+		if res := callTool(t, cs, "read_file", map[string]any{"file_path": path}); res.IsError {
+			t.Fatalf("read_file: %s", resultText(res))
+		}
+	}
+	if res := callTool(t, cs, "write_file", map[string]any{"file_path": path, "content": content}); res.IsError {
+		t.Fatalf("write_file: %s", resultText(res))
+	}
+}
+
+// Starting the server on an untrusted root runs nothing of the project's,
+// and the probe tool says how to trust it.
+func TestServeUntrustedStartRunsNothing(t *testing.T) {
+	parent, root := trustRoots(t, markerTOML)
+	cs := connectServe(t, root)
+	assertNoMarkers(t, parent)
+	state, reason := probeDriver(t, cs, "mark")
+	if state != "untrusted" || !strings.Contains(reason, "devbroker trust ") || !strings.Contains(reason, "touch ../marker-version") {
+		t.Fatalf("mark: %s: %s", state, reason)
+	}
+	assertNoMarkers(t, parent)
+}
+
+// A session that writes a .devbroker.toml and then probes runs nothing.
+func TestSessionWrittenConfigRunsNothing(t *testing.T) {
+	parent, root := trustRoots(t, "")
+	cs := connectServe(t, root)
+	writeConfig(t, cs, root, markerTOML, false)
+	if state, _ := probeDriver(t, cs, "mark"); state != "untrusted" {
+		t.Fatalf("mark: %s", state)
+	}
+	assertNoMarkers(t, parent)
+}
+
+// In a trusted root, a session's edit of the file changes its hash: the
+// root is untrusted again until the user trusts the new file.
+func TestSessionEditUntrustsTheRoot(t *testing.T) {
+	parent, root := trustRoots(t, benignTOML)
+	if out, err := exec.Command(devbrokerBin(t), "trust", root).CombinedOutput(); err != nil {
+		t.Fatalf("devbroker trust: %v\n%s", err, out)
+	}
+	cs := connectServe(t, root)
+	writeConfig(t, cs, root, markerTOML, true)
+	state, reason := probeDriver(t, cs, "mark")
+	if state != "untrusted" || !strings.Contains(reason, "changed since you trusted it") {
+		t.Fatalf("mark: %s: %s", state, reason)
+	}
+	assertNoMarkers(t, parent)
+}
+
+// --trust trusts the file as it was at start-up: a session's edit is not
+// trusted, and the trust list is never written.
+func TestServeTrustFlagPinsTheStartupFile(t *testing.T) {
+	parent, root := trustRoots(t, benignTOML)
+	cs := connectServe(t, root, "--trust")
+	writeConfig(t, cs, root, markerTOML, true)
+	state, reason := probeDriver(t, cs, "mark")
+	if state != "untrusted" || !strings.Contains(reason, "changed since this devbroker started with --trust") {
+		t.Fatalf("mark: %s: %s", state, reason)
+	}
+	assertNoMarkers(t, parent)
+	if _, err := os.Stat(filepath.Join(os.Getenv("XDG_STATE_HOME"), "devbroker", "trust.json")); err == nil {
+		t.Fatal("--trust wrote the trust list")
+	}
+}
+
+// --trust on a root whose file names commands runs them, for this server.
+func TestServeTrustFlagRuns(t *testing.T) {
+	parent, root := trustRoots(t, markerTOML)
+	cs := connectServe(t, root, "--trust")
+	if state, reason := probeDriver(t, cs, "mark"); state != "found" {
+		t.Fatalf("mark: %s: %s", state, reason)
+	}
+	if _, err := os.Stat(filepath.Join(parent, "marker-version")); err != nil {
+		t.Fatalf("with --trust, the version command did not run: %v", err)
+	}
+}

@@ -1,0 +1,190 @@
+package configs
+
+// This file defines [LoadProject]: a root's configuration together with
+// what trusting it means, the project file's hash and the commands it
+// names.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"sync"
+)
+
+// Project is a root's configuration as loaded, with what the user trusts
+// when trusting it.
+type Project struct {
+	// Config is the merged configuration, every entry of it: trust decides
+	// which of the Commands' drivers may run, not what the file says.
+	Config *Config
+	// File is the project file's path; "" when the root has none and the
+	// defaults alone apply.
+	File string
+	// Hash is the SHA-256 of the project file's bytes, "sha256:<hex>"
+	// ("" without a file). Trust is given to this content.
+	Hash string
+	// Commands are the project's drivers that name what runs, sorted by
+	// name: inert until the user trusts the root.
+	Commands []Command
+}
+
+// Command is one driver of a project file that names what runs: a driver
+// of type external or lsp that the defaults do not have, or whose keys
+// that decide what runs ([ExecKeys]) differ from the default driver of
+// the same name.
+type Command struct {
+	// Driver is the driver's name.
+	Driver string
+	// Line is where the file defines the driver.
+	Line int
+	// Keys are the keys of [ExecKeys] that differ from the default
+	// driver's; nil when the defaults have no driver of this name.
+	Keys []string
+	// Runs lists the argvs the driver would run: command, fix_command and
+	// version_command, each that is set, in that order, by key.
+	Runs []Run
+}
+
+// Run is one command a driver would run.
+type Run struct {
+	Key  string   `json:"key"`
+	Argv []string `json:"argv"`
+}
+
+// ExecKeys are the keys of an external or lsp driver that decide what
+// runs: the program and its arguments, where and with what environment,
+// what it is given to read, and a language server's settings (which can
+// name programs: an interpreter's path, build flags). A project driver
+// that sets none of them to another value than the default driver's runs
+// nothing new and needs no trust (leaving one unset runs less); the other
+// keys (timeout, severity, errorformat, exit codes, doc,
+// install, ...) change only how output is read.
+var ExecKeys = []string{"type", "command", "fix_command", "version_command", "dir", "env", "input", "per_file", "smoke", "settings"}
+
+// LoadProject is [Load], and also says what trusting the root means: the
+// project file's hash and the commands it names.
+func LoadProject(root string) (*Project, error) {
+	file := filepath.Join(root, ProjectFile)
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		cfg, err := Default()
+		if err != nil {
+			return nil, err
+		}
+		return &Project{Config: cfg}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the project configuration: %w", err)
+	}
+	m, err := loadProject(data)
+	if err != nil {
+		return nil, err
+	}
+	p := &Project{Config: m.cfg, File: file, Hash: hashOf(data)}
+	p.Commands, err = m.commands()
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// FileHash is the hash of root's project file as [Project.Hash] gives it:
+// "" when the root has none.
+func FileHash(root string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(root, ProjectFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading the project configuration: %w", err)
+	}
+	return hashOf(data), nil
+}
+
+func hashOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// defaultDrivers are the embedded defaults' drivers, decoded once.
+var defaultDrivers = sync.OnceValues(func() (map[string]*Driver, error) {
+	cfg, err := Default()
+	if err != nil {
+		return nil, err
+	}
+	return cfg.Drivers, nil
+})
+
+// commands lists the drivers the project file wrote that name what runs.
+// A project that does not inherit the defaults is still compared with
+// them: a copy of a default driver runs nothing the defaults would not.
+func (m *merged) commands() ([]Command, error) {
+	defaults, err := defaultDrivers()
+	if err != nil {
+		return nil, err
+	}
+	var out []Command
+	for _, name := range sortedKeys(m.cfg.Drivers) {
+		d := m.cfg.Drivers[name]
+		path := fieldPath("drivers", name)
+		src := m.source(path)
+		if src.name != ProjectFile || (d.Type != "external" && d.Type != "lsp") {
+			continue
+		}
+		c := Command{Driver: name, Line: src.idx.find(path).line, Runs: runs(d)}
+		if def, ok := defaults[name]; ok {
+			c.Keys = execDiff(def, d)
+			if len(c.Keys) == 0 {
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// execDiff lists the ExecKeys that b sets to other values than a. A key b
+// leaves unset (no smoke test, no settings) runs less, never something
+// new, and does not count.
+func execDiff(a, b *Driver) []string {
+	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	var out []string
+	for _, key := range ExecKeys {
+		f, _ := fieldByKey(va.Type(), key)
+		x, y := va.FieldByIndex(f.Index).Interface(), vb.FieldByIndex(f.Index).Interface()
+		if !empty(y) && !reflect.DeepEqual(x, y) {
+			out = append(out, key)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// empty reports whether v is a zero value or an empty slice or map.
+func empty(v any) bool {
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || rv.IsZero() {
+		return true
+	}
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Map:
+		return rv.Len() == 0
+	}
+	return false
+}
+
+func runs(d *Driver) []Run {
+	var out []Run
+	for _, r := range []Run{{"command", d.Command}, {"fix_command", d.FixCommand}, {"version_command", d.VersionCommand}} {
+		if len(r.Argv) > 0 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
