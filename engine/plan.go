@@ -11,6 +11,7 @@ import (
 
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/jsonarg"
+	"github.com/devbroker/devbroker/engine/text"
 )
 
 // Plan is what to acquire and the steps to run over it.
@@ -186,6 +187,9 @@ func (e *Engine) validateOp(op *Op) error {
 			}
 			if fr.Replace == nil {
 				return fault.New(fault.BadArgument, "edit %d: replace is required (use \"\" to delete the lines)", j+1)
+			}
+			if err := text.CheckString(*fr.Replace); err != nil {
+				return fault.Wrap(fault.BadArgument, err, "edit %d: replace is not text; a file is text (valid UTF-8 with no NUL byte): remove that byte", j+1)
 			}
 		}
 		op.args = &a
