@@ -62,6 +62,9 @@ type (
 	// PathsArgs are write's and format's arguments.
 	PathsArgs struct {
 		Paths []string `json:"paths,omitempty"`
+		// Force (write only) writes, deletes and moves files that have
+		// no write permission for their owner.
+		Force bool `json:"force,omitempty"`
 	}
 	// LintArgs are lint's arguments.
 	LintArgs struct {
@@ -220,6 +223,9 @@ func (e *Engine) validateOp(op *Op) error {
 		}
 		if err := decode(v); err != nil {
 			return err
+		}
+		if a, ok := v.(*PathsArgs); ok && a.Force {
+			return fault.New(fault.BadArgument, "force is only for write: it lets a write change read-only files")
 		}
 		if e.caps == nil || !e.caps.Has(capabilityOf[op.Step]) {
 			return e.unavailable(op.Step)

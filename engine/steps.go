@@ -12,6 +12,7 @@ import (
 	"github.com/devbroker/devbroker/engine/patch"
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/engine/workspace"
 )
 
 // runStep runs one validated step.
@@ -37,7 +38,7 @@ func (e *Engine) runStep(ctx context.Context, op *Op, r *Result) error {
 		return e.applyPatch(a.Patch)
 	case *PathsArgs:
 		if op.Step == "write" {
-			written, err := e.ws.Write(ctx, a.Paths)
+			written, err := e.ws.WriteWith(ctx, a.Paths, workspace.WriteOptions{Force: a.Force})
 			r.Written = append(r.Written, written...)
 			return err
 		}

@@ -93,6 +93,7 @@ func (s *Server) applyPatchTool() (*sdk.Tool, sdk.ToolHandler) {
 // WriteParams are write's parameters.
 type WriteParams struct {
 	Paths []string `json:"paths,omitempty" jsonschema:"write only these workspace paths (or globs); omit to write every unwritten change. A selector that matches no unwritten change is an error."`
+	Force bool     `json:"force,omitempty" jsonschema:"also overwrite, delete or move files whose owner has no write permission (mode such as 0444); a written file keeps its mode. Without it the write is refused before anything is written, naming each such file and its mode."`
 }
 
 func (s *Server) writeTool() (*sdk.Tool, sdk.ToolHandler) {
@@ -105,7 +106,7 @@ func (s *Server) writeTool() (*sdk.Tool, sdk.ToolHandler) {
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
 	return tool, run(s, "write", in, func(p *WriteParams) (broker.StepRequest, error) {
-		return stepRequest("write", engine.PathsArgs{Paths: p.Paths}, nil)
+		return stepRequest("write", engine.PathsArgs{Paths: p.Paths, Force: p.Force}, nil)
 	})
 }
 

@@ -164,10 +164,13 @@ func (s *Session) checkWorkspace(f *file) error {
 
 // commit writes data to f's path if the disk still holds what was loaded,
 // records the undo entry and the new revision, and refreshes the
-// workspace.
-func (s *Session) commit(f *file, data []byte) (string, error) {
+// workspace. Unless force, a read-only file is refused.
+func (s *Session) commit(f *file, data []byte, force bool) (string, error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	if err := s.checkWritable(f.rel, force); err != nil {
+		return "", err
+	}
 	// The disk must still hold what was loaded: checked again right
 	// before the rename that replaces the file.
 	unchanged := func(cur []byte, exists bool) error {
@@ -274,3 +277,15 @@ func (s *Session) Do(ctx context.Context, p *Params) (*Result, error) {
 }
 
 func (f *file) String() string { return fmt.Sprintf("%s@%s", f.abs, f.rev) }
+
+// checkWritable refuses, unless force, a file without write permission
+// for its owner.
+func (s *Session) checkWritable(rel string, force bool) error {
+	if force {
+		return nil
+	}
+	if err := s.fs.CheckWritable(rel); err != nil {
+		return fault.Wrap(fault.BadArgument, err, "nothing was written")
+	}
+	return nil
+}

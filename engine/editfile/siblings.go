@@ -29,6 +29,8 @@ type WriteFileParams struct {
 	Content *string `json:"content"`
 	// Revision, for an existing file, is its revision from your last read; a mismatch rejects the write.
 	Revision string `json:"revision,omitempty"`
+	// Force overwrites a file that has no write permission for its owner (it keeps its mode).
+	Force bool `json:"force,omitempty"`
 }
 
 // DefaultReadLimit is how many lines read_file returns by default.
@@ -96,8 +98,8 @@ func (s *Session) WriteFile(ctx context.Context, params []byte) (*Result, error)
 		return nil, fault.New(fault.BadArgument, "write_file: content is required (the whole new file)")
 	}
 	data := []byte(*p.Content)
-	if _, err := text.Parse(data); err != nil {
-		return nil, fault.Wrap(fault.BadArgument, err, "write_file: content is not text")
+	if err := text.Check(data); err != nil {
+		return nil, fault.Wrap(fault.BadArgument, err, "write_file: content is not text; a file is text (valid UTF-8 with no NUL byte), nothing was written")
 	}
 	f, err := s.load(p.FilePath)
 	switch {
@@ -126,7 +128,7 @@ func (s *Session) WriteFile(ctx context.Context, params []byte) (*Result, error)
 	default:
 		return nil, err
 	}
-	rev, err := s.commit(f, data)
+	rev, err := s.commit(f, data, p.Force)
 	if err != nil {
 		return nil, err
 	}
