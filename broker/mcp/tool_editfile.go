@@ -51,7 +51,7 @@ const editFileDoc = `Edit a file. Pass command:
 - patch: apply a standard unified diff (one or more @@ hunks) atomically. Each hunk's context+removed lines must match the file byte-for-byte and appear exactly once. In a file with CRLF endings an LF-written diff matches too and the endings are kept; a diff whose lines end in \r\n and match the file's real bytes is applied as written, so it can convert lines to CRLF or back.
 - replace_symbol: replace a whole function/type/class/etc. by symbol name with new_str. The symbol must be declared exactly once in the file; its extent (where the block ends) is found lexically (brace depth or indentation), not with a language parser.
 - undo_edit: revert the last mutation on this file.
-str_replace, insert, patch, and replace_symbol require that you have read the file this turn, and return a numbered snippet of the changed region plus the file's new revision. Pass revision (from a prior view/edit) to reject the edit if the file changed since you read it. Pass dry_run to preview the result without writing. Pass validate_syntax to reject a result that fails a syntax check instead of writing it. A read-only file (no write permission for its owner, e.g. mode 0444) is refused unless you pass force. Absolute path required.
+str_replace, insert, patch, and replace_symbol require that you have read the file this turn, and return a numbered snippet of the changed region plus the file's new revision. Pass revision (from a prior view/edit) to reject the edit if the file changed since you read it. Pass dry_run to preview the result without writing. Pass validate_syntax to reject a result that fails a syntax check instead of writing it. A read-only file (no write permission for its owner, e.g. mode 0444) is refused unless you pass force. A view shows at most 256 KiB of numbered lines: a larger one fails (bounds) naming the view_range that fits. Absolute path required.
 Constraints: read the file this turn before str_replace/insert/patch/replace_symbol; old_str must be byte-exact and unique unless occurrence is given (add surrounding lines to disambiguate instead); replace_symbol's extent detection is lexical, not a parser - an ambiguous or unrecognized declaration errors rather than guessing; validate_syntax runs before any write, so a rejected edit is never written, never needing an undo.
 edit_file works on the file on disk and writes it at once; it refuses a file with unwritten changes in this session's dev_plan workspace (write or discard them first). See also: read_file, write_file.`
 
@@ -83,7 +83,7 @@ func (s *Server) readFileTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:         "read_file",
 		Title:        "Read a file",
-		Description:  "Read a file from disk: numbered lines (N<TAB>text), offset/limit for a part of a long file, and the file's revision. Reading marks the file as read this turn, which edit_file needs before it edits. Absolute path required.",
+		Description:  "Read a file from disk: numbered lines (N<TAB>text), offset/limit for a part of a long file, and the file's revision. An answer holds at most 256 KiB of lines: a larger one fails (bounds) naming the limit that fits. Reading marks the file as read this turn, which edit_file needs before it edits. Absolute path required.",
 		InputSchema:  schemaFor[ReadFileParams](),
 		OutputSchema: schemaFor[EditFileResult](),
 	}

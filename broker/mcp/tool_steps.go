@@ -30,7 +30,7 @@ func (s *Server) readLinesTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:         "read_lines",
 		Title:        "Read lines from the workspace",
-		Description:  "Read lines of a file as this session's workspace holds it: the disk's current content, or your unwritten changes (a file with unwritten changes that changed on disk is listed in stale). Lines are 1-based and end is inclusive; start past the end fails naming the line count; an empty file has 0 lines. The text is in reads[path], joined with newlines, with no trailing newline.",
+		Description:  "Read lines of a file as this session's workspace holds it: the disk's current content, or your unwritten changes (a file with unwritten changes that changed on disk is listed in stale). Lines are 1-based and end is inclusive; start past the end fails naming the line count; an empty file has 0 lines; more than 256 KiB at once fails (bounds) naming the end that fits. The text is in reads[path], joined with newlines, with no trailing newline.",
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}

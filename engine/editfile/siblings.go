@@ -69,6 +69,11 @@ func (s *Session) ReadFile(ctx context.Context, params []byte) (*Result, error) 
 	if last > n {
 		last = n
 	}
+	if n > 0 {
+		if fit := fitLines(b.s, offset, last, MaxOutput); fit < last {
+			return nil, tooLong(f.abs, offset, last, fit, fmt.Sprintf("offset %d with limit %d", offset, fit-offset+1))
+		}
+	}
 	var out strings.Builder
 	if n == 0 {
 		out.WriteString("(empty file)\n")
