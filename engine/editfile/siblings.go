@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -122,6 +123,9 @@ func (s *Session) WriteFile(ctx context.Context, params []byte) (*Result, error)
 		rel, abs, rerr := s.resolve(p.FilePath)
 		if rerr != nil {
 			return nil, rerr
+		}
+		if err := rootfs.CheckNew(rel); err != nil {
+			return nil, fault.Wrap(fault.BadArgument, err, "write_file: cannot create this file")
 		}
 		if p.Revision != "" {
 			return nil, fault.New(fault.Conflict, "write_file: %s does not exist any more, but revision %s was given: it was deleted since you read it", abs, p.Revision)

@@ -291,7 +291,9 @@ func ioError(path string, err error) error {
 
 // vcsDirs are version-control directories that a glob never reaches into
 // unless it names them: `**` means the project's files, not git's objects.
-var vcsDirs = []string{".git", ".hg", ".svn", ".jj"}
+// (rootfs's walk does not enter them; this filter keeps the rule for any
+// match that reaches here another way.)
+var vcsDirs = rootfs.VCSDirs
 
 // skipVCS drops matches inside a version-control directory that pat does
 // not name.
