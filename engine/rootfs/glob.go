@@ -187,4 +187,3 @@ func slashInBraces(p string) bool {
 	}
 	return false
 }
-
