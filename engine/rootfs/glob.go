@@ -68,6 +68,11 @@ func (f *FS) Glob(pattern string) ([]string, error) {
 			return nil
 		}
 		if p == start {
+			// A pattern such as "a/**" also matches its base "a" itself
+			// when that is a file.
+			if g.base != "" && d.Type().IsRegular() && g.match(g.base) {
+				files = append(files, g.base)
+			}
 			return nil
 		}
 		rel, _ := filepath.Rel(start, p)
