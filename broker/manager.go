@@ -26,7 +26,9 @@ type Options struct {
 	// format, lint and check are then never available.
 	Load Loader
 	// Limits bound every session's workspace; zero fields take the
-	// defaults.
+	// defaults. A key that a root's configuration sets ([limits]
+	// max_files, max_file_bytes, max_total_bytes) replaces it for the
+	// sessions on that root.
 	Limits workspace.Limits
 	// IdleTimeout ends a session that has had no call for this long,
 	// discarding its unwritten changes. Zero means sessions end only when

@@ -43,7 +43,7 @@ type Session struct {
 // the client spelled it), so that the session's paths may use either
 // spelling.
 func newSession(id string, m *Manager, root *Root, dir string) (*Session, error) {
-	eng, err := engine.New(dir, engine.Options{Limits: m.opts.Limits, Capabilities: root, WriteLock: root.WriteLock()})
+	eng, err := engine.New(dir, engine.Options{Limits: m.sessionLimits(root), Capabilities: root, WriteLock: root.WriteLock()})
 	if err != nil {
 		return nil, err
 	}

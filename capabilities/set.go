@@ -60,6 +60,7 @@ type Set struct {
 	drivers map[string]Driver
 	install map[string]string // driver name → its install hint
 	maxDiag int
+	limits  configs.Limits // the configuration's [limits], for the workspace
 
 	mu     sync.Mutex
 	probes map[string]Probe
@@ -67,6 +68,11 @@ type Set struct {
 	// reports of them.
 	untrusted map[string]Probe
 }
+
+// Limits returns the configuration's [limits] table, whose workspace keys
+// (max_files, max_file_bytes, max_total_bytes) bound the sessions on the
+// root; zero keys were not set.
+func (s *Set) Limits() configs.Limits { return s.limits }
 
 // NewSet builds the drivers that cfg's languages use, from types. A driver
 // whose type is unknown, or whose configuration its type refuses, is an
@@ -76,7 +82,7 @@ func NewSet(cfg *configs.Config, types []Type, root string) (*Set, error) {
 	for _, t := range types {
 		byName[t.Name] = t
 	}
-	s := &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics}
+	s := &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics, limits: cfg.Limits}
 	if s.maxDiag <= 0 {
 		s.maxDiag = DefaultMaxDiagnostics
 	}

@@ -20,13 +20,29 @@ type Config struct {
 	InheritDefaults *bool `toml:"inherit_defaults"`
 }
 
-// Limits bound the size of answers. A project overrides each key on its
-// own.
+// Limits bound the size of answers and of a session's workspace. A project
+// overrides each key on its own. These keys name no command, so a project's
+// limits take effect without trusting it.
 type Limits struct {
 	// MaxDiagnostics is the most diagnostics one answer lists; the answer
 	// says how many more there were. 0 means the default, 200; negative
 	// is an error.
 	MaxDiagnostics int `toml:"max_diagnostics"`
+	// MaxFiles is the most files a session's workspace holds at once
+	// (files without unwritten changes leave to make room). 0 means the
+	// default: 500 for sessions and `devbroker run`, 50000 for the
+	// format, lint and check commands; negative is an error.
+	MaxFiles int `toml:"max_files"`
+	// MaxFileBytes is the largest file a workspace acquires, in bytes. 0
+	// means the default: 2097152 (2 MiB) for sessions and `devbroker
+	// run`, 8388608 (8 MiB) for the format, lint and check commands;
+	// negative is an error.
+	MaxFileBytes int64 `toml:"max_file_bytes"`
+	// MaxTotalBytes is the most bytes a workspace holds, in bytes. 0 means
+	// the default: 33554432 (32 MiB) for sessions and `devbroker run`,
+	// 1073741824 (1 GiB) for the format, lint and check commands;
+	// negative is an error.
+	MaxTotalBytes int64 `toml:"max_total_bytes"`
 }
 
 // Language is one language's toolchain: which files are the language's,

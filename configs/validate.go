@@ -41,6 +41,18 @@ func (m *merged) validate() ErrorList {
 	if n := m.cfg.Limits.MaxDiagnostics; n < 0 {
 		v.errorf("limits.max_diagnostics", "must not be negative, got %d (0 means the default, %d)", n, DefaultMaxDiagnostics)
 	}
+	for _, l := range []struct {
+		key string
+		n   int64
+	}{
+		{"limits.max_files", int64(m.cfg.Limits.MaxFiles)},
+		{"limits.max_file_bytes", m.cfg.Limits.MaxFileBytes},
+		{"limits.max_total_bytes", m.cfg.Limits.MaxTotalBytes},
+	} {
+		if l.n < 0 {
+			v.errorf(l.key, "must not be negative, got %d (0 means the default)", l.n)
+		}
+	}
 	return v.errs
 }
 

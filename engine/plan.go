@@ -11,6 +11,7 @@ import (
 
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/jsonarg"
+	"github.com/devbroker/devbroker/engine/text"
 )
 
 // Plan is what to acquire and the steps to run over it.
@@ -61,6 +62,9 @@ type (
 	// PathsArgs are write's and format's arguments.
 	PathsArgs struct {
 		Paths []string `json:"paths,omitempty"`
+		// Force (write only) writes, deletes and moves files that have
+		// no write permission for their owner.
+		Force bool `json:"force,omitempty"`
 	}
 	// LintArgs are lint's arguments.
 	LintArgs struct {
@@ -187,6 +191,9 @@ func (e *Engine) validateOp(op *Op) error {
 			if fr.Replace == nil {
 				return fault.New(fault.BadArgument, "edit %d: replace is required (use \"\" to delete the lines)", j+1)
 			}
+			if err := text.CheckString(*fr.Replace); err != nil {
+				return fault.Wrap(fault.BadArgument, err, "edit %d: replace is not text; a file is text (valid UTF-8 with no NUL byte): remove that byte", j+1)
+			}
 		}
 		op.args = &a
 	case "apply_patch":
@@ -216,6 +223,9 @@ func (e *Engine) validateOp(op *Op) error {
 		}
 		if err := decode(v); err != nil {
 			return err
+		}
+		if a, ok := v.(*PathsArgs); ok && a.Force {
+			return fault.New(fault.BadArgument, "force is only for write: it lets a write change read-only files")
 		}
 		if e.caps == nil || !e.caps.Has(capabilityOf[op.Step]) {
 			return e.unavailable(op.Step)

@@ -13,6 +13,7 @@ import (
 	"github.com/devbroker/devbroker/engine/patch"
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/engine/workspace"
 )
 
 // runStep runs one validated step.
@@ -38,7 +39,7 @@ func (e *Engine) runStep(ctx context.Context, op *Op, r *Result) error {
 		return e.applyPatch(a.Patch)
 	case *PathsArgs:
 		if op.Step == "write" {
-			return e.write(ctx, a.Paths, r)
+			return e.write(ctx, a.Paths, a.Force, r)
 		}
 		return e.capability(ctx, Format, a.Paths, false, r)
 	case *LintArgs:
@@ -54,10 +55,10 @@ func (e *Engine) runStep(ctx context.Context, op *Op, r *Result) error {
 // write writes the workspace (or the files selectors match) holding the
 // write lock, then verifies that the disk still holds what it wrote: a
 // file an outside process changed since is reported in ChangedAfterWrite.
-func (e *Engine) write(ctx context.Context, selectors []string, r *Result) error {
+func (e *Engine) write(ctx context.Context, selectors []string, force bool, r *Result) error {
 	e.wlock.Lock()
 	defer e.wlock.Unlock()
-	written, err := e.ws.Write(ctx, selectors)
+	written, err := e.ws.WriteWith(ctx, selectors, workspace.WriteOptions{Force: force})
 	r.Written = append(r.Written, written...)
 	for _, p := range e.ws.ChangedOnDisk(written) {
 		if !slices.Contains(r.ChangedAfterWrite, p) {

@@ -40,6 +40,7 @@ type EditFileParams struct {
 	SymbolKind         string  `json:"symbol_kind,omitempty" jsonschema:"view/replace_symbol: narrow which declaration keywords count as a match, e.g. 'function' or 'type' - only useful when a function and a type share a name"`
 	ValidateSyntax     bool    `json:"validate_syntax,omitempty" jsonschema:"str_replace/insert/patch/replace_symbol: reject the edit (nothing is written) if the resulting file fails a syntax check. Real parsing for .go/.json/.yaml/.yml; a balanced-delimiter check for other common source files; a no-op for unrecognized file types."`
 	ViewRange          []int   `json:"view_range,omitempty" jsonschema:"view: [start, end] 1-based inclusive line range; end -1 reads to the end of the file"`
+	Force              bool    `json:"force,omitempty" jsonschema:"str_replace/insert/patch/replace_symbol/undo_edit: change the file even though its owner has no write permission (mode such as 0444); the file keeps its mode. Without it such a file is refused, naming its mode."`
 }
 
 // editFileDoc is seed 004's description, plus what this broker adds.
@@ -50,7 +51,7 @@ const editFileDoc = `Edit a file. Pass command:
 - patch: apply a standard unified diff (one or more @@ hunks) atomically. Each hunk's context+removed lines must match the file byte-for-byte and appear exactly once. In a file with CRLF endings an LF-written diff matches too and the endings are kept; a diff whose lines end in \r\n and match the file's real bytes is applied as written, so it can convert lines to CRLF or back.
 - replace_symbol: replace a whole function/type/class/etc. by symbol name with new_str. The symbol must be declared exactly once in the file; its extent (where the block ends) is found lexically (brace depth or indentation), not with a language parser.
 - undo_edit: revert the last mutation on this file.
-str_replace, insert, patch, and replace_symbol require that you have read the file this turn, and return a numbered snippet of the changed region plus the file's new revision. Pass revision (from a prior view/edit) to reject the edit if the file changed since you read it. Pass dry_run to preview the result without writing. Pass validate_syntax to reject a result that fails a syntax check instead of writing it. Absolute path required.
+str_replace, insert, patch, and replace_symbol require that you have read the file this turn, and return a numbered snippet of the changed region plus the file's new revision. Pass revision (from a prior view/edit) to reject the edit if the file changed since you read it. Pass dry_run to preview the result without writing. Pass validate_syntax to reject a result that fails a syntax check instead of writing it. A read-only file (no write permission for its owner, e.g. mode 0444) is refused unless you pass force. A view shows at most 256 KiB of numbered lines: a larger one fails (bounds) naming the view_range that fits. Absolute path required.
 Constraints: read the file this turn before str_replace/insert/patch/replace_symbol; old_str must be byte-exact and unique unless occurrence is given (add surrounding lines to disambiguate instead); replace_symbol's extent detection is lexical, not a parser - an ambiguous or unrecognized declaration errors rather than guessing; validate_syntax runs before any write, so a rejected edit is never written, never needing an undo.
 edit_file works on the file on disk and writes it at once; it refuses a file with unwritten changes in this session's dev_plan workspace (write or discard them first). See also: read_file, write_file.`
 
@@ -82,7 +83,7 @@ func (s *Server) readFileTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:         "read_file",
 		Title:        "Read a file",
-		Description:  "Read a file from disk: numbered lines (N<TAB>text), offset/limit for a part of a long file, and the file's revision. Reading marks the file as read this turn, which edit_file needs before it edits. Absolute path required.",
+		Description:  "Read a file from disk: numbered lines (N<TAB>text), offset/limit for a part of a long file, and the file's revision. An answer holds at most 256 KiB of lines: a larger one fails (bounds) naming the limit that fits. Reading marks the file as read this turn, which edit_file needs before it edits. Absolute path required.",
 		InputSchema:  schemaFor[ReadFileParams](),
 		OutputSchema: schemaFor[EditFileResult](),
 	}
@@ -94,13 +95,14 @@ type WriteFileParams struct {
 	FilePath string `json:"file_path" jsonschema:"Absolute path to the file; missing directories are created"`
 	Content  string `json:"content" jsonschema:"the whole new content of the file"`
 	Revision string `json:"revision,omitempty" jsonschema:"for an existing file, its revision from your last read; a mismatch rejects the write"`
+	Force    bool   `json:"force,omitempty" jsonschema:"overwrite a file whose owner has no write permission (mode such as 0444); it keeps its mode. Without it such a file is refused, naming its mode."`
 }
 
 func (s *Server) writeFileTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:         "write_file",
 		Title:        "Write a whole file",
-		Description:  "Write a whole file atomically and return its revision. An existing file must have been read this turn (read_file or edit_file view) at its current revision, like an edit. Absolute path required.",
+		Description:  "Write a whole file atomically and return its revision. An existing file must have been read this turn (read_file or edit_file view) at its current revision, like an edit. A read-only file (no write permission for its owner) is refused unless force is given. Content must be text: valid UTF-8 with no NUL byte. Absolute path required.",
 		InputSchema:  schemaFor[WriteFileParams](),
 		OutputSchema: schemaFor[EditFileResult](),
 	}

@@ -30,7 +30,7 @@ func (s *Server) readLinesTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:         "read_lines",
 		Title:        "Read lines from the workspace",
-		Description:  "Read lines of a file as this session's workspace holds it: the disk's current content, or your unwritten changes (a file with unwritten changes that changed on disk is listed in stale). Lines are 1-based and end is inclusive; start past the end fails naming the line count; an empty file has 0 lines. The text is in reads[path], joined with newlines, with no trailing newline.",
+		Description:  "Read lines of a file as this session's workspace holds it: the disk's current content, or your unwritten changes (a file with unwritten changes that changed on disk is listed in stale). Lines are 1-based and end is inclusive; start past the end fails naming the line count; an empty file has 0 lines; more than 256 KiB at once fails (bounds) naming the end that fits. The text is in reads[path], joined with newlines, with no trailing newline.",
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
@@ -93,6 +93,7 @@ func (s *Server) applyPatchTool() (*sdk.Tool, sdk.ToolHandler) {
 // WriteParams are write's parameters.
 type WriteParams struct {
 	Paths []string `json:"paths,omitempty" jsonschema:"write only these workspace paths (or globs); omit to write every unwritten change. A selector that matches no unwritten change is an error."`
+	Force bool     `json:"force,omitempty" jsonschema:"also overwrite, delete or move files whose owner has no write permission (mode such as 0444); a written file keeps its mode. Without it the write is refused before anything is written, naming each such file and its mode."`
 }
 
 func (s *Server) writeTool() (*sdk.Tool, sdk.ToolHandler) {
@@ -105,7 +106,7 @@ func (s *Server) writeTool() (*sdk.Tool, sdk.ToolHandler) {
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
 	return tool, run(s, "write", in, func(p *WriteParams) (broker.StepRequest, error) {
-		return stepRequest("write", engine.PathsArgs{Paths: p.Paths}, nil)
+		return stepRequest("write", engine.PathsArgs{Paths: p.Paths, Force: p.Force}, nil)
 	})
 }
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/devbroker/devbroker/engine/rootfs"
 )
 
 // TestCrashDuringWrite SIGKILLs the real binary at random moments while it
@@ -103,5 +105,37 @@ func TestCrashDuringWrite(t *testing.T) {
 			mixed++
 		}
 	}
-	t.Logf("full run %v; %d of 30 kills landed mid-write", full, mixed)
+	// A kill can leave temporaries: each is named recognisably, and the
+	// next write to the directory removes those whose writer is dead.
+	left := 0
+	for _, name := range strays(t, root, old) {
+		if !strings.HasPrefix(name, rootfs.TempPrefix) {
+			t.Errorf("a killed write left %q, which is not named %s*", name, rootfs.TempPrefix)
+		}
+		left++
+	}
+	reset()
+	if out, err := cmd().CombinedOutput(); err != nil {
+		t.Fatalf("run after the kills: %v\n%s", err, out)
+	}
+	if s := strays(t, root, old); len(s) > 0 {
+		t.Errorf("temporaries remain after the next write: %q", s)
+	}
+	t.Logf("full run %v; %d of 30 kills landed mid-write; %d temporaries were left, and removed by the next write", full, mixed, left)
+}
+
+// strays lists the entries of root that are not files of the tree.
+func strays(t *testing.T, root string, tree map[string][]byte) []string {
+	t.Helper()
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if _, ok := tree[e.Name()]; !ok {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }

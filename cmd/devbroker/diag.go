@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/drivers"
 	"github.com/devbroker/devbroker/engine"
@@ -76,7 +77,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	}
 	defer set.Close()
 	opts := engineOptions()
-	opts.Capabilities, opts.Limits = set, cliLimits
+	opts.Capabilities, opts.Limits = set, cliLimits.Overlay(broker.ConfigLimits(set.Limits()))
 	eng, err := engine.New(*root, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)

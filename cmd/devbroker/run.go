@@ -9,7 +9,9 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/capabilities/drivers"
+	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/fault"
 )
@@ -46,6 +48,14 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	opts := engineOptions()
+	// The workspace limits a project sets ([limits] in .devbroker.toml)
+	// take effect whether or not the plan needs a driver.
+	cfg, err := configs.Load(*root)
+	if err != nil {
+		fmt.Fprintf(stderr, "devbroker run: %v\n", err)
+		return exitBadUsage
+	}
+	opts.Limits = opts.Limits.Overlay(broker.ConfigLimits(cfg.Limits))
 	if needsCapabilities(plan) {
 		// Probe only when the plan asks for format, lint or check.
 		set, _, err := drivers.LoadWith(ctx, *root, trusted(*root))

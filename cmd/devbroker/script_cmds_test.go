@@ -45,6 +45,15 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 			ts.Check(os.WriteFile(ts.MkAbs(f), []byte(s), 0o644))
 		}
 	},
+	// repeat COUNT TEXT FILE: write FILE holding COUNT lines of TEXT.
+	"repeat": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 3 {
+			ts.Fatalf("usage: repeat COUNT TEXT FILE")
+		}
+		n, err := strconv.Atoi(args[0])
+		ts.Check(err)
+		ts.Check(os.WriteFile(ts.MkAbs(args[2]), bytes.Repeat([]byte(args[1]+"\n"), n), 0o644))
+	},
 	// chmod MODE FILE: set a file's mode (octal).
 	"chmod": func(ts *testscript.TestScript, neg bool, args []string) {
 		if len(args) != 2 {

@@ -41,7 +41,7 @@ func (s *Session) finish(f *file, p *Params, ed *edit) (*Result, error) {
 			Diff:     diff,
 		}, nil
 	}
-	rev, after, err := s.commit(f, data)
+	rev, after, err := s.commit(f, data, p.Force)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package editfile
 
 import (
 	"fmt"
+
+	"github.com/devbroker/devbroker/engine/fault"
 	"regexp"
 	"strconv"
 	"strings"
@@ -11,6 +13,40 @@ import (
 
 // snippetContext is how many lines around an edit its snippet shows.
 const snippetContext = 4
+
+// MaxOutput is the most file content one view or read_file answer holds:
+// the numbered lines, 256 KiB. A larger answer is refused with the range
+// that fits, so a huge file never floods the caller or the server.
+const MaxOutput = 256 << 10
+
+// fitLines returns the last line, at most last, through which the numbered
+// lines first..last of s stay within max bytes (first-1 when even line
+// first does not fit). It walks only as far as max allows.
+func fitLines(s string, first, last, max int) int {
+	off, size := lineStart(s, first), 0
+	for i := first; i <= last && off < len(s); i++ {
+		j := strings.IndexByte(s[off:], '\n')
+		n := len(s) - off
+		if j >= 0 {
+			n = j + 1
+		}
+		size += len(strconv.Itoa(i)) + 1 + n
+		if size > max {
+			return i - 1
+		}
+		off += n
+	}
+	return last
+}
+
+// tooLong is the error of an answer over [MaxOutput]: what was asked, and
+// the parameter and range that fit.
+func tooLong(abs string, first, last, fit int, param string) error {
+	if fit < first {
+		return fault.New(fault.Bounds, "%s: line %d alone is longer than the %d KiB an answer may hold; it cannot be shown: edit around it with str_replace (anchors) or patch", abs, first, MaxOutput>>10)
+	}
+	return fault.New(fault.Bounds, "%s: lines %d-%d are more than the %d KiB an answer may hold; ask for fewer lines: %s (then continue from line %d)", abs, first, last, MaxOutput>>10, param, fit+1)
+}
 
 // numbered renders lines first..last (1-based, inclusive, clamped) of s as
 // "N<TAB>text" lines. It only walks to the window, so a snippet of a large

@@ -52,6 +52,9 @@ type Params struct {
 	DryRun bool `json:"dry_run,omitempty"`
 	// ValidateSyntax rejects a result that fails a syntax check.
 	ValidateSyntax bool `json:"validate_syntax,omitempty"`
+	// Force changes a file that has no write permission for its owner
+	// (it keeps its mode).
+	Force bool `json:"force,omitempty"`
 }
 
 // Commands lists edit_file's commands.
@@ -72,14 +75,14 @@ func decodeStrict(data []byte, v any, tool string) error {
 }
 
 // allowed lists, per command, the parameters it takes besides command,
-// file_path, revision, dry_run and validate_syntax.
+// file_path, revision, dry_run, validate_syntax and force.
 var allowed = map[string][]string{
 	"view":           {"view_range", "anchor", "symbol", "symbol_kind", "context_before", "context_after"},
 	"str_replace":    {"old_str", "new_str", "occurrence", "start_anchor", "end_anchor"},
 	"insert":         {"new_str", "insert_line", "insert_before_anchor", "insert_after_anchor"},
 	"patch":          {"patch"},
 	"replace_symbol": {"symbol", "symbol_kind", "new_str"},
-	"undo_edit":      {}, // not nil: Do tells known commands by a non-nil entry
+	"undo_edit":      {"force"}, // not nil: Do tells known commands by a non-nil entry
 }
 
 // checkApplicable refuses parameters given to a command that does not use
@@ -87,7 +90,7 @@ var allowed = map[string][]string{
 func checkApplicable(raw map[string]json.RawMessage, command string) error {
 	ok := map[string]bool{"command": true, "file_path": true}
 	if command != "view" && command != "undo_edit" {
-		ok["revision"], ok["dry_run"], ok["validate_syntax"] = true, true, true
+		ok["revision"], ok["dry_run"], ok["validate_syntax"], ok["force"] = true, true, true, true
 	}
 	for _, p := range allowed[command] {
 		ok[p] = true

@@ -175,11 +175,15 @@ func (s *Session) checkWorkspace(f *file) error {
 
 // commit writes data to f's path if the disk still holds what was loaded,
 // records the undo entry and the new revision, and refreshes the
-// workspace. after reports that the disk no longer held data right after
-// the write (see [Result.ChangedAfterWrite]).
-func (s *Session) commit(f *file, data []byte) (rev string, after bool, err error) {
+// workspace. Unless force, a read-only file is refused. after reports
+// that the disk no longer held data right after the write (see
+// [Result.ChangedAfterWrite]).
+func (s *Session) commit(f *file, data []byte, force bool) (rev string, after bool, err error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	if err := s.checkWritable(f.rel, force); err != nil {
+		return "", false, err
+	}
 	// The disk must still hold what was loaded: checked again right
 	// before the rename that replaces the file.
 	unchanged := func(cur []byte, exists bool) error {
@@ -294,3 +298,15 @@ func (s *Session) Do(ctx context.Context, p *Params) (*Result, error) {
 }
 
 func (f *file) String() string { return fmt.Sprintf("%s@%s", f.abs, f.rev) }
+
+// checkWritable refuses, unless force, a file without write permission
+// for its owner.
+func (s *Session) checkWritable(rel string, force bool) error {
+	if force {
+		return nil
+	}
+	if err := s.fs.CheckWritable(rel); err != nil {
+		return fault.Wrap(fault.BadArgument, err, "nothing was written")
+	}
+	return nil
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -29,6 +30,8 @@ type WriteFileParams struct {
 	Content *string `json:"content"`
 	// Revision, for an existing file, is its revision from your last read; a mismatch rejects the write.
 	Revision string `json:"revision,omitempty"`
+	// Force overwrites a file that has no write permission for its owner (it keeps its mode).
+	Force bool `json:"force,omitempty"`
 }
 
 // DefaultReadLimit is how many lines read_file returns by default.
@@ -67,6 +70,11 @@ func (s *Session) ReadFile(ctx context.Context, params []byte) (*Result, error) 
 	if last > n {
 		last = n
 	}
+	if n > 0 {
+		if fit := fitLines(b.s, offset, last, MaxOutput); fit < last {
+			return nil, tooLong(f.abs, offset, last, fit, fmt.Sprintf("offset %d with limit %d", offset, fit-offset+1))
+		}
+	}
 	var out strings.Builder
 	if n == 0 {
 		out.WriteString("(empty file)\n")
@@ -96,8 +104,8 @@ func (s *Session) WriteFile(ctx context.Context, params []byte) (*Result, error)
 		return nil, fault.New(fault.BadArgument, "write_file: content is required (the whole new file)")
 	}
 	data := []byte(*p.Content)
-	if _, err := text.Parse(data); err != nil {
-		return nil, fault.Wrap(fault.BadArgument, err, "write_file: content is not text")
+	if err := text.Check(data); err != nil {
+		return nil, fault.Wrap(fault.BadArgument, err, "write_file: content is not text; a file is text (valid UTF-8 with no NUL byte), nothing was written")
 	}
 	f, err := s.load(p.FilePath)
 	switch {
@@ -116,6 +124,9 @@ func (s *Session) WriteFile(ctx context.Context, params []byte) (*Result, error)
 		if rerr != nil {
 			return nil, rerr
 		}
+		if err := rootfs.CheckNew(rel); err != nil {
+			return nil, fault.Wrap(fault.BadArgument, err, "write_file: cannot create this file")
+		}
 		if p.Revision != "" {
 			return nil, fault.New(fault.Conflict, "write_file: %s does not exist any more, but revision %s was given: it was deleted since you read it", abs, p.Revision)
 		}
@@ -126,7 +137,7 @@ func (s *Session) WriteFile(ctx context.Context, params []byte) (*Result, error)
 	default:
 		return nil, err
 	}
-	rev, after, err := s.commit(f, data)
+	rev, after, err := s.commit(f, data, p.Force)
 	if err != nil {
 		return nil, err
 	}

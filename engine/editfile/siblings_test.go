@@ -93,7 +93,7 @@ func TestWriteFile(t *testing.T) {
 		{map[string]any{"file_path": e.abs("n.txt")}, "content is required"},
 		{map[string]any{"content": "x"}, "file_path is required"},
 		{map[string]any{"file_path": e.abs("n.txt"), "content": "a\x00"}, "binary"},
-		{map[string]any{"file_path": e.abs("n.txt"), "content": "x", "mode": "0755"}, "content, file_path, revision"},
+		{map[string]any{"file_path": e.abs("n.txt"), "content": "x", "mode": "0755"}, "content, file_path, force, revision"},
 		{map[string]any{"file_path": "n.txt", "content": "x"}, e.abs("n.txt")},
 	} {
 		_, err := w(tc.m)

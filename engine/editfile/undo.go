@@ -44,6 +44,9 @@ func (s *Session) undoEdit(p *Params) (*Result, error) {
 	if curRev != top.after {
 		return nil, changed(curRev)
 	}
+	if err := s.checkWritable(rel, p.Force); err != nil {
+		return nil, err
+	}
 	// The disk must still hold what the edit left: checked again right
 	// before the rename that replaces the file, as for an edit.
 	unchanged := func(cur []byte, exists bool) error {

@@ -88,6 +88,11 @@ func (s *Session) view(p *Params) (*Result, error) {
 	if last > n {
 		last = n
 	}
+	if n > 0 {
+		if fit := fitLines(b.s, first, last, MaxOutput); fit < last {
+			return nil, tooLong(f.abs, first, last, fit, fmt.Sprintf("view_range [%d, %d]", first, fit))
+		}
+	}
 	s.markSeen(f.rel, f.rev)
 	var out strings.Builder
 	out.WriteString(header)

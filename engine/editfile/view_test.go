@@ -1,6 +1,7 @@
 package editfile
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -160,5 +161,32 @@ func TestViewHidesCRAndBOM(t *testing.T) {
 		if !strings.HasPrefix(r.Text, "1\ta\n2\tb\n") {
 			t.Errorf("%s: view shows \\r or the BOM: %q", p, r.Text)
 		}
+	}
+}
+
+// A view or read_file over MaxOutput is refused with the range that fits;
+// a single line over it is refused as such.
+func TestViewCapped(t *testing.T) {
+	line := strings.Repeat("x", 199) + "\n"
+	e := newEnv(t, map[string]string{"big.txt": strings.Repeat(line, 5000), "one.txt": strings.Repeat("y", MaxOutput+1) + "\n"})
+	_, err := e.s.Do(context.Background(), &Params{Command: "view", FilePath: e.abs("big.txt")})
+	if fault.KindOf(err) != fault.Bounds || !strings.Contains(err.Error(), "view_range [1, ") {
+		t.Fatalf("view of a large file: %v", err)
+	}
+	var first, fit int
+	if _, serr := fmt.Sscanf(err.Error()[strings.Index(err.Error(), "view_range ["):], "view_range [%d, %d]", &first, &fit); serr != nil {
+		t.Fatal(serr)
+	}
+	res, err := e.s.Do(context.Background(), &Params{Command: "view", FilePath: e.abs("big.txt"), ViewRange: []int{first, fit}})
+	if err != nil || len(res.Text) > MaxOutput+200 {
+		t.Fatalf("the suggested range does not fit: %v", err)
+	}
+	_, err = e.s.Do(context.Background(), &Params{Command: "view", FilePath: e.abs("one.txt")})
+	if fault.KindOf(err) != fault.Bounds || !strings.Contains(err.Error(), "line 1 alone") {
+		t.Fatalf("view of one long line: %v", err)
+	}
+	_, err = e.s.ReadFile(context.Background(), []byte(`{"file_path": "`+e.abs("big.txt")+`"}`))
+	if fault.KindOf(err) != fault.Bounds || !strings.Contains(err.Error(), "limit") {
+		t.Fatalf("read_file of a large file: %v", err)
 	}
 }

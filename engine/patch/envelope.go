@@ -92,7 +92,9 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("line %d: %s: %s", e.Line, quote(e.Text), e.Msg)
 }
 
-// Unwrap returns [ErrUnifiedDiff] for a refused unified diff, nil otherwise.
+// Unwrap returns [ErrUnifiedDiff] for a refused unified diff,
+// [text.ErrBinary] or [text.ErrNotUTF8] for a line that is not text, nil
+// otherwise.
 func (e *ParseError) Unwrap() error { return e.err }
 
 // Markers of the envelope.
@@ -133,10 +135,25 @@ type parser struct {
 // refused with one that wraps [ErrUnifiedDiff].
 func ParseEnvelope(patch string) ([]FileOp, error) {
 	p := &parser{lines: splitPatch(patch), seen: map[string]int{}, dests: map[string]int{}}
+	if err := p.text(); err != nil {
+		return nil, err
+	}
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
 	return p.ops, nil
+}
+
+// text refuses a patch line that is not text (a NUL byte or invalid
+// UTF-8): no file may be made binary, whichever entry writes it.
+func (p *parser) text() error {
+	for i, l := range p.lines {
+		if err := text.CheckString(l.text); err != nil {
+			return &ParseError{Line: i + 1, Text: l.text, err: err,
+				Msg: err.Error() + "; a file is text (valid UTF-8 with no NUL byte): remove that byte (a program that needs one can write an escape such as \\x00)"}
+		}
+	}
+	return nil
 }
 
 func splitPatch(s string) []pline {

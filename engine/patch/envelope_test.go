@@ -256,3 +256,27 @@ func TestEnvelopeSwapThroughThirdName(t *testing.T) {
 		t.Fatalf("ops = %+v", ops)
 	}
 }
+
+// A patch line that is not text (a NUL byte, invalid UTF-8) is refused at
+// its line, wrapping the text model's sentinel.
+func TestParseEnvelopeRefusesNonText(t *testing.T) {
+	for _, tc := range []struct {
+		patch string
+		line  int
+		want  error
+	}{
+		{"*** Begin Patch\n*** Add File: a\n+x\x00y\n*** End Patch", 3, text.ErrBinary},
+		{"*** Begin Patch\n*** Update File: a\n@@\n-x\n+\xff\n*** End Patch", 5, text.ErrNotUTF8},
+		{"*** Begin Patch\n*** Update File: a\n@@\n \x00\n*** End Patch", 4, text.ErrBinary},
+	} {
+		_, err := ParseEnvelope(tc.patch)
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line != tc.line || !errors.Is(err, tc.want) {
+			t.Errorf("ParseEnvelope(%q) = %v, want a ParseError at line %d wrapping %v", tc.patch, err, tc.line, tc.want)
+			continue
+		}
+		if !strings.Contains(err.Error(), "a file is text") {
+			t.Errorf("error %q does not say why", err)
+		}
+	}
+}

@@ -3,8 +3,12 @@ package rootfs
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 var fuzzSeeds = []string{
@@ -93,6 +97,50 @@ func FuzzAbs(f *testing.F) {
 		// The kernel agrees, for what exists.
 		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
 			t.Fatalf("Abs(%q) = %q, but it resolves to %q", p, abs, real)
+		}
+	})
+}
+
+// FuzzGlobPrune checks that Glob's pruning never loses a match: for any
+// valid pattern and path that doublestar matches, the walk enters every
+// directory on the way to the path (version-control directories aside,
+// which the walk skips unless the pattern names them).
+func FuzzGlobPrune(f *testing.F) {
+	for _, s := range [][2]string{
+		{"**", "a/b/c"}, {"src/*/b.go", "src/sub/b.go"}, {"{a,b/c}/*.go", "b/c/x.go"},
+		{"a/**/b/*", "a/x/y/b/z"}, {"[a-c]?/**", "bz/q"}, {`a\*/x`, "a*/x"}, {"*/.git/x", "p/.git/x"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, p string) {
+		if !doublestar.ValidatePattern(pattern) || !utf8.ValidString(pattern) || !utf8.ValidString(p) {
+			return // doublestar matches any invalid byte with any other
+		}
+		if _, err := Clean(p); err != nil {
+			return
+		}
+		if ok, _ := doublestar.Match(pattern, p); !ok {
+			return
+		}
+		g := newGlobber(pattern)
+		segs := strings.Split(p, "/")
+		for i := 1; i < len(segs); i++ {
+			dir := strings.Join(segs[:i], "/")
+			if g.base != "" && !strings.HasPrefix(dir+"/", g.base+"/") {
+				continue // above the base: the walk starts below it
+			}
+			if dir == g.base {
+				continue
+			}
+			if !g.vcs && slices.Contains(VCSDirs, segs[i-1]) {
+				return
+			}
+			if !g.enter(dir, segs[i-1]) {
+				t.Fatalf("pattern %q matches %q but the walk does not enter %q", pattern, p, dir)
+			}
+		}
+		if g.base != "" && p != g.base && !strings.HasPrefix(p, g.base+"/") {
+			t.Fatalf("pattern %q matches %q outside its base %q", pattern, p, g.base)
 		}
 	})
 }

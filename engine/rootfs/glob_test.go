@@ -68,3 +68,60 @@ func TestGlob(t *testing.T) {
 		t.Errorf("bad pattern error %v does not wrap ErrBadPattern", err)
 	}
 }
+
+// Glob's walk prunes what cannot match without losing what can: a literal
+// base through an inside symlink, alternatives with a "/", version-control
+// directories only when named, and a deep tree.
+func TestGlobWalk(t *testing.T) {
+	f, _ := newTree(t)
+	root := f.Root()
+	deep := strings.Repeat("d/", 40) + "leaf.go"
+	for _, p := range []string{"src/a.go", "src/sub/b.go", "lib/c.go", ".git/config", ".git/x.go", "pkg/.hg/y.go", deep} {
+		mustMkdir(t, filepath.Dir(filepath.Join(root, filepath.FromSlash(p))))
+		mustWrite(t, filepath.Join(root, filepath.FromSlash(p)), p)
+	}
+	mustSymlink(t, "src", filepath.Join(root, "alias"))
+	tests := []struct {
+		pattern string
+		want    []string
+	}{
+		{"alias/*.go", []string{"alias/a.go"}},
+		{"alias/**/*.go", []string{"alias/a.go", "alias/sub/b.go"}},
+		{"{src/sub,lib}/*.go", []string{"lib/c.go", "src/sub/b.go"}},
+		{"src/*/b.go", []string{"src/sub/b.go"}},
+		{"**/x.go", []string{}},
+		{".git/*", []string{".git/config", ".git/x.go"}},
+		{"**/.hg/*.go", []string{"pkg/.hg/y.go"}},
+		{"d/**/leaf.go", []string{deep}},
+		{"**/leaf.go", []string{deep}},
+		{"s?c/a.go", []string{"src/a.go"}},
+	}
+	for _, tt := range tests {
+		got, err := f.Glob(tt.pattern)
+		if err != nil {
+			t.Errorf("Glob(%q): %v", tt.pattern, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Glob(%q) = %q, want %q", tt.pattern, got, tt.want)
+		}
+	}
+}
+
+func TestCheckNew(t *testing.T) {
+	ok := strings.Repeat("d/", MaxNewDepth-1) + "f"
+	if err := CheckNew(ok); err != nil {
+		t.Errorf("CheckNew(%d segments): %v", MaxNewDepth, err)
+	}
+	for _, tc := range []struct{ p, why string }{
+		{ok + "/g", "65 segments deep; a created path has at most 64"},
+		{strings.Repeat("abcdefghi/", 60) + strings.Repeat("y", 500), "bytes long; a created path has at most 1024"},
+		{strings.Repeat("x", 256), "256-byte segment; a segment has at most 255"},
+		{"../x", `".." segments`},
+	} {
+		err := CheckNew(tc.p)
+		if err == nil || !strings.Contains(err.Error(), tc.why) {
+			t.Errorf("CheckNew(%.20q...) = %v, want %q", tc.p, err, tc.why)
+		}
+	}
+}

@@ -11,8 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/google/renameio/v2"
 )
 
 // Mode bits of new files and directories, applied exactly, whatever the umask.
@@ -153,7 +151,8 @@ func (f *FS) WriteFileIf(rel string, data []byte, check func(current []byte, exi
 	}
 	defer dirRoot.Close()
 
-	pf, err := renameio.NewPendingFile(base, renameio.WithRoot(dirRoot), renameio.WithStaticPermissions(mode&fs.ModePerm))
+	sweepTemps(dirRoot, filepath.Join(f.root, dir)) // temporaries of killed writers
+	pf, err := newPending(dirRoot, base, mode&fs.ModePerm)
 	if err != nil {
 		return ioError(OpWrite, rel, err)
 	}

@@ -1,6 +1,8 @@
 package rootfs
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -60,4 +62,50 @@ func hasDriveLetter(p string) bool {
 	}
 	c := p[0] | 0x20 // lower case
 	return 'a' <= c && c <= 'z'
+}
+
+// Bounds of a path that devbroker creates (a new file, a rename
+// destination). Existing files are read whatever their depth; these keep a
+// caller from making trees that every later walk pays for.
+const (
+	MaxNewDepth   = 64   // segments
+	MaxNewPathLen = 1024 // bytes
+	MaxSegmentLen = 255  // bytes of one segment (NAME_MAX on most systems)
+)
+
+// CheckNew validates p as [Clean] does and refuses a path deeper or longer
+// than the bounds for created paths ([MaxNewDepth], [MaxNewPathLen],
+// [MaxSegmentLen]), naming the bound.
+func CheckNew(p string) error {
+	if err := check(p, false); err != nil {
+		return err
+	}
+	depth := strings.Count(p, "/") + 1
+	switch {
+	case depth > MaxNewDepth:
+		return &PathError{Path: clip(p), Err: ErrTooDeep,
+			Reason: fmt.Sprintf("is %d segments deep; a created path has at most %d: use a shallower path", depth, MaxNewDepth)}
+	case len(p) > MaxNewPathLen:
+		return &PathError{Path: clip(p), Err: ErrTooDeep,
+			Reason: fmt.Sprintf("is %d bytes long; a created path has at most %d: use a shorter path", len(p), MaxNewPathLen)}
+	}
+	for seg := range strings.SplitSeq(p, "/") {
+		if len(seg) > MaxSegmentLen {
+			return &PathError{Path: clip(p), Err: ErrTooDeep,
+				Reason: fmt.Sprintf("has a %d-byte segment; a segment has at most %d bytes: use a shorter name", len(seg), MaxSegmentLen)}
+		}
+	}
+	return nil
+}
+
+// ErrTooDeep is wrapped by [CheckNew]'s refusals.
+var ErrTooDeep = errors.New("path too deep or too long to create")
+
+// clip shortens a long path for a message.
+func clip(p string) string {
+	const keep = 80
+	if len(p) <= 2*keep {
+		return p
+	}
+	return p[:keep] + "..." + p[len(p)-keep:]
 }

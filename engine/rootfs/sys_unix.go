@@ -3,6 +3,7 @@
 package rootfs
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"syscall"
@@ -27,4 +28,11 @@ func keepOwner(f *os.File, old fs.FileInfo) {
 		return
 	}
 	_ = f.Chown(int(st.Uid), int(st.Gid))
+}
+
+// running reports whether a process with this pid exists (a process of
+// another user counts: the kill is refused, not absent).
+func running(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }

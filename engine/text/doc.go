@@ -57,21 +57,48 @@ var (
 // Parse splits data into a Doc. It fails with [ErrBinary] or [ErrNotUTF8]
 // (wrapped with the byte offset) when data is not text.
 func Parse(data []byte) (*Doc, error) {
-	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return nil, fmt.Errorf("%w at byte %d", ErrBinary, i)
-	}
-	if !utf8.Valid(data) {
-		off := 0
-		for off < len(data) {
-			r, size := utf8.DecodeRune(data[off:])
-			if r == utf8.RuneError && size <= 1 {
-				break
-			}
-			off += size
-		}
-		return nil, fmt.Errorf("%w: invalid byte at offset %d", ErrNotUTF8, off)
+	if err := Check(data); err != nil {
+		return nil, err
 	}
 	return FromString(string(data)), nil
+}
+
+// Check reports whether data is text: valid UTF-8 with no NUL byte. It
+// fails with [ErrBinary] or [ErrNotUTF8] wrapped with the byte offset of the
+// first offending byte. Every entry that writes content applies this rule,
+// the one acquisition applies when it reads a file.
+func Check(data []byte) error {
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return fmt.Errorf("%w at byte %d", ErrBinary, i)
+	}
+	if utf8.Valid(data) {
+		return nil
+	}
+	return fmt.Errorf("%w: invalid byte at offset %d", ErrNotUTF8, invalidAt(string(data)))
+}
+
+// CheckString is [Check] for a string.
+func CheckString(s string) error {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return fmt.Errorf("%w at byte %d", ErrBinary, i)
+	}
+	if utf8.ValidString(s) {
+		return nil
+	}
+	return fmt.Errorf("%w: invalid byte at offset %d", ErrNotUTF8, invalidAt(s))
+}
+
+// invalidAt is the offset of the first byte of s that is not valid UTF-8.
+func invalidAt(s string) int {
+	off := 0
+	for off < len(s) {
+		r, size := utf8.DecodeRuneInString(s[off:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		off += size
+	}
+	return off
 }
 
 // FromString splits s, which must be valid text, into a Doc. A leading BOM is

@@ -202,3 +202,22 @@ func TestRestoreEOL(t *testing.T) {
 		}
 	}
 }
+
+func TestCheck(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want error
+		at   string
+	}{
+		{"plain\n", nil, ""},
+		{"a\x00b", ErrBinary, "at byte 1"},
+		{"ok\xffno", ErrNotUTF8, "offset 2"},
+		{"é\xe2\x82", ErrNotUTF8, "offset 2"},
+	} {
+		for _, err := range []error{Check([]byte(tc.in)), CheckString(tc.in)} {
+			if !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.at)) {
+				t.Errorf("Check(%q) = %v, want %v %s", tc.in, err, tc.want, tc.at)
+			}
+		}
+	}
+}

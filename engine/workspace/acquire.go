@@ -12,6 +12,8 @@ import (
 )
 
 // Limits bound what a workspace may hold. Zero fields take the defaults.
+// Each is a key of [limits] in .devbroker.toml (configs.Limits), which the
+// errors name.
 type Limits struct {
 	// MaxFiles is the most files a workspace holds (default 500).
 	MaxFiles int `json:"max_files,omitempty"`
@@ -29,12 +31,26 @@ var DefaultLimits = Limits{MaxFiles: 500, MaxFileBytes: 2 << 20, MaxTotalBytes: 
 // limit.
 func (l Limits) checkSize(path string, size, others int64) error {
 	if size > l.MaxFileBytes {
-		return fault.New(fault.Bounds, "%s: the file is %d bytes, over the per-file limit of %d bytes (max_file_bytes); leave it out or raise the limit", path, size, l.MaxFileBytes)
+		return fault.New(fault.Bounds, "%s: the file is %d bytes, over the per-file limit of %d bytes (limits.max_file_bytes in .devbroker.toml); leave it out or raise that limit", path, size, l.MaxFileBytes)
 	}
 	if others+size > l.MaxTotalBytes {
-		return fault.New(fault.Bounds, "%s: the workspace would hold %d bytes, over its total limit of %d bytes (max_total_bytes), %s; %s, or acquire fewer files", path, others+size, l.MaxTotalBytes, mustKeep, releaseAdvice)
+		return fault.New(fault.Bounds, "%s: the workspace would hold %d bytes, over its total limit of %d bytes (limits.max_total_bytes in .devbroker.toml), %s; %s, acquire fewer files, or raise that limit", path, others+size, l.MaxTotalBytes, mustKeep, releaseAdvice)
 	}
 	return nil
+}
+
+// Overlay returns l with each nonzero field of o in its place.
+func (l Limits) Overlay(o Limits) Limits {
+	if o.MaxFiles != 0 {
+		l.MaxFiles = o.MaxFiles
+	}
+	if o.MaxFileBytes != 0 {
+		l.MaxFileBytes = o.MaxFileBytes
+	}
+	if o.MaxTotalBytes != 0 {
+		l.MaxTotalBytes = o.MaxTotalBytes
+	}
+	return l
 }
 
 func (l Limits) withDefaults() Limits {
@@ -291,7 +307,9 @@ func ioError(path string, err error) error {
 
 // vcsDirs are version-control directories that a glob never reaches into
 // unless it names them: `**` means the project's files, not git's objects.
-var vcsDirs = []string{".git", ".hg", ".svn", ".jj"}
+// (rootfs's walk does not enter them; this filter keeps the rule for any
+// match that reaches here another way.)
+var vcsDirs = rootfs.VCSDirs
 
 // skipVCS drops matches inside a version-control directory that pat does
 // not name.

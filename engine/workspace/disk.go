@@ -147,7 +147,7 @@ func (w *Workspace) readBack(path string, old *text.Doc) reread {
 	}
 	if int64(len(data)) > w.limits.MaxFileBytes {
 		r.gone = true
-		r.err = fault.New(fault.Bounds, "%s: the file is now %d bytes on disk, over the per-file limit of %d bytes (max_file_bytes), and has left the workspace", path, len(data), w.limits.MaxFileBytes)
+		r.err = fault.New(fault.Bounds, "%s: the file is now %d bytes on disk, over the per-file limit of %d bytes (limits.max_file_bytes in .devbroker.toml), and has left the workspace", path, len(data), w.limits.MaxFileBytes)
 		return r
 	}
 	doc, err := text.Parse(data)

@@ -82,7 +82,7 @@ func TestEvictLimitError(t *testing.T) {
 		return tx.Set("b", doc("B\n"))
 	})
 	_, err := w.Acquire([]string{"c"})
-	wantFault(t, err, fault.Bounds, "c: the workspace would hold 3 files, over its limit of 2 files (max_files)",
+	wantFault(t, err, fault.Bounds, "c: the workspace would hold 3 files, over its limit of 2 files (limits.max_files in .devbroker.toml)",
 		"cannot leave to make room", "write their changes (write) or drop them (discard)")
 	wantList(t, "paths after the failure", w.Paths(), []string{"a", "b"})
 	// Writing releases them.

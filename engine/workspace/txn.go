@@ -122,6 +122,9 @@ func (t *Txn) Move(from, to string) error {
 
 // free checks that path can receive a new file.
 func (t *Txn) free(path string, verb string) error {
+	if err := rootfs.CheckNew(path); err != nil {
+		return fault.Wrap(fault.BadArgument, err, "cannot %s this path", verb)
+	}
 	if _, err := t.w.fs.Abs(path); err != nil {
 		return fault.Wrap(fault.BadArgument, err, "cannot %s %s", verb, path)
 	}

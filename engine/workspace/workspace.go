@@ -116,8 +116,13 @@ func (w *Workspace) notInWorkspace(path string) error {
 	return fault.New(fault.NotFound, "%s is not in the workspace: add it (or a glob that matches it) to the plan's paths so it is acquired first", path)
 }
 
+// MaxRead is the most text one [Workspace.ReadLines] returns, 256 KiB: a
+// larger range is refused with the range that fits.
+const MaxRead = 256 << 10
+
 // ReadLines returns lines start..end (1-based, inclusive; end 0 = to the end
 // of the file) of path, joined with "\n" and without a trailing newline.
+// More than [MaxRead] bytes is a bounds error naming the range that fits.
 func (w *Workspace) ReadLines(path string, start, end int) (string, error) {
 	d, ok := w.Doc(path)
 	if !ok {
@@ -138,6 +143,15 @@ func (w *Workspace) ReadLines(path string, start, end int) (string, error) {
 	}
 	if end < start {
 		return "", fault.New(fault.Bounds, "read_lines: %s: invalid range: end %d is before start %d; give end >= start, or omit end to read to the end of the file", path, end, start)
+	}
+	size := 0
+	for i := start - 1; i < end; i++ {
+		if size += len(d.Line(i).Text) + 1; size > MaxRead {
+			if i == start-1 {
+				return "", fault.New(fault.Bounds, "read_lines: %s: line %d alone is longer than the %d KiB a read may return; it cannot be read as a line", path, start, MaxRead>>10)
+			}
+			return "", fault.New(fault.Bounds, "read_lines: %s: lines %d-%d are more than the %d KiB a read may return; read fewer lines at once: start %d, end %d (then continue from line %d)", path, start, end, MaxRead>>10, start, i, i+1)
+		}
 	}
 	w.use(path)
 	var b strings.Builder

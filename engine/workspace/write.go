@@ -50,9 +50,21 @@ type writePlan struct {
 // caller that shares the root with others holds a lock over the call (the
 // engine's write lock).
 func (w *Workspace) Write(ctx context.Context, selectors []string) ([]string, error) {
+	return w.WriteWith(ctx, selectors, WriteOptions{})
+}
+
+// WriteWith is [Workspace.Write] with options. Unless opt.Force, a file
+// without write permission for its owner is not overwritten, deleted or
+// moved: the write is refused before any disk operation.
+func (w *Workspace) WriteWith(ctx context.Context, selectors []string, opt WriteOptions) ([]string, error) {
 	p, err := w.planWrite(selectors)
 	if err != nil {
 		return nil, err
+	}
+	if !opt.Force {
+		if err := w.checkWritable(p); err != nil {
+			return nil, err
+		}
 	}
 	if err := w.checkDisk(p); err != nil {
 		return nil, err

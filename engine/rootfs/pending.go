@@ -1,0 +1,134 @@
+package rootfs
+
+// This file defines the temporary file behind every atomic write: it is
+// named recognisably ([TempPrefix], the writer's pid and a random part) in
+// the directory of the file it replaces, and a write to a directory first
+// removes the temporaries there whose writer is gone (a killed process).
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// TempPrefix starts the name of every temporary file a write creates:
+// ".devbroker-tmp-<pid>-<random>". Such a file is never a file of the
+// tree: if one remains (its writer was killed), the next write to that
+// directory removes it (see [StaleTempAge]).
+const TempPrefix = ".devbroker-tmp-"
+
+// StaleTempAge is the age after which a temporary is removed even when a
+// process with its writer's pid still runs (the pid was reused, or the
+// writer is on another host or in another pid namespace). A temporary
+// whose writer's pid is not running is removed at once.
+const StaleTempAge = 24 * time.Hour
+
+// pending is a temporary file that replaces name in dir when committed.
+type pending struct {
+	*os.File
+	dir  *os.Root
+	tmp  string // the temporary's name in dir
+	name string // the file it replaces
+	done bool
+}
+
+// newPending creates a temporary for name in dir with exactly perm (the
+// umask is undone by a chmod).
+func newPending(dir *os.Root, name string, perm fs.FileMode) (*pending, error) {
+	for range 8 {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, err
+		}
+		tmp := TempPrefix + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:])
+		f, err := dir.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := f.Chmod(perm); err != nil {
+			_ = f.Close()
+			_ = dir.Remove(tmp)
+			return nil, err
+		}
+		return &pending{File: f, dir: dir, tmp: tmp, name: name}, nil
+	}
+	return nil, fmt.Errorf("8 random temporary names were all taken: %w", fs.ErrExist)
+}
+
+// CloseAtomicallyReplace syncs and closes the temporary and renames it over
+// the file it replaces.
+func (p *pending) CloseAtomicallyReplace() error {
+	if err := p.Sync(); err != nil {
+		return err
+	}
+	if err := p.Close(); err != nil {
+		return err
+	}
+	if err := p.dir.Rename(p.tmp, p.name); err != nil {
+		return err
+	}
+	p.done = true
+	return nil
+}
+
+// Cleanup closes and removes the temporary unless it was committed.
+func (p *pending) Cleanup() {
+	if p.done {
+		return
+	}
+	_ = p.Close()
+	_ = p.dir.Remove(p.tmp)
+	p.done = true
+}
+
+// swept records the directories this process has cleaned (by absolute
+// path): each is cleaned on its first write, since a temporary only
+// outlives a process that was killed.
+var swept sync.Map
+
+// sweepTemps removes, once per process and directory, the temporaries in
+// dir (absolute path abs) whose writer is not running, or that are older
+// than [StaleTempAge]. Best effort: a failure leaves them.
+func sweepTemps(dir *os.Root, abs string) {
+	if _, done := swept.LoadOrStore(abs, true); done {
+		return
+	}
+	d, err := dir.Open(".")
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	_ = d.Close()
+	for _, n := range names {
+		if strings.HasPrefix(n, TempPrefix) && staleTemp(dir, n) {
+			_ = dir.Remove(n)
+		}
+	}
+}
+
+// staleTemp reports whether the temporary name in dir is left over.
+func staleTemp(dir *os.Root, name string) bool {
+	fi, err := dir.Lstat(name)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	if time.Since(fi.ModTime()) > StaleTempAge {
+		return true
+	}
+	pidText, _, ok := strings.Cut(strings.TrimPrefix(name, TempPrefix), "-")
+	pid, err := strconv.Atoi(pidText)
+	if !ok || err != nil || pid <= 0 {
+		return false
+	}
+	return pid != os.Getpid() && !running(pid)
+}

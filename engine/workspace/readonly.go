@@ -1,0 +1,62 @@
+package workspace
+
+// This file defines the read-only check of a write: a file without write
+// permission for its owner is not overwritten, deleted or moved unless the
+// write is forced.
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/devbroker/devbroker/engine/fault"
+)
+
+// WriteOptions adjust a [Workspace.WriteWith].
+type WriteOptions struct {
+	// Force writes, deletes and moves files that have no write permission
+	// for their owner (a written file keeps its mode).
+	Force bool
+}
+
+// checkWritable refuses the write, before any disk operation, when a file
+// it would overwrite, delete or move is read-only. Every such file is named.
+func (w *Workspace) checkWritable(p *writePlan) error {
+	touched := map[string]bool{}
+	for _, r := range p.renames {
+		touched[r.from], touched[r.to] = true, true
+	}
+	for _, d := range p.deletes {
+		touched[d] = true
+	}
+	for _, x := range p.writes {
+		touched[x] = true
+	}
+	paths := make([]string, 0, len(touched))
+	for x := range touched {
+		paths = append(paths, x)
+	}
+	sort.Strings(paths)
+	var refused readOnlyErrors
+	for _, x := range paths {
+		if err := w.fs.CheckWritable(x); err != nil {
+			refused = append(refused, err)
+		}
+	}
+	if len(refused) == 0 {
+		return nil
+	}
+	return &fault.Error{Kind: fault.BadArgument, Msg: "write: nothing was written", Err: refused}
+}
+
+// readOnlyErrors are the refusals of one write, each with its advice once.
+type readOnlyErrors []error
+
+func (r readOnlyErrors) Error() string {
+	parts := make([]string, len(r))
+	for i, e := range r {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "; ") + `; in a plan, force goes in the write step's args: {"force": true}`
+}
+
+func (r readOnlyErrors) Unwrap() []error { return r }
