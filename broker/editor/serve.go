@@ -192,10 +192,13 @@ func (c *conn) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.
 	replied := false
 	answer := func(result any, err error) error {
 		replied = true
+		// The answer goes out even when the request was cancelled (on
+		// shutdown): the stream does not write under a cancelled context.
+		wctx := context.WithoutCancel(ctx)
 		if err != nil {
-			return reply(ctx, nil, wireError(err))
+			return reply(wctx, nil, wireError(err))
 		}
-		return reply(ctx, result, nil)
+		return reply(wctx, result, nil)
 	}
 	defer func() {
 		if p := recover(); p != nil {

@@ -165,3 +165,58 @@ func TestServeStdioSIGTERMAnswersInFlight(t *testing.T) {
 	}
 	waitExit(t, cmd)
 }
+
+func TestServeEditorSIGTERMAnswersInFlight(t *testing.T) {
+	root := writeTree(t, map[string]string{"a.txt": "one\n"})
+	cmd, stdin, stdout, lines, _ := startHang(t, "serve", "--stdio", "--root", root, "--grace", "1s")
+	send := func(s string) {
+		if _, err := fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(s), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	answers := make(chan map[string]any, 10)
+	go func() {
+		br := bufio.NewReader(stdout)
+		for {
+			n := 0
+			for {
+				l, err := br.ReadString('\n')
+				if err != nil {
+					close(answers)
+					return
+				}
+				if v, ok := strings.CutPrefix(strings.TrimSpace(l), "Content-Length:"); ok {
+					fmt.Sscan(v, &n)
+				}
+				if strings.TrimSpace(l) == "" {
+					break
+				}
+			}
+			b := make([]byte, n)
+			if _, err := io.ReadFull(br, b); err != nil {
+				close(answers)
+				return
+			}
+			var m map[string]any
+			if json.Unmarshal(b, &m) == nil && m["id"] != nil {
+				answers <- m
+			}
+		}
+	}()
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
+	<-answers
+	send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"devbroker/plan","params":{"paths":["a.txt"],"ops":[{"step":"lint"}]}}`)
+	waitLine(t, lines, hangRunning)
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case m, ok := <-answers:
+		b, _ := json.Marshal(m)
+		if !ok || m["id"] != float64(2) || !strings.Contains(string(b), "timeout") {
+			t.Fatalf("answer to the request in flight: %s", b)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("no answer to the request in flight within a minute of SIGTERM")
+	}
+	waitExit(t, cmd)
+}
