@@ -27,9 +27,10 @@ Usage:
   devbroker format|lint|check [--root DIR] [--format text|json|sarif] [--fix] [--write] [PATH...]
                                            format, lint or check files on disk
                                            (exit 0 clean, 1 findings, 2 tool failure)
-  devbroker serve --mcp [--root DIR] [--http ADDR [--token TOKEN]]
+  devbroker serve --mcp [--root DIR] [--http ADDR [--token-file FILE]]
                                            serve the MCP tools over stdio, or streamable HTTP
-                                           (a non-loopback ADDR needs --token or DEVBROKER_TOKEN)
+                                           (a non-loopback ADDR needs DEVBROKER_TOKEN or --token-file;
+                                           see devbroker serve --help)
   devbroker help                           show this help
 
 Exit codes: 0 ok; 1 not ok (a failed step, an error diagnostic, findings);
