@@ -89,7 +89,7 @@ func start(ctx context.Context, cfg *Config, log *slog.Logger) (*instance, error
 		in.waitErr = cmd.Wait()
 		close(in.exited)
 	}()
-	in.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(&pipe{r: stdout, w: stdin}))
+	in.conn = jsonrpc2.NewConn(newBoundedStream(&pipe{r: stdout, w: stdin}, MaxMessageBytes))
 	in.conn.Go(context.Background(), in.handle)
 	in.name = cfg.Name
 	if err := in.initialize(ctx); err != nil {
@@ -220,6 +220,11 @@ func (in *instance) notifyServer(ctx context.Context, method string, params any)
 func (in *instance) failure(err error) error {
 	select {
 	case <-in.conn.Done():
+		// The connection's own failure says why it ended (a message over
+		// the limit, say); a call's error only says it was cancelled.
+		if cerr := in.conn.Err(); cerr != nil {
+			err = cerr
+		}
 	default:
 		var rpcErr *jsonrpc2.Error
 		if errors.As(err, &rpcErr) {
@@ -233,6 +238,9 @@ func (in *instance) failure(err error) error {
 		// wire): it is no use any more.
 		in.kill()
 		<-in.exited
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			err = errConnClosed // a disconnection, never a timeout
+		}
 		return &ExitError{Server: in.name, Err: fmt.Errorf("the connection broke: %w", err), Stderr: in.tail.String()}
 	}
 	return &ExitError{Server: in.name, Err: in.waitErr, Stderr: in.tail.String()}

@@ -379,3 +379,28 @@ func TestSupervisorShares(t *testing.T) {
 		t.Fatalf("after the last release: %v", err)
 	}
 }
+
+// TestFakeDisconnectMidRequest: a server that exits, closes its pipe, or
+// announces a message over the limit while a request waits on it is an
+// exited server (ErrExited), never a timeout, and the error says why.
+func TestFakeDisconnectMidRequest(t *testing.T) {
+	for mode, want := range map[string]string{
+		lsptest.ExitMidRequest:  "fake: exiting mid-request",
+		lsptest.CloseMidRequest: "the connection broke",
+		lsptest.HugeMessage:     "over the limit of 67108864 bytes",
+	} {
+		t.Run(mode, func(t *testing.T) {
+			s := fake(t, mode, 0)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			defer cancel()
+			doc := lsp.Document{Path: filepath.Join(t.TempDir(), "a.txt"), LanguageID: "plaintext", Text: "abc\n"}
+			_, err := s.Diagnose(ctx, []lsp.Document{doc}, nil)
+			if !errors.Is(err, lsp.ErrExited) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("err = %v, want ErrExited and no context error", err)
+			}
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("err = %v, want it to say %q", err, want)
+			}
+		})
+	}
+}

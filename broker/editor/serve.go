@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -30,7 +31,14 @@ type Options struct {
 	// Logger receives the endpoint's log; nil discards it. Problems the
 	// client should see also go to the client as window/logMessage.
 	Logger *slog.Logger
+	// ShutdownGrace is how long the request in flight gets to answer when
+	// ctx ends, before it is cancelled (default 5s). Either way it
+	// answers before the connection closes.
+	ShutdownGrace time.Duration
 }
+
+// cancelWait bounds the wait for a cancelled request's answer.
+const cancelWait = 5 * time.Second
 
 // Serve serves one editor connection on rwc until the client exits or
 // disconnects, or ctx ends: one broker session on root, opened now and
@@ -58,11 +66,15 @@ func (o Options) Serve(ctx context.Context, rwc io.ReadWriteCloser, mgr *broker.
 		return err
 	}
 	defer sess.Close()
-	c := &conn{sess: sess, log: log, root: given, exitc: make(chan struct{}), bufs: map[string]*buffer{}, published: map[string]bool{}, unit: text.UTF16, encoding: "utf-16"}
+	c := &conn{sess: sess, log: log, root: given, exitc: make(chan struct{}), bufs: map[string]*buffer{}, published: map[string]bool{}, unit: text.UTF16, encoding: "utf-16", idle: make(chan struct{})}
+	// Requests run under hard, not ctx: when ctx ends, the request in
+	// flight gets the grace period before hard is cancelled.
+	hard, cancelHard := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelHard()
 	st := newStream(rwc, func(reason string) { log.Warn("refused a malformed message", "reason", reason) })
 	c.rpc = jsonrpc2.NewConn(st)
 	handle, cancel := jsonrpc2.CancelHandler(jsonrpc2.AsyncHandler(c.handle))
-	c.rpc.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	c.rpc.Go(hard, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 		// Cancellation must not wait behind the request it cancels.
 		if req.Method() == "$/cancelRequest" {
 			var p struct {
@@ -86,7 +98,8 @@ func (o Options) Serve(ctx context.Context, rwc io.ReadWriteCloser, mgr *broker.
 	case <-ctx.Done():
 		// Likewise: closing stdin's stream does not unblock its read, so
 		// waiting for Done would hang a SIGTERM until the editor sends
-		// something.
+		// something. The request in flight answers first.
+		c.drain(o.grace(), cancelHard)
 		c.rpc.Close()
 		return nil
 	}
@@ -106,6 +119,12 @@ type conn struct {
 	root string // the root as given, absolute: URIs sent to the editor use it
 
 	exitc chan struct{} // closed by the exit notification
+
+	// busy counts requests being handled; idle is closed (and replaced)
+	// when it drops to zero. draining refuses new requests.
+	busy     int
+	idle     chan struct{}
+	draining bool
 
 	mu          sync.Mutex
 	initialized bool
@@ -173,10 +192,13 @@ func (c *conn) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.
 	replied := false
 	answer := func(result any, err error) error {
 		replied = true
+		// The answer goes out even when the request was cancelled (on
+		// shutdown): the stream does not write under a cancelled context.
+		wctx := context.WithoutCancel(ctx)
 		if err != nil {
-			return reply(ctx, nil, wireError(err))
+			return reply(wctx, nil, wireError(err))
 		}
-		return reply(ctx, result, nil)
+		return reply(wctx, result, nil)
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -209,9 +231,15 @@ func (c *conn) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.
 		return answer(nil, newError(jsonrpc2.MethodNotFound, fault.BadArgument, fmt.Sprintf("method %q not found; the endpoint serves %s", method, strings.Join(methodNames(), ", "))))
 	}
 	c.mu.Lock()
-	initialized, shutdown := c.initialized, c.shutdown
+	initialized, shutdown, draining := c.initialized, c.shutdown, c.draining
+	if !draining {
+		c.busy++
+		defer c.done()
+	}
 	c.mu.Unlock()
 	switch {
+	case draining:
+		return answer(nil, newError(jsonrpc2.InternalError, fault.Unavailable, method+" was not run: devbroker is shutting down; restart it and send the request again"))
 	case shutdown && method != "shutdown":
 		return answer(nil, newError(jsonrpc2.InvalidRequest, fault.BadArgument, "the server is shutting down (shutdown was requested); send exit"))
 	case !initialized && method != "initialize" && method != "shutdown":
@@ -289,4 +317,56 @@ func decodeLoose(method string, params json.RawMessage, v any) error {
 		return badParams(method, err)
 	}
 	return nil
+}
+
+func (o Options) grace() time.Duration {
+	if o.ShutdownGrace > 0 {
+		return o.ShutdownGrace
+	}
+	return 5 * time.Second
+}
+
+// done marks a request handled.
+func (c *conn) done() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.busy--; c.busy == 0 {
+		close(c.idle)
+		c.idle = make(chan struct{})
+	}
+}
+
+// waitIdle waits until no request is being handled, or timeout.
+func (c *conn) waitIdle(timeout time.Duration) bool {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	for {
+		c.mu.Lock()
+		busy, idle := c.busy, c.idle
+		c.mu.Unlock()
+		if busy == 0 {
+			return true
+		}
+		select {
+		case <-idle:
+		case <-t.C:
+			return false
+		}
+	}
+}
+
+// drain refuses new requests, gives the one in flight grace to answer,
+// then cancels it (cancel) and waits a bounded time for its answer.
+func (c *conn) drain(grace time.Duration, cancel context.CancelFunc) {
+	c.mu.Lock()
+	c.draining = true
+	c.mu.Unlock()
+	if c.waitIdle(grace) {
+		return
+	}
+	c.log.Warn("shutting down: cancelled the request still running after the grace period", "grace", grace)
+	cancel()
+	if !c.waitIdle(cancelWait) {
+		c.log.Warn("shutting down: the cancelled request did not answer")
+	}
 }

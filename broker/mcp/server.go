@@ -43,6 +43,10 @@ type Options struct {
 	ProgressInterval time.Duration
 	// Logger receives the server's log; nil discards it.
 	Logger *slog.Logger
+	// ShutdownGrace is how long calls in flight get to answer when the
+	// server shuts down, before they are cancelled (default
+	// DefaultShutdownGrace).
+	ShutdownGrace time.Duration
 }
 
 // Server serves one root's tools over MCP. Every MCP session gets its own
@@ -60,6 +64,8 @@ type Server struct {
 	advertised map[string]bool
 	kinds      []engine.Kind
 	unsub      func()
+
+	drain drainState
 
 	sessMu   sync.Mutex
 	sessions map[*sdk.ServerSession]*broker.Session
@@ -117,6 +123,9 @@ func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*S
 	if opts.ProgressInterval <= 0 {
 		opts.ProgressInterval = 2 * time.Second
 	}
+	if opts.ShutdownGrace <= 0 {
+		opts.ShutdownGrace = DefaultShutdownGrace
+	}
 	if opts.Version == "" {
 		opts.Version = "devel"
 	}
@@ -134,7 +143,8 @@ func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*S
 		Logger:       log,
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
-	s.sdk.AddReceivingMiddleware(s.unavailable)
+	s.drain.init()
+	s.sdk.AddReceivingMiddleware(s.track, s.unavailable)
 	s.syncTools()
 	s.unsub = root.Subscribe(s.syncTools)
 	return s, nil
@@ -425,7 +435,30 @@ func failedResult(name string, err error) *engine.Result {
 }
 
 // ServeStdio serves one MCP session over t until the client disconnects or
-// ctx is cancelled.
+// ctx is cancelled. On cancellation it drains (see [Server.Drain]): the
+// calls in flight answer, or are cancelled and answer, before the session
+// closes; it then returns ctx's error.
 func (s *Server) ServeStdio(ctx context.Context, t *StdioTransport) error {
-	return s.sdk.Run(ctx, t)
+	t.answers = s.drain.pending
+	ss, err := s.sdk.Connect(context.Background(), t, nil)
+	if err != nil {
+		return err
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	select {
+	case err := <-ended:
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down", "grace", s.opts.ShutdownGrace)
+	if !s.Drain(s.opts.ShutdownGrace) {
+		s.log.Warn("shutting down: some calls did not answer")
+	}
+	ss.Close()
+	<-ended
+	return ctx.Err()
 }
+
+// ShutdownGrace is the grace period of [Server.Drain] on shutdown.
+func (s *Server) ShutdownGrace() time.Duration { return s.opts.ShutdownGrace }

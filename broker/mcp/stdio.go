@@ -35,6 +35,10 @@ type StdioTransport struct {
 	MaxMessageBytes int
 	// OnRefused, if set, is told about each refused line (for logs).
 	OnRefused func(reason string)
+
+	// answers, if set, counts requests read (+1) and answers written
+	// (-1): a graceful shutdown waits for the count to reach zero.
+	answers func(delta int)
 }
 
 // Connect implements sdk.Transport.
@@ -45,7 +49,7 @@ func (t *StdioTransport) Connect(context.Context) (sdk.Connection, error) {
 	}
 	c := &stdioConn{
 		out: t.Out, incoming: make(chan readResult), closed: make(chan struct{}),
-		refused: t.OnRefused,
+		refused: t.OnRefused, answers: t.answers,
 	}
 	go c.readLoop(bufio.NewReaderSize(t.In, 64<<10), max)
 	return c, nil
@@ -63,6 +67,7 @@ type stdioConn struct {
 	closed   chan struct{}
 	once     sync.Once
 	refused  func(string)
+	answers  func(int)
 }
 
 // readLoop reads lines and hands well-formed messages to Read.
@@ -71,6 +76,9 @@ func (c *stdioConn) readLoop(r *bufio.Reader, max int) {
 		line, tooLong, err := readLine(r, max)
 		if len(bytes.TrimSpace(line)) > 0 || tooLong {
 			if msg, ok := c.decode(line, tooLong, max); ok {
+				if req, call := msg.(*jsonrpc.Request); call && req.IsCall() && c.answers != nil {
+					c.answers(1)
+				}
 				select {
 				case c.incoming <- readResult{msg: msg}:
 				case <-c.closed:
@@ -183,7 +191,11 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return err
 	}
-	return c.writeLine(data)
+	err = c.writeLine(data)
+	if _, answer := msg.(*jsonrpc.Response); answer && c.answers != nil {
+		c.answers(-1)
+	}
+	return err
 }
 
 // Close implements sdk.Connection.

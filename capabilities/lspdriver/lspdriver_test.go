@@ -166,15 +166,28 @@ func TestFaultStatuses(t *testing.T) {
 		{lsptest.Crash, engine.StatusCrashed},
 		{lsptest.Babble, engine.StatusCrashed},
 		{lsptest.Garbage, engine.StatusOK},
+		// A server that goes away mid-request crashed; it did not time
+		// out (the driver's timeout is long: the answer must not wait
+		// for it).
+		{lsptest.ExitMidRequest, engine.StatusCrashed},
+		{lsptest.CloseMidRequest, engine.StatusCrashed},
+		{lsptest.HugeMessage, engine.StatusCrashed},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			root, all := workspace(t)
 			all["notes.txt"] = text.FromString("abc\n")
-			d := driver(t, &configs.Driver{Type: "lsp", Command: []string{os.Args[0]}, Env: []string{lsptest.EnvVar + "=" + tc.mode}, Timeout: configs.Duration{Duration: time.Second}}, root)
+			timeout := time.Second
+			if tc.want == engine.StatusCrashed {
+				timeout = 10 * time.Minute
+			}
+			d := driver(t, &configs.Driver{Type: "lsp", Command: []string{os.Args[0]}, Env: []string{lsptest.EnvVar + "=" + tc.mode}, Timeout: configs.Duration{Duration: timeout}}, root)
 			start := time.Now()
 			res := d.Run(context.Background(), &capabilities.Request{Kind: engine.Check, Root: root, Files: []string{"notes.txt"}, All: all})
 			if res.Status != tc.want {
 				t.Fatalf("status %s (%s), want %s", res.Status, res.Message, tc.want)
+			}
+			if tc.mode == lsptest.HugeMessage && !strings.Contains(res.Message, "limit") {
+				t.Errorf("huge message: the status message %q does not name the limit", res.Message)
 			}
 			if took := time.Since(start); took > 5*time.Second {
 				t.Errorf("took %v", took)

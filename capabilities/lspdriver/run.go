@@ -235,6 +235,10 @@ func failed(res *capabilities.Result, err error, indexing bool) *capabilities.Re
 	switch {
 	case errors.Is(err, lsp.ErrNotInstalled):
 		res.Status = engine.StatusNotInstalled
+	case errors.Is(err, lsp.ErrExited):
+		// The server went away (exited, closed its pipe, or sent what
+		// could not be read): crashed, whatever the call was waiting on.
+		res.Status = engine.StatusCrashed
 	case errors.Is(err, context.DeadlineExceeded) && indexing:
 		res.Status = engine.StatusIndexing
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):

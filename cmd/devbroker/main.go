@@ -29,9 +29,10 @@ Usage:
   devbroker format|lint|check [--root DIR] [--trust] [--format text|json|sarif] [--fix] [--write] [PATH...]
                                            format, lint or check files on disk
                                            (exit 0 clean, 1 findings, 2 tool failure)
-  devbroker serve --mcp [--root DIR] [--trust] [--http ADDR [--token TOKEN]]
+  devbroker serve --mcp [--root DIR] [--trust] [--http ADDR [--token-file FILE]]
                                            serve the MCP tools over stdio, or streamable HTTP
-                                           (a non-loopback ADDR needs --token or DEVBROKER_TOKEN)
+                                           (a non-loopback ADDR needs DEVBROKER_TOKEN or --token-file;
+                                           see devbroker serve --help)
   devbroker trust [DIR]                    let DIR's .devbroker.toml run the commands it names
                                            (prints them; editing the file untrusts it again)
   devbroker untrust [DIR]                  forget DIR

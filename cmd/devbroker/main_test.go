@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 			}
 			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
+		// devbroker-hang is devbroker whose only driver is a linter that
+		// hangs until its call is cancelled (see hang_test.go).
+		"devbroker-hang": hangMain,
 		// devbroker-limited is devbroker whose sessions hold at most
 		// DEVBROKER_MAX_FILES files.
 		"devbroker-limited": func() {

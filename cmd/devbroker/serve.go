@@ -11,8 +11,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -24,22 +22,27 @@ import (
 	"github.com/devbroker/devbroker/capabilities/drivers"
 )
 
-const serveUsage = `usage: devbroker serve --mcp [--root DIR] [--http ADDR [--token TOKEN]] [--idle DURATION] [--log-level LEVEL]
-       devbroker serve --stdio [--root DIR] [--log-level LEVEL]
+const serveUsage = `usage: devbroker serve --mcp [--root DIR] [--http ADDR [--token-file FILE] [--allow-origin ORIGIN]... [--max-sessions N]] [--idle DURATION] [--grace DURATION] [--log-level LEVEL]
+       devbroker serve --stdio [--root DIR] [--grace DURATION] [--log-level LEVEL]
 
 --mcp serves the MCP tools to agents over stdio (the default) or streamable
 HTTP (--http). --stdio serves the editor JSON-RPC protocol (LSP framing) on
 stdin/stdout to one editor plugin: see docs/editor-protocol.md.
 HTTP binds loopback addresses freely; any other address needs a bearer
-token (--token, or the DEVBROKER_TOKEN environment variable), which is then
-checked on every request.
+token, which is then checked on every request (the scheme in any case).
+Give the token in the DEVBROKER_TOKEN environment variable or in a file
+(--token-file): --token puts it on the command line, where other users of
+the machine can read it (ps, /proc). Without a token, any local user can use
+a loopback server. Requests from a browser page are refused (403) unless
+its origin is a loopback one or is allowed with --allow-origin. At most
+--max-sessions sessions are open at once; more get 503.
+On SIGTERM or SIGINT the server stops taking calls, gives the calls in
+flight --grace to answer, cancels the rest (they answer with a timeout
+status), and exits.
 A project's .devbroker.toml runs the commands it names only in a root you
 trusted (devbroker trust DIR); --trust trusts it, as it is at start-up, for
 this server only. A session's edit of the file is untrusted until you trust it.
 `
-
-// shutdownGrace bounds how long serve waits for HTTP requests to finish.
-const shutdownGrace = 10 * time.Second
 
 // cmdServe runs the MCP server until its client disconnects (stdio) or it
 // is interrupted.
@@ -51,7 +54,9 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	useEditor := fl.Bool("stdio", false, "serve the editor JSON-RPC protocol on stdin/stdout")
 	root := fl.String("root", ".", "the workspace root directory")
 	addr := fl.String("http", "", "serve streamable HTTP on this address (host:port) instead of stdio")
-	token := fl.String("token", "", "bearer token required on every HTTP request (default $DEVBROKER_TOKEN)")
+	token := fl.String("token", "", "bearer token required on every HTTP request (visible to other users: prefer $DEVBROKER_TOKEN or --token-file)")
+	hf := httpFlags(fl)
+	grace := fl.Duration("grace", brokermcp.DefaultShutdownGrace, "on SIGTERM or SIGINT, how long calls in flight get to answer before they are cancelled")
 	idle := fl.Duration("idle", 30*time.Minute, "HTTP: end a session idle this long, discarding its unwritten changes (0: never)")
 	level := fl.String("log-level", "info", "log level: debug, info, warn or error")
 	trusted := trustFlag(fl)
@@ -68,22 +73,20 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitBadUsage
 	}
 	var lv slog.Level
+	var err error
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
 		fmt.Fprintf(stderr, "devbroker serve: --log-level: %v\n", err)
 		return exitBadUsage
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
-	if *token == "" {
-		*token = os.Getenv("DEVBROKER_TOKEN")
-	}
-	if *addr != "" && !brokermcp.IsLoopback(*addr) && *token == "" {
-		fmt.Fprintf(stderr, "devbroker serve: --http %s is not a loopback address: binding it needs a bearer token (--token or DEVBROKER_TOKEN)\n", *addr)
+	if hf.token, err = resolveToken(*token, hf.tokenFile, *addr, stderr); err != nil {
+		fmt.Fprintf(stderr, "devbroker serve: %v\n", err)
 		return exitBadUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	opts := broker.Options{Load: loaderWith(trusted(*root)), Limits: engineOptions().Limits, Logger: log}
+	opts := broker.Options{Load: hookLoader(loaderWith(trusted(*root))), Limits: engineOptions().Limits, Logger: log}
 	if *addr != "" {
 		opts.IdleTimeout = *idle
 	}
@@ -95,13 +98,13 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}()
 	if *useEditor {
 		rwc := stdioConn{Reader: stdin, Writer: stdout}
-		if err := (editor.Options{Logger: log}).Serve(ctx, rwc, mgr, *root); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		if err := (editor.Options{Logger: log, ShutdownGrace: *grace}).Serve(ctx, rwc, mgr, *root); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 			log.Error("editor session ended", "err", err)
 			return exitNotOK
 		}
 		return exitOK
 	}
-	srv, err := brokermcp.New(ctx, mgr, *root, brokermcp.Options{Logger: log})
+	srv, err := brokermcp.New(ctx, mgr, *root, brokermcp.Options{Logger: log, ShutdownGrace: *grace})
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker serve: %v\n", err)
 		return exitBadUsage
@@ -119,36 +122,8 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	return serveHTTP(ctx, srv, *addr, *token, *idle, log, stderr)
-}
-
-// serveHTTP serves streamable HTTP on addr until ctx ends.
-func serveHTTP(ctx context.Context, srv *brokermcp.Server, addr, token string, idle time.Duration, log *slog.Logger, stderr io.Writer) int {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		fmt.Fprintf(stderr, "devbroker serve: %v\n", err)
-		return exitBadUsage
-	}
-	h := brokermcp.NewHTTPHandler(srv, brokermcp.HTTPOptions{Token: token, SessionTimeout: idle})
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
-	log.Info("listening", "url", "http://"+ln.Addr().String()+"/mcp", "token", token != "")
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		log.Error("http server", "err", err)
-		return exitNotOK
-	case <-ctx.Done():
-	}
-	log.Info("shutting down")
-	srv.Close() // ends the sessions, and with them their event streams
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		log.Warn("http shutdown", "err", err)
-		hs.Close()
-	}
-	return exitOK
+	hf.idle = *idle
+	return serveHTTP(ctx, srv, *addr, hf, log, stderr)
 }
 
 // loaderWith is the broker's loader: the root's configuration, built and

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // EnvVar names the fake a re-executed test binary plays.
@@ -36,7 +37,22 @@ const (
 	// textDocument/diagnostic with one warning quoting the document's
 	// first line: pyright's way.
 	RegisterPull = "register-pull"
+	// ExitMidRequest initializes offering pull diagnostics, and exits
+	// (status 0, a line on stderr) when asked for them, without answering.
+	ExitMidRequest = "exit-mid-request"
+	// CloseMidRequest initializes offering pull diagnostics, and when
+	// asked for them closes its stdout without answering and lives on.
+	CloseMidRequest = "close-mid-request"
+	// HugeMessage initializes offering pull diagnostics, and answers a
+	// pull with a header announcing a 1 GiB message, then a few bytes of
+	// it, and lives on.
+	HugeMessage = "huge-message"
 )
+
+// midRequest reports whether mode fails on a pull diagnostics request.
+func midRequest(mode string) bool {
+	return mode == ExitMidRequest || mode == CloseMidRequest || mode == HugeMessage
+}
 
 // Main serves the fake named by $DEVBROKER_FAKE_LSP and exits; it
 // returns at once when the variable is not set.
@@ -79,8 +95,12 @@ func serve(mode string, r io.Reader, w io.Writer) {
 				fmt.Fprintln(os.Stderr, "fake: crashing on initialize")
 				os.Exit(3)
 			}
+			caps := map[string]any{"textDocumentSync": 1}
+			if midRequest(mode) {
+				caps["diagnosticProvider"] = map[string]any{"interFileDependencies": false, "workspaceDiagnostics": false}
+			}
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{
-				"capabilities": map[string]any{"textDocumentSync": 1},
+				"capabilities": caps,
 				"serverInfo":   map[string]any{"name": "fake-" + mode},
 			}})
 		case "shutdown":
@@ -137,6 +157,17 @@ func serve(mode string, r io.Reader, w io.Writer) {
 				send(map[string]any{"jsonrpc": "2.0", "method": "$/progress", "params": map[string]any{"token": tok, "value": map[string]any{"kind": "end"}}})
 			}
 		case "textDocument/diagnostic":
+			switch mode {
+			case ExitMidRequest:
+				fmt.Fprintln(os.Stderr, "fake: exiting mid-request")
+				os.Exit(0)
+			case CloseMidRequest:
+				os.Stdout.Close()
+				time.Sleep(time.Hour) // until killed
+			case HugeMessage:
+				fmt.Fprintf(w, "Content-Length: %d\r\n\r\n{\"jsonrpc\":", 1<<30)
+				time.Sleep(time.Hour) // until killed
+			}
 			var p struct {
 				TextDocument struct {
 					URI string `json:"uri"`
