@@ -1,0 +1,106 @@
+package main
+
+// Trust holds on the editor surface too: `devbroker serve --stdio` on an
+// untrusted root runs none of the commands its .devbroker.toml names, not
+// at start-up and not for a plan's lint, and the answer is not ok.
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// editorClient speaks the editor protocol's framing to a child process.
+type editorClient struct {
+	t   *testing.T
+	in  io.Writer
+	out *bufio.Reader
+}
+
+func (c *editorClient) send(msg string) {
+	c.t.Helper()
+	if _, err := fmt.Fprintf(c.in, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// answer reads messages until the answer to id, skipping notifications.
+func (c *editorClient) answer(id int) map[string]any {
+	c.t.Helper()
+	for {
+		n := -1
+		for {
+			l, err := c.out.ReadString('\n')
+			if err != nil {
+				c.t.Fatalf("reading the answer to %d: %v", id, err)
+			}
+			if v, ok := strings.CutPrefix(strings.TrimSpace(l), "Content-Length:"); ok {
+				fmt.Sscan(v, &n)
+			}
+			if strings.TrimSpace(l) == "" && n >= 0 {
+				break
+			}
+		}
+		b := make([]byte, n)
+		if _, err := io.ReadFull(c.out, b); err != nil {
+			c.t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			c.t.Fatalf("message %q: %v", b, err)
+		}
+		if m["id"] == float64(id) {
+			return m
+		}
+	}
+}
+
+func TestServeEditorUntrustedRunsNothing(t *testing.T) {
+	parent, root := trustRoots(t, markerTOML)
+	cmd := exec.Command(devbrokerBin(t), "serve", "--stdio", "--root", root)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncBuffer{}
+	cmd.Stderr = logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stdin.Close()
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			cmd.Process.Kill()
+		}
+		if t.Failed() {
+			t.Logf("server logs:\n%s", logs)
+		}
+	}()
+	c := &editorClient{t: t, in: stdin, out: bufio.NewReader(stdout)}
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
+	c.answer(1)
+	c.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"devbroker/plan","params":{"paths":["notes.txt"],"ops":[{"step":"lint"}]}}`)
+	a := c.answer(2)
+	b, _ := json.Marshal(a)
+	assertNoMarkers(t, parent)
+	t.Logf("answer: %s", b)
+	// The only linter is untrusted: lint is unavailable (the plan is
+	// refused) or its files are unchecked; never ok.
+	if !strings.Contains(string(b), `"ok":false`) || !(strings.Contains(string(b), `"kind":"unavailable"`) || strings.Contains(string(b), `"kind":"unchecked"`)) {
+		t.Errorf("the lint answer with the only linter untrusted: %s", b)
+	}
+}
