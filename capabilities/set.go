@@ -7,6 +7,7 @@ package capabilities
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -170,12 +171,13 @@ func (s *Set) Probe(ctx context.Context) *Report {
 	results := make(map[string]Probe, len(s.drivers))
 	var mu sync.Mutex
 	s.mu.Lock()
-	for name, p := range s.untrusted {
-		results[name] = p
-	}
+	untrusted := maps.Clone(s.untrusted)
 	s.mu.Unlock()
+	maps.Copy(results, untrusted)
 	for name, d := range s.drivers {
-		if _, ok := results[name]; ok {
+		// results is written by the probes from here on: only untrusted,
+		// which nothing writes, is read.
+		if _, ok := untrusted[name]; ok {
 			continue
 		}
 		wg.Add(1)

@@ -133,3 +133,44 @@ func TestDirThroughAnOutsideLinkIsRefused(t *testing.T) {
 	d := fakeDriver(t, configs.Driver{Input: "stdin", Dir: "sub", Errorformat: efm, ExitCodes: configs.ExitCodes{OK: []int{0}, Findings: []int{1}}}, "stdin-lines")
 	wantStatus(t, d.Run(context.Background(), req), engine.StatusOK)
 }
+
+// TestReplaceOutsideIsNeverClean: a go.mod replace directive makes go
+// build read a module outside the root. Its errors there are not shown,
+// but the answer is not clean either: the root does not build. (go vet
+// reports them as warnings, its default severity: they are dropped.)
+func TestReplaceOutsideIsNeverClean(t *testing.T) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	root := filepath.Join(base, "root")
+	mod := "module example.com/m\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ../outside\n"
+	main := "package main\n\nimport \"example.com/dep\"\n\nfunc main() { _ = dep.F() }\n"
+	for p, s := range map[string]string{
+		"outside/go.mod": "module example.com/dep\n\ngo 1.22\n",
+		"outside/dep.go": "package dep\n\nfunc F() int { return \"" + secretMarker + "\" }\n",
+		"root/go.mod":    mod,
+		"root/main.go":   main,
+	} {
+		if err := writeAt(base, p, text.FromString(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"go-build"} {
+		t.Run(name, func(t *testing.T) {
+			req := workspace(root, engine.Check, "main.go", main)
+			req.All["go.mod"] = text.FromString(mod)
+			r := defaultDriver(t, name, root).Run(context.Background(), req)
+			noSecret(t, r)
+			errs := 0
+			for _, dg := range r.Diagnostics {
+				if strings.Contains(dg.Path, "outside") || strings.HasPrefix(dg.Path, "..") {
+					t.Errorf("a diagnostic names the file outside the root: %+v", dg)
+				}
+				if dg.Severity == engine.SeverityError {
+					errs++
+				}
+			}
+			if r.Status == engine.StatusOK && errs == 0 {
+				t.Errorf("the answer is clean, but the root does not build: %s", r.Message)
+			}
+		})
+	}
+}

@@ -229,12 +229,17 @@ func severityOf(raw string, def engine.Severity) engine.Severity {
 // diagnostics maps findings to diagnostics about the files in want, with
 // columns converted to characters of the workspace content in all.
 // Findings about other files, or paths that map to no workspace file, are
-// dropped.
+// dropped; when an error among them names a file outside the root, one
+// error without its path or text says so ([outsideError]).
 func (d *Driver) diagnostics(fs []finding, s *site, all map[string]*text.Doc, want map[string]bool) []engine.Diagnostic {
 	var ds []engine.Diagnostic
 	mappers := map[string]*text.Mapper{}
+	outside := false
 	for _, f := range fs {
 		p, ok := s.workspacePath(f.file)
+		if !ok && strings.TrimSpace(f.file) != "" && severityOf(f.severity, d.defaultSev) == engine.SeverityError {
+			outside = true
+		}
 		if !ok || !want[p] || all[p] == nil {
 			continue
 		}
@@ -263,8 +268,16 @@ func (d *Driver) diagnostics(fs []finding, s *site, all map[string]*text.Doc, wa
 			Source:   d.name, Code: f.code, Message: f.message,
 		})
 	}
+	if outside {
+		ds = append(ds, engine.Diagnostic{Severity: engine.SeverityError, Source: d.name, Message: outsideError})
+	}
 	return ds
 }
+
+// outsideError stands for the errors a tool reported in files outside the
+// root (a go.mod replace or go.work directory, say): they are not shown,
+// and the answer is not clean.
+const outsideError = "the tool reported errors in files outside the root (reached through a go.mod replace or go.work directory, or a path the tool was given), which are not shown; the code here may depend on them: fix them there, or run from a root that holds them"
 
 // chars converts a 1-based column in unit on a 1-based line to a 1-based
 // column in characters (1 when the tool gave none).

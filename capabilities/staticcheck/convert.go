@@ -48,6 +48,13 @@ func (c *converter) diagnostic(f finding, files map[string]bool) (engine.Diagnos
 	if !files[p] && f.Category != catCompile && f.Category != catConfig {
 		return dg, false
 	}
+	if !inRoot {
+		// A package outside the root (a go.mod replace or go.work
+		// directory, or the rest of a module the root is inside) does
+		// not load: nothing of it is shown, but the answer says so.
+		dg.Message = outsideFailure
+		return dg, true
+	}
 	dg.Path = p
 	dg.Line, dg.Column = c.position(f.Position, inRoot)
 	dg.EndLine, dg.EndColumn = dg.Line, dg.Column
@@ -78,9 +85,19 @@ func (c *converter) diagnostic(f finding, files map[string]bool) (engine.Diagnos
 	return dg, true
 }
 
-// path converts a stage file name to a workspace path; a file outside the
-// workspace root gets a path relative to the root ("../x/y.go").
+// outsideFailure replaces a load failure in a file outside the root,
+// which is not shown.
+const outsideFailure = "a package this code depends on does not compile, in a file outside the root (reached through a go.mod replace or go.work directory, or elsewhere in the module that holds the root); that file is not shown: fix it there, or lint from a root that holds it"
+
+// path converts a stage file name (absolute, or relative to the staged
+// tree) to a workspace path, and reports whether the file is in the
+// workspace root.
 func (c *converter) path(name string) (string, bool) {
+	if !filepath.IsAbs(name) {
+		// go list's errors name files relative to its working
+		// directory, the staged tree.
+		name = filepath.Join(c.st.tree, name)
+	}
 	p, ok := c.st.workspacePath(name)
 	if ok {
 		return p, true

@@ -64,3 +64,35 @@ func outsideRun(t *testing.T, d *Driver, marker, secret string, absolute bool) {
 		t.Errorf("a.go's undefined name was not reported (status %s: %s)", r.Status, r.Message)
 	}
 }
+
+// TestReplaceOutsideTheRoot: a go.mod replace directive that points
+// outside the root makes the Go command read a module there. Its compile
+// errors must not be shown (path or message), yet the answer must not be
+// clean: the code in the root does not build.
+func TestReplaceOutsideTheRoot(t *testing.T) {
+	const marker = "ZQXSECRET"
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	root := filepath.Join(base, "root")
+	writeTree(t, base, map[string]string{
+		"outside/go.mod": "module example.com/dep\n\ngo 1.22\n",
+		"outside/dep.go": "package dep\n\nfunc F() int { return \"" + marker + "\" }\n",
+	})
+	mod := goMod + "\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ../outside\n"
+	main := "package m\n\nimport \"example.com/dep\"\n\n// G calls F.\nfunc G() int { return dep.F() }\n"
+	writeTree(t, root, map[string]string{"go.mod": mod, "a.go": main})
+	all := docs(map[string]string{"a.go": main, "go.mod": mod})
+	r := newDriver(t).Run(context.Background(), &capabilities.Request{Kind: engine.Lint, Root: root, Files: []string{"a.go"}, All: all})
+	errs := 0
+	for _, dg := range r.Diagnostics {
+		t.Logf("%+v", dg)
+		if strings.Contains(dg.Message, marker) || strings.HasPrefix(dg.Path, "..") || strings.Contains(dg.Message, "outside/dep.go") {
+			t.Errorf("a diagnostic shows the file outside the root: %+v", dg)
+		}
+		if dg.Severity == engine.SeverityError {
+			errs++
+		}
+	}
+	if errs == 0 && r.Status == engine.StatusOK {
+		t.Errorf("the answer is clean (status %s), but the root's code does not build", r.Status)
+	}
+}
