@@ -53,6 +53,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
 // run dispatches a command line and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	pinGoToolchain()
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitBadUsage
