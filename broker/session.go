@@ -52,6 +52,9 @@ func newSession(id string, m *Manager, root *Root, dir string) (*Session, error)
 		edit: editfile.NewSession(eng.FS(), eng.Workspace()),
 	}
 	s.edit.SetWriteLock(root.WriteLock())
+	// edit_file, read_file and write_file read no larger file than the
+	// workspace acquires.
+	s.edit.SetMaxFileBytes(eng.Workspace().Limits().MaxFileBytes)
 	s.lastUsed.Store(time.Now().UnixNano())
 	return s, nil
 }

@@ -33,10 +33,11 @@ type Limits struct {
 	// default: 500 for sessions and `devbroker run`, 50000 for the
 	// format, lint and check commands; negative is an error.
 	MaxFiles int `toml:"max_files"`
-	// MaxFileBytes is the largest file a workspace acquires, in bytes. 0
-	// means the default: 2097152 (2 MiB) for sessions and `devbroker
-	// run`, 8388608 (8 MiB) for the format, lint and check commands;
-	// negative is an error.
+	// MaxFileBytes is the largest file a workspace acquires, and the
+	// largest file edit_file, read_file and write_file read, in bytes. 0
+	// means the default: 2097152 (2 MiB) for sessions, `devbroker run`
+	// and `devbroker edit`, 8388608 (8 MiB) for the format, lint and
+	// check commands; negative is an error.
 	MaxFileBytes int64 `toml:"max_file_bytes"`
 	// MaxTotalBytes is the most bytes a workspace holds, in bytes. 0 means
 	// the default: 33554432 (32 MiB) for sessions and `devbroker run`,

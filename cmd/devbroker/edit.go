@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine/editfile"
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/rootfs"
@@ -51,7 +53,15 @@ func cmdEdit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitBadUsage
 	}
 	fsys = fsys.WithHooks(opts.Hooks)
+	// The project's per-file limit ([limits] max_file_bytes in
+	// .devbroker.toml) bounds what the calls read, as in a session.
+	cfg, err := configs.Load(*root)
+	if err != nil {
+		fmt.Fprintf(stderr, "devbroker edit: %v\n", err)
+		return exitBadUsage
+	}
 	sess := editfile.NewSession(fsys, nil)
+	sess.SetMaxFileBytes(broker.ConfigLimits(cfg.Limits).MaxFileBytes)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	code := exitOK

@@ -23,6 +23,11 @@ import (
 // UndoDepth is how many earlier contents a session keeps per file.
 const UndoDepth = 32
 
+// DefaultMaxFileBytes is the largest file a session reads unless told
+// otherwise ([Session.SetMaxFileBytes]): the workspace's default per-file
+// limit, limits.max_file_bytes in .devbroker.toml.
+const DefaultMaxFileBytes = 2 << 20
+
 // Workspace is what edit_file needs from the same session's workspace: it
 // refuses to edit a file with unwritten workspace changes, and refreshes an
 // unchanged workspace copy after a commit.
@@ -45,6 +50,9 @@ type Session struct {
 	// session's own lock, or the root's write lock (see SetWriteLock).
 	wmu sync.Locker
 
+	// maxBytes is the largest file the session reads (see SetMaxFileBytes).
+	maxBytes int64
+
 	mu   sync.Mutex
 	seen map[string]string // path → revision this session last saw
 	undo map[string][]undoEntry
@@ -59,7 +67,32 @@ type undoEntry struct {
 
 // NewSession returns a session over fsys. ws may be nil.
 func NewSession(fsys *rootfs.FS, ws Workspace) *Session {
-	return &Session{fs: fsys, ws: ws, wmu: &sync.Mutex{}, seen: map[string]string{}, undo: map[string][]undoEntry{}}
+	return &Session{fs: fsys, ws: ws, wmu: &sync.Mutex{}, maxBytes: DefaultMaxFileBytes, seen: map[string]string{}, undo: map[string][]undoEntry{}}
+}
+
+// SetMaxFileBytes makes the session refuse to read (and so to view or
+// edit) a file larger than n bytes: the workspace's per-file limit,
+// limits.max_file_bytes in .devbroker.toml. n <= 0 keeps the default,
+// [DefaultMaxFileBytes]. Call it before the session is used.
+func (s *Session) SetMaxFileBytes(n int64) {
+	if n > 0 {
+		s.maxBytes = n
+	}
+}
+
+// readFile reads rel, refusing a file over the session's limit (by its
+// size, before reading it) with a bounds error naming the setting.
+func (s *Session) readFile(rel, abs string) ([]byte, error) {
+	data, _, err := s.fs.ReadFileMax(rel, s.maxBytes)
+	var tl *rootfs.TooLargeError
+	if errors.As(err, &tl) {
+		size := fmt.Sprintf("%d bytes", tl.Size)
+		if tl.AtLeast {
+			size = fmt.Sprintf("more than %d bytes (it grew while being read)", tl.Limit)
+		}
+		return nil, fault.New(fault.Bounds, "%s is %s, over the per-file limit of %d bytes (limits.max_file_bytes in .devbroker.toml); it was not read. Work on a smaller file, or raise that limit", abs, size, tl.Limit)
+	}
+	return data, err
 }
 
 // SetWriteLock makes the session hold l over each of its writes (the
@@ -116,8 +149,11 @@ func (s *Session) load(p string) (*file, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, _, err := s.fs.ReadFile(rel)
+	data, err := s.readFile(rel, abs)
 	if err != nil {
+		if fault.KindOf(err) == fault.Bounds {
+			return nil, err
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fault.Wrap(fault.NotFound, err, "%s does not exist; to create it use write_file", abs)
 		}
@@ -220,7 +256,7 @@ func (s *Session) commit(f *file, data []byte, force bool) (rev string, after bo
 // changedSince reports whether the disk no longer holds revision rev of
 // rel, which this session just wrote: an outside process changed it.
 func (s *Session) changedSince(rel, rev string) bool {
-	cur, _, err := s.fs.ReadFile(rel)
+	cur, err := s.readFile(rel, rel)
 	return err != nil || text.Revision(cur) != rev
 }
 

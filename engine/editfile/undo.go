@@ -28,13 +28,15 @@ func (s *Session) undoEdit(p *Params) (*Result, error) {
 		return nil, fault.New(fault.NotFound, "nothing to undo for %s: this session has not edited it (or has undone every edit)", abs)
 	}
 	top := stack[len(stack)-1]
-	cur, _, err := s.fs.ReadFile(rel)
+	cur, err := s.readFile(rel, abs)
 	curRev := ""
 	switch {
 	case err == nil:
 		curRev = text.Revision(cur)
 	case errors.Is(err, fs.ErrNotExist):
 		curRev = "(deleted)"
+	case fault.KindOf(err) == fault.Bounds:
+		return nil, err
 	default:
 		return nil, fault.Wrap(fault.IO, err, "%s", abs)
 	}
@@ -60,10 +62,13 @@ func (s *Session) undoEdit(p *Params) (*Result, error) {
 	}
 	if top.before == nil {
 		err := s.fs.RemoveIf(rel, func() error {
-			cur, _, err := s.fs.ReadFile(rel)
+			cur, err := s.readFile(rel, abs)
+			if fault.KindOf(err) == fault.Bounds {
+				return err
+			}
 			return unchanged(cur, err == nil)
 		})
-		if fault.KindOf(err) == fault.Conflict {
+		if k := fault.KindOf(err); k == fault.Conflict || k == fault.Bounds {
 			return nil, err
 		}
 		if err != nil {

@@ -12,6 +12,23 @@ import (
 // ([FS.Abs]). Test with errors.Is.
 var ErrOutsideRoot = errors.New("path is not inside the root")
 
+// TooLargeError refuses a read of a file larger than the reader's limit
+// ([FS.ReadFileMax]). The caller knows which setting the limit is, so
+// its own error names it.
+type TooLargeError struct {
+	Path    string // the workspace path
+	Size    int64  // the file's size in bytes
+	Limit   int64  // the most bytes the read accepts
+	AtLeast bool   // the file grew while being read: Size is a lower bound
+}
+
+func (e *TooLargeError) Error() string {
+	if e.AtLeast {
+		return fmt.Sprintf("read %q: the file grew while being read to more than %d bytes, over the limit of %d bytes", e.Path, e.Limit, e.Limit)
+	}
+	return fmt.Sprintf("read %q: the file is %d bytes, over the limit of %d bytes", e.Path, e.Size, e.Limit)
+}
+
 // PathError records a refused or failed operation on a workspace path.
 //
 // Error reads `path "a/../b": <reason>` for a path refused by [Clean], and

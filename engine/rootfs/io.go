@@ -40,6 +40,14 @@ func (f *FS) open(op, rel string) (*os.Root, string, error) {
 // symlinks that stay inside the root. A directory is refused with a hint to
 // use a glob.
 func (f *FS) ReadFile(rel string) ([]byte, fs.FileMode, error) {
+	return f.ReadFileMax(rel, 0)
+}
+
+// ReadFileMax is [FS.ReadFile] for a file of at most max bytes (max <= 0:
+// no limit). A larger file is refused with a *[TooLargeError] from its
+// size, before any of it is read; one that grows past max while being
+// read is refused after max+1 bytes.
+func (f *FS) ReadFileMax(rel string, max int64) ([]byte, fs.FileMode, error) {
 	root, name, err := f.open("read", rel)
 	if err != nil {
 		return nil, 0, err
@@ -49,6 +57,8 @@ func (f *FS) ReadFile(rel string) ([]byte, fs.FileMode, error) {
 		return nil, 0, ioError("read", rel, err)
 	} else if err := regular("read", rel, fi); err != nil {
 		return nil, 0, err
+	} else if max > 0 && fi.Size() > max {
+		return nil, 0, &TooLargeError{Path: rel, Size: fi.Size(), Limit: max}
 	}
 	// Non-blocking, so that a FIFO swapped in after the check below cannot
 	// hang the open; the fstat after it refuses it.
@@ -64,11 +74,36 @@ func (f *FS) ReadFile(rel string) ([]byte, fs.FileMode, error) {
 	if err := regular("read", rel, fi); err != nil {
 		return nil, 0, err
 	}
-	data, err := io.ReadAll(file)
+	if max > 0 && fi.Size() > max {
+		return nil, 0, &TooLargeError{Path: rel, Size: fi.Size(), Limit: max}
+	}
+	var data []byte
+	if max > 0 {
+		data, err = readAtMost(file, rel, max)
+	} else {
+		data, err = io.ReadAll(file)
+	}
 	if err != nil {
+		var tl *TooLargeError
+		if errors.As(err, &tl) {
+			return nil, 0, err
+		}
 		return nil, 0, ioError("read", rel, err)
 	}
 	return data, fi.Mode(), nil
+}
+
+// readAtMost reads r to its end, refusing it once more than max bytes
+// came: the file at rel grew after its size was checked.
+func readAtMost(r io.Reader, rel string, max int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, &TooLargeError{Path: rel, Size: int64(len(data)), Limit: max, AtLeast: true}
+	}
+	return data, nil
 }
 
 // regular refuses anything but a regular file.

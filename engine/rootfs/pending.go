@@ -3,7 +3,8 @@ package rootfs
 // This file defines the temporary file behind every atomic write: it is
 // named recognisably ([TempPrefix], the writer's pid and a random part) in
 // the directory of the file it replaces, and a write to a directory first
-// removes the temporaries there whose writer is gone (a killed process).
+// removes the temporaries there whose writer is gone (a killed process),
+// at most once a minute per directory.
 
 import (
 	"crypto/rand"
@@ -20,8 +21,9 @@ import (
 
 // TempPrefix starts the name of every temporary file a write creates:
 // ".devbroker-tmp-<pid>-<random>". Such a file is never a file of the
-// tree: if one remains (its writer was killed), the next write to that
-// directory removes it (see [StaleTempAge]).
+// tree: if one remains (its writer was killed), a later write to that
+// directory removes it: the next one from a process that has not swept
+// the directory in the last minute (see [StaleTempAge]).
 const TempPrefix = ".devbroker-tmp-"
 
 // StaleTempAge is the age after which a temporary is removed even when a
@@ -43,7 +45,7 @@ type pending struct {
 // umask is undone by a chmod).
 func newPending(dir *os.Root, name string, perm fs.FileMode) (*pending, error) {
 	for range 8 {
-		var b [8]byte
+		var b [tempRandLen / 2]byte
 		if _, err := rand.Read(b[:]); err != nil {
 			return nil, err
 		}
@@ -91,18 +93,34 @@ func (p *pending) Cleanup() {
 	p.done = true
 }
 
-// swept records the directories this process has cleaned (by absolute
-// path): each is cleaned on its first write, since a temporary only
-// outlives a process that was killed.
+// sweepInterval is the least time between two sweeps of one directory by
+// this process: a write sweeps its directory when none did for this long,
+// so a temporary left by a writer killed while this process runs is
+// removed by a write at most this long after it was left.
+const sweepInterval = time.Minute
+
+// now is the clock of the sweeps (a variable for tests).
+var now = time.Now
+
+// swept records when this process last swept each directory (absolute
+// path → time.Time).
 var swept sync.Map
 
-// sweepTemps removes, once per process and directory, the temporaries in
-// dir (absolute path abs) whose writer is not running, or that are older
-// than [StaleTempAge]. Best effort: a failure leaves them.
+// tempRandLen is the length of the random part of a temporary's name: 8
+// random bytes in lowercase hex (see newPending).
+const tempRandLen = 16
+
+// sweepTemps removes the temporaries in dir (absolute path abs) whose
+// writer is not running, or that are older than [StaleTempAge], unless
+// this process swept dir less than sweepInterval ago. Only names exactly
+// of the form newPending creates are considered ([isTempName]). Best
+// effort: a failure leaves them.
 func sweepTemps(dir *os.Root, abs string) {
-	if _, done := swept.LoadOrStore(abs, true); done {
+	t := now()
+	if last, ok := swept.Load(abs); ok && t.Sub(last.(time.Time)) < sweepInterval {
 		return
 	}
+	swept.Store(abs, t)
 	d, err := dir.Open(".")
 	if err != nil {
 		return
@@ -110,10 +128,38 @@ func sweepTemps(dir *os.Root, abs string) {
 	names, _ := d.Readdirnames(-1)
 	_ = d.Close()
 	for _, n := range names {
-		if strings.HasPrefix(n, TempPrefix) && staleTemp(dir, n) {
+		if isTempName(n) && staleTemp(dir, n) {
 			_ = dir.Remove(n)
 		}
 	}
+}
+
+// isTempName reports whether name is exactly a temporary's name:
+// [TempPrefix], a pid (a positive int) in decimal without a leading zero, "-" and
+// tempRandLen lowercase hex digits.
+func isTempName(name string) bool {
+	rest, ok := strings.CutPrefix(name, TempPrefix)
+	if !ok {
+		return false
+	}
+	pid, random, ok := strings.Cut(rest, "-")
+	if !ok || pid == "" || pid[0] == '0' || len(random) != tempRandLen {
+		return false
+	}
+	for _, c := range pid {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	if _, err := strconv.Atoi(pid); err != nil { // out of range
+		return false
+	}
+	for _, c := range random {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // staleTemp reports whether the temporary name in dir is left over.
@@ -125,9 +171,9 @@ func staleTemp(dir *os.Root, name string) bool {
 	if time.Since(fi.ModTime()) > StaleTempAge {
 		return true
 	}
-	pidText, _, ok := strings.Cut(strings.TrimPrefix(name, TempPrefix), "-")
+	pidText, _, _ := strings.Cut(strings.TrimPrefix(name, TempPrefix), "-")
 	pid, err := strconv.Atoi(pidText)
-	if !ok || err != nil || pid <= 0 {
+	if err != nil || pid <= 0 {
 		return false
 	}
 	return pid != os.Getpid() && !running(pid)

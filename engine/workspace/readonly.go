@@ -18,24 +18,31 @@ type WriteOptions struct {
 	Force bool
 }
 
-// checkWritable refuses the write, before any disk operation, when a file
-// it would overwrite, delete or move is read-only. Every such file is named.
-func (w *Workspace) checkWritable(p *writePlan) error {
-	touched := map[string]bool{}
+// touched returns the paths p touches, each once and sorted: every
+// rename's source and destination, every delete and every write.
+func (p *writePlan) touched() []string {
+	set := map[string]bool{}
 	for _, r := range p.renames {
-		touched[r.from], touched[r.to] = true, true
+		set[r.from], set[r.to] = true, true
 	}
 	for _, d := range p.deletes {
-		touched[d] = true
+		set[d] = true
 	}
 	for _, x := range p.writes {
-		touched[x] = true
+		set[x] = true
 	}
-	paths := make([]string, 0, len(touched))
-	for x := range touched {
+	paths := make([]string, 0, len(set))
+	for x := range set {
 		paths = append(paths, x)
 	}
 	sort.Strings(paths)
+	return paths
+}
+
+// checkWritable refuses the write, before any disk operation, when a file
+// it would overwrite, delete or move is read-only. Every such file is named.
+func (w *Workspace) checkWritable(p *writePlan) error {
+	paths := p.touched()
 	var refused readOnlyErrors
 	for _, x := range paths {
 		if err := w.fs.CheckWritable(x); err != nil {

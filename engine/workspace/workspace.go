@@ -86,6 +86,9 @@ func New(fsys *rootfs.FS, limits Limits) *Workspace {
 // reading the disk.
 func (w *Workspace) Reset() { *w = *New(w.fs, w.limits) }
 
+// Limits returns the workspace's limits, defaults filled in.
+func (w *Workspace) Limits() Limits { return w.limits }
+
 // FS returns the workspace's root-confined filesystem.
 func (w *Workspace) FS() *rootfs.FS { return w.fs }
 

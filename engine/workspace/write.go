@@ -258,21 +258,7 @@ func (w *Workspace) selects(s string, all *writePlan) bool {
 // checkDisk refuses the write when any path it touches changed on disk
 // since the workspace read or wrote it.
 func (w *Workspace) checkDisk(p *writePlan) error {
-	touched := map[string]bool{}
-	for _, r := range p.renames {
-		touched[r.from], touched[r.to] = true, true
-	}
-	for _, d := range p.deletes {
-		touched[d] = true
-	}
-	for _, x := range p.writes {
-		touched[x] = true
-	}
-	paths := make([]string, 0, len(touched))
-	for x := range touched {
-		paths = append(paths, x)
-	}
-	sort.Strings(paths)
+	paths := p.touched()
 	var stale []Stale
 	for _, x := range paths {
 		var want *text.Doc
