@@ -1,6 +1,7 @@
 // Package trust keeps the user's trust list: the roots whose project
-// configuration (.devbroker.toml) may run the commands it names, each
-// trusted for one content of that file.
+// configuration (.devbroker.toml) applies and where the drivers that run
+// the repository's code may run, each trusted for one content of that
+// file (or for its absence).
 //
 // The list is a JSON file in the user's state directory
 // ($XDG_STATE_HOME/devbroker/trust.json, by default
