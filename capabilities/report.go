@@ -17,6 +17,9 @@ type Report struct {
 	// Available maps format, lint and check to the languages that a
 	// working driver (or alternative) serves for it.
 	Available map[engine.Kind][]string `json:"available"`
+	// Project is the root's project file and whether it applies; nil
+	// when the set was built without one in mind.
+	Project *ProjectTrust `json:"project,omitempty"`
 }
 
 // DriverReport is one driver's line of the report.
@@ -31,6 +34,9 @@ type DriverReport struct {
 // Report returns the latest probe results.
 func (s *Set) Report() *Report {
 	r := &Report{Available: map[engine.Kind][]string{}}
+	s.mu.Lock()
+	r.Project = s.project
+	s.mu.Unlock()
 	names := make([]string, 0, len(s.drivers))
 	for n := range s.drivers {
 		names = append(names, n)
@@ -59,6 +65,7 @@ func (s *Set) Report() *Report {
 
 // WriteText writes the report for people.
 func (r *Report) WriteText(w io.Writer) error {
+	r.Project.writeText(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "DRIVER\tTYPE\tKINDS\tSTATE\tVERSION\tPATH / REASON")
 	for _, d := range r.Drivers {

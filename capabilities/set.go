@@ -68,6 +68,7 @@ type Set struct {
 	// untrusted are the drivers that must not run, with what the probe
 	// reports of them.
 	untrusted map[string]Probe
+	project   *ProjectTrust
 }
 
 // Limits returns the configuration's [limits] table, whose workspace keys

@@ -179,6 +179,15 @@ type Driver struct {
 	Smoke *Smoke `toml:"smoke"`
 	// Install says how to install the tool, shown when it is missing.
 	Install string `toml:"install"`
+	// RunsRepositoryCode says that the tool runs code the repository
+	// provides, whatever its command: prettier loads prettier.config.js
+	// and plugins from the root, eslint its eslint.config.js, cargo
+	// clippy build scripts, procedural macros and .cargo/config.toml
+	// aliases (even cargo clippy --version). Such a driver is untrusted,
+	// neither probed nor run, in a root the user has not trusted (with
+	// devbroker trust DIR, which a root without a .devbroker.toml allows
+	// too).
+	RunsRepositoryCode bool `toml:"runs_repository_code"`
 
 	// LanguageID is, for a language server, the language identifier sent
 	// in didOpen ("go", "python"); default: the language's name.

@@ -43,58 +43,58 @@
 //
 // # Trust
 //
-// A repository's .devbroker.toml can name programs to run, and opening a
-// repository must not run them: the part of the file that names commands
-// is inert until you trust that root. This is the rule of VS Code's
-// workspace trust (restricted mode until you trust the folder), direnv's
-// allow and mise's trust (a file runs nothing until you approve it, and
-// an edited file needs approving again). The embedded defaults always
-// run.
+// A repository's .devbroker.toml can name programs to run, and can also
+// weaken the verdict (an emptied check list answers ok for a file that
+// does not compile), and opening a repository must do neither: until you
+// trust the root, none of its .devbroker.toml applies, and the embedded
+// defaults alone serve. This is the rule of VS Code's workspace trust
+// (restricted mode until you trust the folder), direnv's allow and mise's
+// trust (a file does nothing until you approve it, and an edited file
+// needs approving again). Once you trust the root, all of the file
+// applies.
 //
-// What needs trust is a project driver of type external or lsp that
-// either the defaults do not have (a new driver), or that sets one of the
-// keys that decide what runs to another value than the default driver of
-// the same name: type, command, fix_command, version_command, dir, env,
-// input, per_file, smoke and, for a language server, settings (which can
-// name an interpreter or build flags). These apply without trust, because
-// they run nothing new: limits; disabled = true; a language's file_types
-// and its format, lint and check lists (a list entry that names a driver
-// that needs trust is served only once the root is trusted); a default
-// driver's doc, install, timeout, idle_timeout, language_id, output,
-// stream, severity, exit_codes, errorformat and json; leaving a smoke
-// test or settings out (that runs less); and drivers of the linked-in
-// types gofumpt and staticcheck. A project that sets inherit_defaults =
-// false is still compared with the embedded defaults.
+// Some default drivers run code the repository provides, whatever their
+// command (runs_repository_code = true): prettier (prettier.config.js,
+// .prettierrc.js, plugins), eslint (eslint.config.js) and cargo clippy
+// (build.rs, procedural macros, .cargo/config.toml aliases, even for
+// cargo clippy --version). In a root you have not trusted, with a
+// .devbroker.toml or without, they are untrusted: neither probed nor run,
+// and their files are reported unchecked, as for a missing driver. The
+// other defaults read configuration files but run none of the
+// repository's code: go vet, go build and gopls (the go command does not
+// run repository code when it builds; cgo flags are allow-listed),
+// rustfmt, ruff, pyright, shellcheck, shfmt, yamllint and clang-format.
 //
-// Until you trust the root, the probe lists each such driver as
-// untrusted, with the command it would run and how to trust it; it is
-// neither probed nor run. A driver the project overrides is untrusted,
-// not replaced by the default's command (the project meant another
-// command, so neither runs), and a list entry like
-// "gopls | go-build + go-vet" falls back to its next alternative as for a
-// missing driver; an entry nothing serves leaves the language's files
-// unchecked, which the answer says.
+// Until you trust the root, the probe says that the project file is not
+// trusted and none of it applies, lists every command its drivers would
+// run (command, fix_command, version_command) and says how to trust it;
+// the drivers that run the repository's code are listed as untrusted.
 //
-// devbroker trust [DIR] trusts DIR's file: it prints the root's real path
-// (symbolic links resolved), the file's SHA-256 and every command the
+// devbroker trust [DIR] trusts DIR as it is: it prints the root's real
+// path (symbolic links resolved), the file's SHA-256 and every command the
 // file's drivers will run, and records the path and hash in the user's
 // trust list, $XDG_STATE_HOME/devbroker/trust.json (by default
-// ~/.local/state/devbroker/trust.json, mode 0600, written atomically).
-// Any edit of the file changes its hash and untrusts the root until you
-// trust it again; devbroker untrust [DIR] forgets the root. A trust list
-// that cannot be read trusts nothing, and the error names the file and
-// says to remove it and trust your roots again; a trust list inside the
-// root itself is not used.
+// ~/.local/state/devbroker/trust.json, mode 0600, written atomically). A
+// root without a .devbroker.toml can be trusted too (for the drivers that
+// run the repository's code): the list records that it had none, and
+// creating the file untrusts the root again. Any edit of the file changes
+// its hash and untrusts the root until you trust it again; devbroker
+// untrust [DIR] forgets the root. A trust list that cannot be read trusts
+// nothing, and the error names the file and says to remove it and trust
+// your roots again; a trust list inside the root itself is not used.
 //
 // For CI, --trust on probe, run, format, lint, check and serve trusts the
-// root's file as it is when the command starts, for that invocation only,
-// and writes nothing.
+// root as it is when the command starts, for that invocation only, and
+// writes nothing.
 //
 // No tool of the MCP or editor surfaces writes the trust list. An agent
 // that writes .devbroker.toml changes its hash, so what it wrote is
-// untrusted: the probe tool reports its drivers untrusted and runs none
-// of them, under serve --trust too, until you review the file and run
-// devbroker trust.
+// untrusted: the probe tool reports that none of the file applies, under
+// serve --trust too, until you review the file and run devbroker trust.
+//
+// The project file must be a file inside the root: a .devbroker.toml that
+// is a symbolic link leading out of the root is refused, and what it
+// points to is not read.
 package configs
 
 //go:generate go run ./internal/gendoc -o ../docs/config.md

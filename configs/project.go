@@ -14,14 +14,16 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"sync"
 )
 
 // Project is a root's configuration as loaded, with what the user trusts
 // when trusting it.
 type Project struct {
-	// Config is the merged configuration, every entry of it: trust decides
-	// which of the Commands' drivers may run, not what the file says.
+	// Config is the merged configuration, every entry of it: it applies
+	// only once the user trusts the root (until then the embedded
+	// defaults alone serve).
 	Config *Config
 	// File is the project file's path; "" when the root has none and the
 	// defaults alone apply.
@@ -30,7 +32,7 @@ type Project struct {
 	// ("" without a file). Trust is given to this content.
 	Hash string
 	// Commands are the project's drivers that name what runs, sorted by
-	// name: inert until the user trusts the root.
+	// name: what trusting the root lets run.
 	Commands []Command
 }
 
@@ -60,18 +62,17 @@ type Run struct {
 // ExecKeys are the keys of an external or lsp driver that decide what
 // runs: the program and its arguments, where and with what environment,
 // what it is given to read, and a language server's settings (which can
-// name programs: an interpreter's path, build flags). A project driver
-// that sets none of them to another value than the default driver's runs
-// nothing new and needs no trust (leaving one unset runs less); the other
-// keys (timeout, severity, errorformat, exit codes, doc,
-// install, ...) change only how output is read.
+// name programs: an interpreter's path, build flags). devbroker trust
+// names the ones a project driver changes from the default driver's, so
+// the user sees what trusting the file changes; trust itself is for the
+// whole file (see the package documentation).
 var ExecKeys = []string{"type", "command", "fix_command", "version_command", "dir", "env", "input", "per_file", "smoke", "settings"}
 
 // LoadProject is [Load], and also says what trusting the root means: the
 // project file's hash and the commands it names.
 func LoadProject(root string) (*Project, error) {
 	file := filepath.Join(root, ProjectFile)
-	data, err := os.ReadFile(file)
+	data, err := readProjectFile(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		cfg, err := Default()
 		if err != nil {
@@ -80,7 +81,7 @@ func LoadProject(root string) (*Project, error) {
 		return &Project{Config: cfg}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the project configuration: %w", err)
+		return nil, err
 	}
 	m, err := loadProject(data)
 	if err != nil {
@@ -97,14 +98,48 @@ func LoadProject(root string) (*Project, error) {
 // FileHash is the hash of root's project file as [Project.Hash] gives it:
 // "" when the root has none.
 func FileHash(root string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(root, ProjectFile))
+	data, err := readProjectFile(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("reading the project configuration: %w", err)
+		return "", err
 	}
 	return hashOf(data), nil
+}
+
+// readProjectFile reads root's project file. A file that is a symbolic
+// link is read only when it resolves inside root: one that leads out is
+// refused, and nothing of what it points to is read. An error wraps
+// [fs.ErrNotExist] only when there is no file (a dangling link is none).
+func readProjectFile(root string) ([]byte, error) {
+	file := filepath.Join(root, ProjectFile)
+	fi, err := os.Lstat(file)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("reading the project configuration: %w", err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		realRoot, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			return nil, fmt.Errorf("reading the project configuration: resolving the root: %w", err)
+		}
+		target, err := filepath.EvalSymlinks(file)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		rel, rerr := filepath.Rel(realRoot, target)
+		if err != nil || rerr != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, fmt.Errorf("%s is a symbolic link that leads out of the root (or cannot be resolved): the project configuration must be a file inside the root; replace the link with a copy of the file", file)
+		}
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("reading the project configuration: %w", err)
+	}
+	return data, nil
 }
 
 func hashOf(data []byte) string {

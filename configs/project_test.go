@@ -131,8 +131,10 @@ version_command = ["my-linter", "--version"]
 	}
 }
 
-// The documentation's Trust section names every key that needs trust.
-func TestTrustDocNamesExecKeys(t *testing.T) {
+// The documentation's Trust section names every default driver that runs
+// the repository's code, and says that an untrusted file applies not at
+// all.
+func TestTrustDocNamesRepositoryCode(t *testing.T) {
 	b, err := os.ReadFile("doc.go")
 	if err != nil {
 		t.Fatal(err)
@@ -141,9 +143,55 @@ func TestTrustDocNamesExecKeys(t *testing.T) {
 	if !ok {
 		t.Fatal("doc.go has no Trust section")
 	}
-	for _, k := range ExecKeys {
-		if !strings.Contains(section, " "+k+",") && !strings.Contains(section, " "+k+" ") {
-			t.Errorf("the Trust section does not name %s", k)
+	section = strings.Join(strings.Fields(strings.ReplaceAll(section, "//", "")), " ")
+	if !strings.Contains(section, "none of its .devbroker.toml applies") {
+		t.Error("the Trust section does not say that an untrusted file applies not at all")
+	}
+	cfg, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, d := range cfg.Drivers {
+		if d.RunsRepositoryCode && !strings.Contains(section, name) {
+			t.Errorf("the Trust section does not name %s, which runs the repository's code", name)
 		}
+	}
+}
+
+// A .devbroker.toml that is a symbolic link out of the root is refused,
+// without reading what it points to; one inside the root is read.
+func TestProjectFileSymlinkOutside(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	if err := os.Mkdir(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(dir, "secret.toml")
+	if err := os.WriteFile(secret, []byte("topsecret = [\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(root, ProjectFile)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadProject(root)
+	if err == nil || !strings.Contains(err.Error(), "inside the root") || strings.Contains(err.Error(), "topsecret") {
+		t.Fatalf("LoadProject: %v", err)
+	}
+	if _, err := FileHash(root); err == nil {
+		t.Fatal("FileHash read through the link")
+	}
+	inside := filepath.Join(root, "conf.toml")
+	if err := os.WriteFile(inside, []byte("[limits]\nmax_files = 7\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, ProjectFile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("conf.toml", filepath.Join(root, ProjectFile)); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadProject(root)
+	if err != nil || p.Config.Limits.MaxFiles != 7 {
+		t.Fatalf("a link inside the root: %+v, %v", p, err)
 	}
 }

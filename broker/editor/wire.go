@@ -122,6 +122,7 @@ type ProbeResult struct {
 	Drivers   []wire.DriverReport `json:"drivers"`
 	Available map[string][]string `json:"available"`
 	Steps     []string            `json:"steps"`
+	Project   *wire.ProjectReport `json:"project,omitempty"`
 }
 
 // DiscardResult is devbroker/discard's result.
@@ -150,5 +151,5 @@ func fileResult(r *editfile.Result) *FileResult {
 }
 
 func probeResult(r *capabilities.Report, steps []string) *ProbeResult {
-	return &ProbeResult{Drivers: wire.DriverReports(r), Available: wire.Available(r), Steps: steps}
+	return &ProbeResult{Drivers: wire.DriverReports(r), Available: wire.Available(r), Steps: steps, Project: wire.Project(r)}
 }

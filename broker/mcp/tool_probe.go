@@ -19,7 +19,7 @@ func (s *Server) probeTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:         "probe",
 		Title:        "Probe the drivers",
-		Description:  "Re-read the root's configuration (.devbroker.toml over the defaults) and probe every driver again: found, missing, failed or untrusted, with versions and reasons. A driver the project's configuration defines or changes to run a command is untrusted, and runs not even its version check, until the user trusts the root outside this server (devbroker trust DIR); an edit of .devbroker.toml makes it untrusted again, and no tool can trust it. format, lint and check tools are offered only while a working driver serves them, so the tool list changes (and you are notified) when this finds a driver installed or gone. The drivers are shared by every session on this root.",
+		Description:  "Re-read the root's configuration (.devbroker.toml over the defaults) and probe every driver again: found, missing, failed or untrusted, with versions and reasons. Until the user trusts the root outside this server (devbroker trust DIR), none of .devbroker.toml applies (the embedded defaults alone serve; the answer's project part says so and lists the commands the file would run) and drivers that run code the repository provides (prettier, eslint, cargo clippy) are untrusted and run not even their version check; an edit of .devbroker.toml makes the root untrusted again, and no tool can trust it. format, lint and check tools are offered only while a working driver serves them, so the tool list changes (and you are notified) when this finds a driver installed or gone. The drivers are shared by every session on this root.",
 		InputSchema:  in,
 		OutputSchema: schemaFor[ProbeResult](),
 	}

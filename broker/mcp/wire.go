@@ -120,15 +120,19 @@ type ProbeResult struct {
 	Drivers   []wire.DriverReport `json:"drivers" jsonschema:"every configured driver and what the probe found"`
 	Available map[string][]string `json:"available" jsonschema:"format, lint and check, each with the languages that have a working driver"`
 	Tools     []string            `json:"tools" jsonschema:"the tools this server advertises now"`
+	Project   *wire.ProjectReport `json:"project,omitempty" jsonschema:"the root's .devbroker.toml and whether the user trusts it"`
 }
 
 func probeResult(r *capabilities.Report, tools []string) *ProbeResult {
-	return &ProbeResult{Drivers: wire.DriverReports(r), Available: wire.Available(r), Tools: tools}
+	return &ProbeResult{Drivers: wire.DriverReports(r), Available: wire.Available(r), Tools: tools, Project: wire.Project(r)}
 }
 
 // Text renders the probe result for a model.
 func (r *ProbeResult) Text() string {
 	var b strings.Builder
+	if r.Project != nil && r.Project.Summary != "" {
+		b.WriteString(r.Project.Summary + "\n")
+	}
 	for _, d := range r.Drivers {
 		fmt.Fprintf(&b, "driver %s (%s; %s): %s", d.Name, d.Type, strings.Join(d.Kinds, ","), d.State)
 		if d.Version != "" {

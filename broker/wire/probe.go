@@ -14,11 +14,40 @@ type DriverReport struct {
 	Name    string   `json:"name"`
 	Type    string   `json:"type" jsonschema:"gofumpt, staticcheck, lsp or external"`
 	Kinds   []string `json:"kinds" jsonschema:"what the driver does: format, lint, check"`
-	State   string   `json:"state" jsonschema:"found, missing, failed or untrusted (the project's configuration names this command and the user has not trusted the root; it does not run)"`
+	State   string   `json:"state" jsonschema:"found, missing, failed or untrusted (the driver runs code the repository provides and the user has not trusted the root; it does not run)"`
 	Reason  string   `json:"reason,omitempty" jsonschema:"why a driver is not found, and what to do"`
 	Version string   `json:"version,omitempty"`
 	Path    string   `json:"path,omitempty"`
 	Command []string `json:"command,omitempty" jsonschema:"for an untrusted driver, the command it would run"`
+}
+
+// ProjectReport is the probe's word on the root's project file.
+type ProjectReport struct {
+	File    string       `json:"file,omitempty" jsonschema:"the root's .devbroker.toml; absent when it has none"`
+	Trusted bool         `json:"trusted" jsonschema:"whether the user trusts the root: when false, none of .devbroker.toml applies (the embedded defaults alone serve) and drivers that run the repository's code do not run"`
+	Reason  string       `json:"reason,omitempty" jsonschema:"when not trusted, why, and how the user trusts it (devbroker trust DIR, outside this server)"`
+	Summary string       `json:"summary,omitempty" jsonschema:"when the file is not trusted, that none of it applies and what it would run"`
+	Runs    []ProjectRun `json:"runs,omitempty" jsonschema:"the commands the file would run once trusted"`
+}
+
+// ProjectRun is one command a project file names.
+type ProjectRun struct {
+	Driver string   `json:"driver"`
+	Key    string   `json:"key" jsonschema:"command, fix_command or version_command"`
+	Argv   []string `json:"argv"`
+}
+
+// Project maps the report's project part; nil without one.
+func Project(r *capabilities.Report) *ProjectReport {
+	p := r.Project
+	if p == nil {
+		return nil
+	}
+	out := &ProjectReport{File: p.File, Trusted: p.Trusted, Reason: p.Reason, Summary: p.Summary()}
+	for _, x := range p.Runs {
+		out.Runs = append(out.Runs, ProjectRun{Driver: x.Driver, Key: x.Key, Argv: x.Argv})
+	}
+	return out
 }
 
 // DriverReports maps the report's drivers, in its order; the list is never

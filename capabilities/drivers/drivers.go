@@ -6,7 +6,6 @@ package drivers
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/external"
@@ -33,12 +32,14 @@ type Options struct {
 	Trust trust.Checker
 }
 
-// Load reads root's configuration (the embedded defaults merged under
-// root/.devbroker.toml), builds its drivers and probes them. The drivers
-// that the project file defines or changes to run a command
-// ([configs.Project.Commands]) run only when the user's trust list
-// trusts this content of the file; otherwise they are reported untrusted,
-// neither probed nor run, and the rest serves.
+// Load reads root's configuration, builds its drivers and probes them.
+// The project file (root/.devbroker.toml) applies, merged over the
+// embedded defaults, only when the user's trust list trusts the root with
+// this content of the file; otherwise none of it applies and the embedded
+// defaults alone serve, and the report says so and lists what the file
+// would run. In a root the user has not trusted (with a project file or
+// without), the drivers that run the repository's code
+// (runs_repository_code) are reported untrusted, neither probed nor run.
 func Load(ctx context.Context, root string) (*capabilities.Set, *capabilities.Report, error) {
 	return LoadWith(ctx, root, Options{})
 }
@@ -49,14 +50,20 @@ func LoadWith(ctx context.Context, root string, opts Options) (*capabilities.Set
 	if err != nil {
 		return nil, nil, err
 	}
-	set, err := capabilities.NewSet(p.Config, Types, root)
+	v := check(opts.Trust, root, p.Hash)
+	cfg := p.Config
+	if !v.Trusted && p.File != "" {
+		if cfg, err = configs.Default(); err != nil {
+			return nil, nil, err
+		}
+	}
+	set, err := capabilities.NewSet(cfg, Types, root)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(p.Commands) > 0 {
-		if v := check(opts.Trust, root, p.Hash); !v.Trusted {
-			untrust(set, p, v.Reason)
-		}
+	set.SetProject(projectTrust(p, v))
+	if !v.Trusted {
+		untrustRepositoryCode(set, cfg, v.Reason)
 	}
 	return set, set.Probe(ctx), nil
 }
@@ -73,34 +80,31 @@ func check(c trust.Checker, root, hash string) trust.Verdict {
 	return c.Check(root, hash)
 }
 
-// untrust marks the project's command drivers untrusted, each with the
-// command it would run and why it does not.
-func untrust(set *capabilities.Set, p *configs.Project, why string) {
-	for _, c := range p.Commands {
-		what := "defines it"
-		if c.Keys != nil {
-			what = "changes its " + strings.Join(c.Keys, ", ")
-		}
-		var argv []string
-		if len(c.Runs) > 0 {
-			argv = c.Runs[0].Argv
-		}
-		set.Untrust(c.Driver, capabilities.Probe{
-			Command: argv,
-			Reason:  fmt.Sprintf("%s:%d %s to run %s: %s", configs.ProjectFile, c.Line, what, runList(c.Runs), why),
-		})
+// projectTrust is what the report says of the project file.
+func projectTrust(p *configs.Project, v trust.Verdict) *capabilities.ProjectTrust {
+	pt := &capabilities.ProjectTrust{File: p.File, Trusted: v.Trusted}
+	if v.Trusted {
+		return pt
 	}
+	pt.Reason = v.Reason
+	for _, c := range p.Commands {
+		for _, r := range c.Runs {
+			pt.Runs = append(pt.Runs, capabilities.ProjectRun{Driver: c.Driver, Key: r.Key, Argv: r.Argv})
+		}
+	}
+	return pt
 }
 
-// runList writes a driver's commands: "command [sh -c x], version_command
-// [sh --version]".
-func runList(runs []configs.Run) string {
-	var parts []string
-	for _, r := range runs {
-		parts = append(parts, fmt.Sprintf("%s %q", r.Key, r.Argv))
+// untrustRepositoryCode marks the drivers that run the repository's code
+// untrusted, each with the command it would run and why it does not.
+func untrustRepositoryCode(set *capabilities.Set, cfg *configs.Config, why string) {
+	for name, d := range cfg.Drivers {
+		if !d.RunsRepositoryCode {
+			continue
+		}
+		set.Untrust(name, capabilities.Probe{
+			Command: d.Command,
+			Reason:  fmt.Sprintf("%s runs code the repository provides, so not before you trust the root (%s): %s", name, d.Doc, why),
+		})
 	}
-	if len(parts) == 0 {
-		return "a command"
-	}
-	return strings.Join(parts, ", ")
 }

@@ -59,8 +59,9 @@ command = ["sh", "-c", "touch ../marker-shellcheck"]
 errorformat = ["%f:%l: %m"]
 `
 
-// An untrusted project's drivers are reported untrusted, with the command
-// and how to trust, and never run; trusted, they run.
+// An untrusted project file applies not at all: the report says so, with
+// the commands it would run and how to trust, and none of them runs;
+// trusted, they run.
 func TestUntrustedProjectRunsNothing(t *testing.T) {
 	store := isolateTrust(t)
 	dir := t.TempDir()
@@ -76,11 +77,11 @@ func TestUntrustedProjectRunsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer set.Close()
-	for _, name := range []string{"mark", "shellcheck"} {
-		d := findDriver(rep, name)
-		if d == nil || d.State != capabilities.Untrusted || !strings.Contains(d.Reason, "devbroker trust ") || len(d.Command) == 0 || d.Command[0] != "sh" {
-			t.Fatalf("driver %s: %+v, want untrusted with its command and how to trust", name, d)
-		}
+	if pt := rep.Project; pt == nil || pt.Trusted || !strings.Contains(pt.Reason, "devbroker trust ") || len(pt.Runs) == 0 || pt.Runs[0].Argv[0] != "sh" {
+		t.Fatalf("project: %+v, want not trusted with its commands and how to trust", pt)
+	}
+	if d := findDriver(rep, "mark"); d != nil {
+		t.Fatalf("the untrusted file's driver is in the set: %+v", d)
 	}
 	if set.Has(engine.Lint) && slices.Contains(rep.Available[engine.Lint], "notes") {
 		t.Fatalf("notes is linted by an untrusted driver: %v", rep.Available)
@@ -108,27 +109,66 @@ func TestUntrustedProjectRunsNothing(t *testing.T) {
 	}
 }
 
-// A project driver that changes only how a default driver's output is
-// read (timeout, severity) needs no trust.
-func TestOutputKeysNeedNoTrust(t *testing.T) {
-	isolateTrust(t)
-	root := writeTree(t, map[string]string{configs.ProjectFile: `[drivers.go-vet]
-type = "external"
-command = ["go", "vet", "-overlay={overlay}", "./..."]
-version_command = ["go", "version"]
-input = "overlay"
-stream = "stderr"
-severity = "error"
-timeout = "5m"
-errorformat = ["%f:%l:%c: %m"]
+// An untrusted project file cannot weaken the verdict: an emptied check
+// list and [limits] apply only once the root is trusted.
+func TestUntrustedFileAppliesNothing(t *testing.T) {
+	store := isolateTrust(t)
+	root := writeTree(t, map[string]string{configs.ProjectFile: `[languages.go]
+file_types = ["*.go"]
+format = ["gofumpt"]
+lint = []
+check = []
+
+[limits]
+max_files = 7
 `})
 	set, rep, err := Load(context.Background(), root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer set.Close()
-	if d := findDriver(rep, "go-vet"); d == nil || d.State == capabilities.Untrusted {
-		t.Fatalf("go-vet: %+v", d)
+	if !slices.Contains(rep.Available[engine.Check], "go") || set.Limits().MaxFiles == 7 {
+		t.Fatalf("untrusted, the file applied: check %v, limits %+v", rep.Available[engine.Check], set.Limits())
+	}
+	p, _ := configs.LoadProject(root)
+	if _, err := store.Trust(root, p.Hash); err != nil {
+		t.Fatal(err)
+	}
+	set2, rep2, err := Load(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set2.Close()
+	if slices.Contains(rep2.Available[engine.Check], "go") || set2.Limits().MaxFiles != 7 {
+		t.Fatalf("trusted, the file did not apply: check %v, limits %+v", rep2.Available[engine.Check], set2.Limits())
+	}
+}
+
+// The default drivers that run the repository's code are untrusted in a
+// root the user has not trusted, even one without a project file.
+func TestRepositoryCodeNeedsTrust(t *testing.T) {
+	store := isolateTrust(t)
+	root := writeTree(t, map[string]string{"a.css": "a{}\n"})
+	set, rep, err := Load(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	for _, name := range []string{"prettier", "clippy"} {
+		if d := findDriver(rep, name); d == nil || d.State != capabilities.Untrusted || !strings.Contains(d.Reason, "devbroker trust ") {
+			t.Fatalf("%s: %+v, want untrusted", name, d)
+		}
+	}
+	if _, err := store.Trust(root, ""); err != nil {
+		t.Fatal(err)
+	}
+	set2, rep2, err := Load(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set2.Close()
+	if d := findDriver(rep2, "prettier"); d == nil || d.State == capabilities.Untrusted {
+		t.Fatalf("trusted root: prettier %+v", d)
 	}
 }
 

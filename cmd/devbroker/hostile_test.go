@@ -14,7 +14,7 @@ func TestServeSessionLimitsFromConfig(t *testing.T) {
 		".devbroker.toml": noDrivers + "[limits]\nmax_files = 2\n",
 		"a.txt":           "a\n", "b.txt": "b\n", "c.txt": "c\n",
 	})
-	cs := connectStdio(t, root)
+	cs := connectStdio(t, root, "--trust") // [limits] applies only trusted
 	res := callTool(t, cs, "dev_plan", map[string]any{"paths": []string{"*.txt"}, "ops": []any{}})
 	if !res.IsError || !strings.Contains(resultText(res), "over its limit of 2 files (limits.max_files") {
 		t.Fatalf("a plan over the configured max_files: %s", resultText(res))

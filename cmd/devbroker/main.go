@@ -33,14 +33,17 @@ Usage:
                                            serve the MCP tools over stdio, or streamable HTTP
                                            (a non-loopback ADDR needs DEVBROKER_TOKEN or --token-file;
                                            see devbroker serve --help)
-  devbroker trust [DIR]                    let DIR's .devbroker.toml run the commands it names
-                                           (prints them; editing the file untrusts it again)
+  devbroker trust [DIR]                    trust DIR: its .devbroker.toml applies, and drivers that run
+                                           the repository's code run (prints what will run; editing the
+                                           file untrusts it again)
   devbroker untrust [DIR]                  forget DIR
   devbroker help                           show this help
 
-A project's .devbroker.toml that names commands runs none of them until you
-trust the root (devbroker trust DIR, or --trust for one run); until then the
-probe lists those drivers as untrusted and the embedded defaults serve.
+A project's .devbroker.toml applies not at all until you trust the root
+(devbroker trust DIR, or --trust for one run): until then the embedded
+defaults alone serve, the probe says so and lists what the file would run,
+and the drivers that run the repository's code (prettier, eslint, clippy)
+are untrusted.
 
 Exit codes: 0 ok; 1 not ok (a failed step, an error diagnostic, findings);
 2 a tool failure (a driver timed out, crashed, was still indexing, or left a

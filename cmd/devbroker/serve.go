@@ -39,9 +39,10 @@ its origin is a loopback one or is allowed with --allow-origin. At most
 On SIGTERM or SIGINT the server stops taking calls, gives the calls in
 flight --grace to answer, cancels the rest (they answer with a timeout
 status), and exits.
-A project's .devbroker.toml runs the commands it names only in a root you
-trusted (devbroker trust DIR); --trust trusts it, as it is at start-up, for
-this server only. A session's edit of the file is untrusted until you trust it.
+A project's .devbroker.toml applies, and drivers that run the repository's
+code run, only in a root you trusted (devbroker trust DIR); --trust trusts
+it, as it is at start-up, for this server only. A session's edit of the file
+is untrusted until you trust it.
 `
 
 // cmdServe runs the MCP server until its client disconnects (stdio) or it
@@ -127,7 +128,7 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // loaderWith is the broker's loader: the root's configuration, built and
-// probed, its project commands trusted as opts decide. Every load asks
+// probed, its project file applied only when trusted as opts decide. Every load asks
 // again, so a session's edit of .devbroker.toml is untrusted until the
 // user trusts it.
 func loaderWith(opts drivers.Options) broker.Loader {

@@ -88,9 +88,9 @@ func (s *syncBuffer) String() string {
 }
 
 // connectStdio starts `devbroker serve --mcp` and connects a client.
-func connectStdio(t *testing.T, root string) *sdk.ClientSession {
+func connectStdio(t *testing.T, root string, extra ...string) *sdk.ClientSession {
 	t.Helper()
-	cmd := exec.Command(devbrokerBin(t), "serve", "--mcp", "--root", root)
+	cmd := exec.Command(devbrokerBin(t), append([]string{"serve", "--mcp", "--root", root}, extra...)...)
 	logs := &syncBuffer{}
 	cmd.Stderr = logs
 	c := sdk.NewClient(&sdk.Implementation{Name: "serve_test", Version: "1"}, nil)
@@ -179,7 +179,7 @@ func TestServeStdioEndToEnd(t *testing.T) {
 		"src/config.ts":   "const config = {\n  port: 3000,\n  host: \"localhost\",\n};\n",
 		"notes.txt":       "alpha\nbeta\ngamma\n",
 	})
-	cs := connectStdio(t, root)
+	cs := connectStdio(t, root, "--trust") // the project file applies only trusted
 
 	// With no driver configured, format, lint and check are not advertised.
 	want := []string{"apply_patch", "dev_plan", "discard", "edit", "edit_file", "probe", "read_file", "read_lines", "write", "write_file"}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/devbroker/devbroker/capabilities/drivers"
@@ -37,7 +38,8 @@ func trustFlag(fl *flag.FlagSet) func(root string) drivers.Options {
 	}
 }
 
-// cmdTrust trusts a root's project file: devbroker trust [DIR]
+// cmdTrust trusts a root, with its project file as it is now (or its
+// having none): devbroker trust [DIR]
 func cmdTrust(args []string, stdout, stderr io.Writer) int {
 	dir, ok := trustDir("trust", args, stderr)
 	if !ok {
@@ -46,10 +48,6 @@ func cmdTrust(args []string, stdout, stderr io.Writer) int {
 	p, err := configs.LoadProject(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker trust: %v\nFix the configuration before trusting it.\n", err)
-		return exitBadUsage
-	}
-	if p.File == "" {
-		fmt.Fprintf(stderr, "devbroker trust: %s has no %s: there is nothing to trust (the embedded defaults always run)\n", dir, configs.ProjectFile)
 		return exitBadUsage
 	}
 	s, err := trust.Default()
@@ -62,7 +60,16 @@ func cmdTrust(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "devbroker trust: %v\n", err)
 		return exitNotOK
 	}
+	if p.File == "" {
+		fmt.Fprintf(stdout, "trusted %s\n  no %s: the embedded defaults apply, with their drivers that run the repository's code (%s)\n", real, configs.ProjectFile, strings.Join(repositoryCode(p.Config), ", "))
+		fmt.Fprintf(stdout, "Recorded in %s. Creating %s untrusts it again; devbroker untrust %s forgets it.\n", s.Path, configs.ProjectFile, real)
+		return exitOK
+	}
 	fmt.Fprintf(stdout, "trusted %s\n  file %s\n  %s\n", real, p.File, p.Hash)
+	fmt.Fprintln(stdout, "All of it applies.")
+	if rc := repositoryCode(p.Config); len(rc) > 0 {
+		fmt.Fprintf(stdout, "Drivers that run the repository's code run too: %s.\n", strings.Join(rc, ", "))
+	}
 	if len(p.Commands) == 0 {
 		fmt.Fprintln(stdout, "It names no commands: only the embedded defaults' commands run.")
 	} else {
@@ -78,6 +85,31 @@ func cmdTrust(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "Recorded in %s. Editing %s untrusts it again; devbroker untrust %s forgets it.\n", s.Path, configs.ProjectFile, real)
 	return exitOK
+}
+
+// repositoryCode lists the languages' drivers of cfg that run the
+// repository's code, sorted.
+func repositoryCode(cfg *configs.Config) []string {
+	used := map[string]bool{}
+	for _, l := range cfg.Languages {
+		for _, list := range [][]string{l.Format, l.Lint, l.Check} {
+			for _, e := range list {
+				if slot, err := configs.ParseSlot(e); err == nil {
+					for _, d := range slot.Drivers() {
+						used[d] = true
+					}
+				}
+			}
+		}
+	}
+	var out []string
+	for name, d := range cfg.Drivers {
+		if d.RunsRepositoryCode && used[name] {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // cmdUntrust forgets a root: devbroker untrust [DIR]
@@ -100,7 +132,7 @@ func cmdUntrust(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s was not trusted\n", real)
 		return exitOK
 	}
-	fmt.Fprintf(stdout, "untrusted %s: its %s's commands no longer run\n", real, configs.ProjectFile)
+	fmt.Fprintf(stdout, "untrusted %s: its %s no longer applies, and drivers that run the repository's code no longer run there\n", real, configs.ProjectFile)
 	return exitOK
 }
 

@@ -114,6 +114,35 @@ func probeDriver(t *testing.T, cs *sdk.ClientSession, name string) (state, reaso
 	return "", ""
 }
 
+// probeProject calls the probe tool and returns what it says of the
+// project file: whether it is trusted, and its summary and reason.
+func probeProject(t *testing.T, cs *sdk.ClientSession) (trusted bool, text string) {
+	t.Helper()
+	res := callTool(t, cs, "probe", map[string]any{})
+	if res.IsError {
+		t.Fatalf("probe: %s", resultText(res))
+	}
+	out := decodeStructured[struct {
+		Drivers []struct{ Name string }
+		Project *struct {
+			Trusted         bool
+			Summary, Reason string
+		}
+	}](t, res)
+	if out.Project == nil {
+		t.Fatalf("probe says nothing of the project file: %s", resultText(res))
+	}
+	for _, d := range out.Drivers {
+		if d.Name == "mark" && !out.Project.Trusted {
+			t.Fatalf("an untrusted file's driver is in the set: %s", resultText(res))
+		}
+	}
+	if !out.Project.Trusted && !strings.Contains(resultText(res), "none of it applies") {
+		t.Fatalf("the probe's text does not say the file does not apply: %s", resultText(res))
+	}
+	return out.Project.Trusted, out.Project.Summary + " " + out.Project.Reason
+}
+
 // writeConfig has the session write .devbroker.toml (reading it first
 // when it exists, as write_file asks).
 func writeConfig(t *testing.T, cs *sdk.ClientSession, root, content string, exists bool) {
@@ -129,15 +158,15 @@ func writeConfig(t *testing.T, cs *sdk.ClientSession, root, content string, exis
 	}
 }
 
-// Starting the server on an untrusted root runs nothing of the project's,
-// and the probe tool says how to trust it.
+// Starting the server on an untrusted root applies and runs nothing of
+// the project's, and the probe tool says so and how to trust it.
 func TestServeUntrustedStartRunsNothing(t *testing.T) {
 	parent, root := trustRoots(t, markerTOML)
 	cs := connectServe(t, root)
 	assertNoMarkers(t, parent)
-	state, reason := probeDriver(t, cs, "mark")
-	if state != "untrusted" || !strings.Contains(reason, "devbroker trust ") || !strings.Contains(reason, "touch ../marker-version") {
-		t.Fatalf("mark: %s: %s", state, reason)
+	trusted, text := probeProject(t, cs)
+	if trusted || !strings.Contains(text, "devbroker trust ") || !strings.Contains(text, "touch ../marker-version") {
+		t.Fatalf("project: %v: %s", trusted, text)
 	}
 	assertNoMarkers(t, parent)
 }
@@ -147,8 +176,8 @@ func TestSessionWrittenConfigRunsNothing(t *testing.T) {
 	parent, root := trustRoots(t, "")
 	cs := connectServe(t, root)
 	writeConfig(t, cs, root, markerTOML, false)
-	if state, _ := probeDriver(t, cs, "mark"); state != "untrusted" {
-		t.Fatalf("mark: %s", state)
+	if trusted, text := probeProject(t, cs); trusted {
+		t.Fatalf("project: trusted: %s", text)
 	}
 	assertNoMarkers(t, parent)
 }
@@ -162,9 +191,8 @@ func TestSessionEditUntrustsTheRoot(t *testing.T) {
 	}
 	cs := connectServe(t, root)
 	writeConfig(t, cs, root, markerTOML, true)
-	state, reason := probeDriver(t, cs, "mark")
-	if state != "untrusted" || !strings.Contains(reason, "changed since you trusted it") {
-		t.Fatalf("mark: %s: %s", state, reason)
+	if trusted, text := probeProject(t, cs); trusted || !strings.Contains(text, "changed since you trusted it") {
+		t.Fatalf("project: %v: %s", trusted, text)
 	}
 	assertNoMarkers(t, parent)
 }
@@ -175,9 +203,8 @@ func TestServeTrustFlagPinsTheStartupFile(t *testing.T) {
 	parent, root := trustRoots(t, benignTOML)
 	cs := connectServe(t, root, "--trust")
 	writeConfig(t, cs, root, markerTOML, true)
-	state, reason := probeDriver(t, cs, "mark")
-	if state != "untrusted" || !strings.Contains(reason, "changed since this devbroker started with --trust") {
-		t.Fatalf("mark: %s: %s", state, reason)
+	if trusted, text := probeProject(t, cs); trusted || !strings.Contains(text, "changed since this devbroker started with --trust") {
+		t.Fatalf("project: %v: %s", trusted, text)
 	}
 	assertNoMarkers(t, parent)
 	if _, err := os.Stat(filepath.Join(os.Getenv("XDG_STATE_HOME"), "devbroker", "trust.json")); err == nil {

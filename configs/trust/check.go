@@ -16,8 +16,9 @@ type Verdict struct {
 	Reason string
 }
 
-// Checker decides whether the project file with hash at dir may run the
-// commands it names.
+// Checker decides whether the project file with hash at dir ("" when dir
+// has none) may apply, and whether the drivers that run the repository's
+// code may run there.
 type Checker interface {
 	Check(dir, hash string) Verdict
 }
@@ -42,15 +43,15 @@ func (s *Store) Check(dir, hash string) Verdict {
 	switch {
 	case !ok:
 		return Verdict{Reason: "this root is not trusted: " + how}
-	case e.Hash != hash:
-		return Verdict{Reason: fmt.Sprintf(".devbroker.toml changed since you trusted it (%s then, %s now): %s", short(e.Hash), short(hash), how)}
+	case e.Hash != key(hash):
+		return Verdict{Reason: fmt.Sprintf(".devbroker.toml changed since you trusted it (%s then, %s now): %s", short(e.Hash), short(key(hash)), how)}
 	}
 	return Verdict{Trusted: true}
 }
 
 // howTo says how to trust the root at real.
 func howTo(real string) string {
-	return fmt.Sprintf("review .devbroker.toml, then run devbroker trust %s (or pass --trust for one run)", real)
+	return fmt.Sprintf("review the root (its .devbroker.toml, if any), then run devbroker trust %s (or pass --trust for one run)", real)
 }
 
 func short(h string) string {
@@ -119,7 +120,7 @@ func (p *pinned) Check(dir, hash string) Verdict {
 	case pin == "":
 		return p.fall(dir, hash, Verdict{Reason: ".devbroker.toml was written after this devbroker started with --trust: " + howTo(real)})
 	}
-	return p.fall(dir, hash, Verdict{Reason: fmt.Sprintf(".devbroker.toml changed since this devbroker started with --trust (%s then, %s now): %s", short(pin), short(hash), howTo(real))})
+	return p.fall(dir, hash, Verdict{Reason: fmt.Sprintf(".devbroker.toml changed since this devbroker started with --trust (%s then, %s now): %s", short(pin), short(key(hash)), howTo(real))})
 }
 
 // fall asks the fallback, and returns its trust or else v.

@@ -1,6 +1,7 @@
 // Package trust keeps the user's trust list: the roots whose project
-// configuration (.devbroker.toml) may run the commands it names, each
-// trusted for one content of that file.
+// configuration (.devbroker.toml) applies and where the drivers that run
+// the repository's code may run, each trusted for one content of that
+// file (or for its absence).
 //
 // The list is a JSON file in the user's state directory
 // ($XDG_STATE_HOME/devbroker/trust.json, by default
@@ -36,7 +37,8 @@ type List struct {
 
 // Entry is one trusted root.
 type Entry struct {
-	// Hash is the trusted project file's SHA-256, "sha256:<hex>".
+	// Hash is the trusted project file's SHA-256, "sha256:<hex>", or
+	// [NoFile] when the root had none.
 	Hash string `json:"hash"`
 	// TrustedAt is when the user trusted it.
 	TrustedAt time.Time `json:"trusted_at"`
@@ -44,8 +46,21 @@ type Entry struct {
 
 var hashPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 
-// ValidHash reports whether h is a hash as [configs.Project] writes it.
-func ValidHash(h string) bool { return hashPattern.MatchString(h) }
+// NoFile is the hash the list records for a root trusted while it had no
+// project file: creating one later untrusts the root again.
+const NoFile = "none"
+
+// ValidHash reports whether h is a hash as [configs.Project] writes it,
+// or [NoFile].
+func ValidHash(h string) bool { return h == NoFile || hashPattern.MatchString(h) }
+
+// key is the hash as the list records it: [NoFile] for "" (no file).
+func key(hash string) string {
+	if hash == "" {
+		return NoFile
+	}
+	return hash
+}
 
 // Parse decodes a trust list strictly: unknown keys, another version, a
 // root that is not an absolute clean path or a malformed hash are errors.

@@ -74,9 +74,11 @@ func (s *Store) Load() (*List, error) {
 	return l, nil
 }
 
-// Trust records that the user trusts the project file with hash at dir,
-// replacing what was trusted there. It returns dir's real path.
+// Trust records that the user trusts the project file with hash at dir
+// ("" when dir has none), replacing what was trusted there. It returns
+// dir's real path.
 func (s *Store) Trust(dir, hash string) (string, error) {
+	hash = key(hash)
 	if !ValidHash(hash) {
 		return "", fmt.Errorf("hash %q is not like \"sha256:<64 hex digits>\"", hash)
 	}

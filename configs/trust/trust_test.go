@@ -224,3 +224,28 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A root without a project file can be trusted; a file created later is
+// not trusted.
+func TestTrustNoFile(t *testing.T) {
+	s, root := newStore(t), t.TempDir()
+	if v := s.Check(root, ""); v.Trusted {
+		t.Fatalf("before trust: %+v", v)
+	}
+	if _, err := s.Trust(root, ""); err != nil {
+		t.Fatal(err)
+	}
+	if v := s.Check(root, ""); !v.Trusted {
+		t.Fatalf("after trust: %+v", v)
+	}
+	if v := s.Check(root, hashA); v.Trusted || !strings.Contains(v.Reason, "changed since you trusted it") {
+		t.Fatalf("a file created later: %+v", v)
+	}
+	l, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse(l.Marshal()); err != nil {
+		t.Fatalf("the list does not read back: %v", err)
+	}
+}

@@ -1,0 +1,63 @@
+package capabilities
+
+// This file defines [ProjectTrust]: what a report says of the root's
+// project file, whether it applies and, when not, what trusting it would
+// run.
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ProjectTrust is, in a report, the root's project file (.devbroker.toml)
+// and whether it applies. A file the user has not trusted applies not at
+// all: the embedded defaults alone serve.
+type ProjectTrust struct {
+	// File is the project file's path; "" when the root has none.
+	File string `json:"file,omitempty"`
+	// Trusted is whether the user trusts the root: its project file
+	// applies, and the drivers that run the repository's code may run.
+	Trusted bool `json:"trusted"`
+	// Reason says, when not trusted, why and how to trust.
+	Reason string `json:"reason,omitempty"`
+	// Runs are the commands the project file would run once trusted.
+	Runs []ProjectRun `json:"runs,omitempty"`
+}
+
+// ProjectRun is one command a project file names.
+type ProjectRun struct {
+	Driver string   `json:"driver"`
+	Key    string   `json:"key"`
+	Argv   []string `json:"argv"`
+}
+
+// SetProject records what the report says of the project file.
+func (s *Set) SetProject(p *ProjectTrust) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.project = p
+}
+
+// Summary is the report's text about an untrusted project file, "" when
+// the root has none or it is trusted.
+func (p *ProjectTrust) Summary() string {
+	if p == nil || p.Trusted || p.File == "" {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s is not trusted: none of it applies, the embedded defaults alone serve (%s).", p.File, p.Reason)
+	if len(p.Runs) > 0 {
+		b.WriteString(" Trusted, it would run:")
+		for _, r := range p.Runs {
+			fmt.Fprintf(&b, "\n  %s: %s %s", r.Driver, r.Key, strings.Join(r.Argv, " "))
+		}
+	}
+	return b.String()
+}
+
+func (p *ProjectTrust) writeText(w io.Writer) {
+	if s := p.Summary(); s != "" {
+		fmt.Fprintln(w, s)
+	}
+}
