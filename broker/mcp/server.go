@@ -435,11 +435,23 @@ func failedResult(name string, err error) *engine.Result {
 }
 
 // ServeStdio serves one MCP session over t until the client disconnects or
-// ctx is cancelled. On cancellation it drains (see [Server.Drain]): the
+// ctx is cancelled. When the input ends, the calls already read answer
+// first (see [Server.Drain]). On cancellation it drains (see [Server.Drain]): the
 // calls in flight answer, or are cancelled and answer, before the session
 // closes; it then returns ctx's error.
 func (s *Server) ServeStdio(ctx context.Context, t *StdioTransport) error {
 	t.answers = s.drain.pending
+	t.atEnd = func() {
+		// The client closed its end: the calls it sent answer first,
+		// within the grace period; then the rest are cancelled, as on
+		// shutdown.
+		if s.drain.waitAnswered(s.opts.ShutdownGrace) {
+			return
+		}
+		if !s.Drain(0) {
+			s.log.Warn("input ended: some calls did not answer")
+		}
+	}
 	ss, err := s.sdk.Connect(context.Background(), t, nil)
 	if err != nil {
 		return err

@@ -39,6 +39,10 @@ type StdioTransport struct {
 	// answers, if set, counts requests read (+1) and answers written
 	// (-1): a graceful shutdown waits for the count to reach zero.
 	answers func(delta int)
+	// atEnd, if set, runs when the input ends, before the end reaches the
+	// session: the calls already read answer first (a client may write its
+	// requests and close its end).
+	atEnd func()
 }
 
 // Connect implements sdk.Transport.
@@ -49,7 +53,7 @@ func (t *StdioTransport) Connect(context.Context) (sdk.Connection, error) {
 	}
 	c := &stdioConn{
 		out: t.Out, incoming: make(chan readResult), closed: make(chan struct{}),
-		refused: t.OnRefused, answers: t.answers,
+		refused: t.OnRefused, answers: t.answers, atEnd: t.atEnd,
 	}
 	go c.readLoop(bufio.NewReaderSize(t.In, 64<<10), max)
 	return c, nil
@@ -68,6 +72,7 @@ type stdioConn struct {
 	once     sync.Once
 	refused  func(string)
 	answers  func(int)
+	atEnd    func()
 }
 
 // readLoop reads lines and hands well-formed messages to Read.
@@ -87,6 +92,9 @@ func (c *stdioConn) readLoop(r *bufio.Reader, max int) {
 			}
 		}
 		if err != nil {
+			if c.atEnd != nil {
+				c.atEnd()
+			}
 			select {
 			case c.incoming <- readResult{err: err}:
 			case <-c.closed:
