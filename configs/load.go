@@ -26,7 +26,9 @@ const DefaultsName = "configs/defaults.toml"
 
 // Documented defaults that the loader fills in.
 const (
-	// DefaultTimeout bounds one run of a driver without a timeout.
+	// DefaultTimeout bounds one run of a driver without a timeout. It is
+	// the one definition: drivers built without a configuration use it
+	// too. A cold gopls loads its module within it.
 	DefaultTimeout = 60 * time.Second
 	// DefaultMaxDiagnostics is Limits.MaxDiagnostics when it is 0.
 	DefaultMaxDiagnostics = 200

@@ -8,7 +8,12 @@
 // protocol. Subpackages hold the parts: text (the text model and position
 // mapper), rootfs (the root-confined filesystem), patch (the envelope
 // parser and hunk matcher), workspace (acquisition, copy-on-write changes,
-// ordered writes) and fault (error kinds).
+// ordered writes), fault (error kinds), jsonarg (strict decoding of a
+// tool's or step's JSON arguments), editfile (the edit_file tool with
+// read_file and write_file), unidiff (the unified diff parser and applier
+// behind edit_file's patch), symbols (the lexical declaration finder
+// behind view by symbol and replace_symbol) and syntax (the checks behind
+// validate_syntax).
 package engine
 
 import (

@@ -20,6 +20,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/devbroker/devbroker/lsp/procgroup"
 )
 
 // published is the last publishDiagnostics for one URI.
@@ -60,7 +62,7 @@ func start(ctx context.Context, cfg *Config, log *slog.Logger) (*instance, error
 	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
 	cmd.Dir = cfg.Root
 	cmd.Env = append(os.Environ(), cfg.Env...)
-	setGroup(cmd)
+	procgroup.Set(cmd)
 	in := &instance{
 		cfg: cfg, log: log, cmd: cmd, tail: &tailWriter{max: 4096},
 		exited: make(chan struct{}), diags: map[string]published{},
@@ -419,7 +421,7 @@ func (in *instance) kill() {
 	select {
 	case <-in.exited:
 	default:
-		_ = killGroup(in.cmd.Process)
+		_ = procgroup.Kill(in.cmd.Process)
 	}
 	_ = in.conn.Close()
 }

@@ -1,5 +1,5 @@
-// Package mcp is devbroker's MCP server, on the official Go SDK: the seed-000
-// plan and its steps, seed 004's edit_file with read_file and write_file,
+// Package mcp is devbroker's MCP server, on the official Go SDK: the
+// dev_plan tool and its steps, edit_file with read_file and write_file,
 // discard and probe, over stdio or streamable HTTP.
 //
 // The principal type is [Server]: one root's tools, advertised from its
@@ -8,8 +8,14 @@
 // transport that survives malformed input; [NewHTTPHandler] serves
 // streamable HTTP behind an optional bearer token.
 //
-// Each tool lives in its own file (tool_*.go) with its parameter struct,
-// whose jsonschema tags are the documentation a model reads.
+// The files: server.go (the tool list and the handler plumbing), one
+// tool_*.go per group of tools with their parameter structs, whose
+// jsonschema tags are the documentation a model reads (tool_plan.go:
+// dev_plan; tool_steps.go: read_lines, edit, apply_patch, write, format,
+// lint, check; tool_editfile.go: edit_file, read_file, write_file;
+// tool_discard.go; tool_probe.go), args.go (input schemas and strict
+// argument decoding), wire.go (the MCP-only results and their text),
+// stdio.go, http.go and drain.go (graceful shutdown).
 package mcp
 
 import (

@@ -47,10 +47,6 @@ var Type = capabilities.Type{
 	New:  New,
 }
 
-// DefaultTimeout bounds one run of a command whose configuration sets no
-// timeout.
-const DefaultTimeout = 60 * time.Second
-
 // MaxOutput bounds what devbroker keeps of one run's standard output and,
 // separately, of its standard error. A formatter whose output is larger
 // fails; a linter's findings past the bound are reported as incomplete.
@@ -90,7 +86,7 @@ func New(name string, cfg *configs.Driver, env capabilities.Env) (capabilities.D
 		d.input = InputStaged
 	}
 	if d.timeout <= 0 {
-		d.timeout = DefaultTimeout
+		d.timeout = configs.DefaultTimeout
 	}
 	d.ok, d.findings = cfg.ExitCodes.OK, cfg.ExitCodes.Findings
 	if d.ok == nil {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/lsp/procgroup"
 )
 
 // waitDelay bounds how long a run waits for its output pipes after the
@@ -76,13 +77,13 @@ func run(ctx context.Context, inv invocation, timeout time.Duration) *outcome {
 		cmd.Stdin = bytes.NewReader(inv.stdin)
 	}
 	cmd.Stdout, cmd.Stderr = &o.stdout, &o.stderr
-	setGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	procgroup.Set(cmd)
+	cmd.Cancel = func() error { return procgroup.Kill(cmd.Process) }
 	cmd.WaitDelay = waitDelay
 	err := cmd.Run()
 	if cmd.Process != nil {
 		// Whatever the command left behind in its group goes with it.
-		_ = killGroup(cmd.Process)
+		_ = procgroup.Kill(cmd.Process)
 	}
 	if ps := cmd.ProcessState; ps != nil {
 		o.code = ps.ExitCode()

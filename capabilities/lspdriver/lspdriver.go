@@ -33,14 +33,8 @@ var Type = capabilities.Type{
 	New:  New,
 }
 
-// Defaults.
-const (
-	// DefaultTimeout bounds one run when the configuration sets none. A
-	// cold gopls loads the module within it.
-	DefaultTimeout = 60 * time.Second
-	// IdleTimeout stops a server that has not been used for this long.
-	IdleTimeout = lsp.DefaultIdleTimeout
-)
+// IdleTimeout stops a server that has not been used for this long.
+const IdleTimeout = lsp.DefaultIdleTimeout
 
 // supervisor holds the process's language servers.
 var supervisor = lsp.NewSupervisor()
@@ -82,7 +76,7 @@ func New(name string, cfg *configs.Driver, env capabilities.Env) (capabilities.D
 	if cfg == nil || len(cfg.Command) == 0 {
 		return nil, fmt.Errorf("a driver of type lsp needs command, the language server's argv")
 	}
-	d := &Driver{name: name, root: env.Root, cfg: *cfg, langID: cfg.LanguageID, timeout: DefaultTimeout, servers: map[string]held{}, idle: IdleTimeout,
+	d := &Driver{name: name, root: env.Root, cfg: *cfg, langID: cfg.LanguageID, timeout: configs.DefaultTimeout, servers: map[string]held{}, idle: IdleTimeout,
 		log: slog.New(slog.DiscardHandler)}
 	if d.langID == "" {
 		d.langID = env.Language

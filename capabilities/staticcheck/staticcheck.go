@@ -42,9 +42,6 @@ var Type = capabilities.Type{
 	New:  New,
 }
 
-// DefaultTimeout bounds one run when the configuration sets none.
-const DefaultTimeout = 60 * time.Second
-
 // Driver runs staticcheck in-process. It is safe for concurrent use; runs
 // are serialized (staticcheck keeps process-wide state).
 type Driver struct {
@@ -60,7 +57,7 @@ type Driver struct {
 // New builds a staticcheck driver. Of the configuration it uses Doc, Env
 // and Timeout; it touches nothing on disk.
 func New(name string, cfg *configs.Driver, _ capabilities.Env) (capabilities.Driver, error) {
-	d := &Driver{name: name, timeout: DefaultTimeout, stages: map[string]*stage{}}
+	d := &Driver{name: name, timeout: configs.DefaultTimeout, stages: map[string]*stage{}}
 	if cfg != nil {
 		if len(cfg.Command) > 0 {
 			return nil, fmt.Errorf("a driver of type staticcheck is linked in and takes no command (found %q); use type \"external\" to run a staticcheck binary", cfg.Command)
