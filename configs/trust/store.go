@@ -10,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/google/renameio/v2"
 )
 
 // FileName is the trust list's name in the state directory.
@@ -117,10 +115,39 @@ func (s *Store) update(change func(*List)) error {
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
 		return fmt.Errorf("creating the trust list's directory: %w", err)
 	}
-	if err := renameio.WriteFile(s.Path, l.Marshal(), 0o600, renameio.WithStaticPermissions(0o600)); err != nil {
+	if err := writeAtomic(s.Path, l.Marshal()); err != nil {
 		return fmt.Errorf("writing the trust list: %w", err)
 	}
 	return nil
+}
+
+// writeAtomic writes data to path through a temporary file in the same
+// directory, synced and renamed over path, with mode 0600: a reader sees
+// the old list or the new one, never part of one.
+func writeAtomic(path string, data []byte) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = f.Chmod(0o600); err != nil {
+		return err
+	}
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }
 
 // RealPath is dir made absolute with its symbolic links resolved: the key
