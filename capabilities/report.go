@@ -63,7 +63,11 @@ func (s *Set) Report() *Report {
 	return r
 }
 
-// WriteText writes the report for people.
+// WriteText writes the report as text: what the project file's trust
+// means (when it is not trusted), a table of the drivers (an untrusted
+// driver with the command it would run), and per capability the languages
+// served. It is the report's one text form: devbroker probe prints it, and
+// the MCP probe tool answers with it.
 func (r *Report) WriteText(w io.Writer) error {
 	r.Project.writeText(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -76,6 +80,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		where := d.Path
 		if d.State != Found {
 			where = d.Reason
+		}
+		if d.State == Untrusted && len(d.Command) > 0 {
+			where += "; it would run: " + strings.Join(d.Command, " ")
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Name, d.Type, strings.Join(kinds, ","), d.State, oneLine(d.Version), where)
 	}

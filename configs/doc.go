@@ -68,7 +68,8 @@
 // Until you trust the root, the probe says that the project file is not
 // trusted and none of it applies, lists every command its drivers would
 // run (command, fix_command, version_command) and says how to trust it;
-// the drivers that run the repository's code are listed as untrusted.
+// the drivers that run the repository's code are listed as untrusted,
+// each with the command it would run.
 //
 // devbroker trust [DIR] trusts DIR as it is: it prints the root's real
 // path (symbolic links resolved), the file's SHA-256 and every command the

@@ -35,7 +35,7 @@ func (s *Server) probeTool() (*sdk.Tool, sdk.ToolHandler) {
 			return errorResult(err)
 		}
 		s.syncTools() // also done by the subscription; this makes the answer current
-		out := probeResult(report, s.Tools())
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out.Text()}}, StructuredContent: out}
+		tools := s.Tools()
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: probeText(report, tools)}}, StructuredContent: probeResult(report, tools)}
 	})
 }

@@ -1,7 +1,8 @@
 package mcp
 
 // This file defines the wire types only the MCP tools send (edit_file's
-// and probe's results) and renders results as text for a model. The
+// and probe's results) and renders results as text for a model (the probe
+// in the report's one text form, capabilities.Report.WriteText). The
 // DevResult and its parts, which the editor endpoint sends too, are in
 // broker/wire, with the one mapping from the engine's types.
 
@@ -127,35 +128,11 @@ func probeResult(r *capabilities.Report, tools []string) *ProbeResult {
 	return &ProbeResult{Drivers: wire.DriverReports(r), Available: wire.Available(r), Tools: tools, Project: wire.Project(r)}
 }
 
-// Text renders the probe result for a model.
-func (r *ProbeResult) Text() string {
+// probeText renders the probe for a model: the report's one text form,
+// as devbroker probe prints it, then the tools offered now.
+func probeText(r *capabilities.Report, tools []string) string {
 	var b strings.Builder
-	if r.Project != nil && r.Project.Summary != "" {
-		b.WriteString(r.Project.Summary + "\n")
-	}
-	for _, d := range r.Drivers {
-		fmt.Fprintf(&b, "driver %s (%s; %s): %s", d.Name, d.Type, strings.Join(d.Kinds, ","), d.State)
-		if d.Version != "" {
-			fmt.Fprintf(&b, " %s", firstLine(d.Version))
-		}
-		if d.Reason != "" {
-			fmt.Fprintf(&b, " — %s", d.Reason)
-		}
-		b.WriteByte('\n')
-	}
-	for _, k := range []string{"format", "lint", "check"} {
-		langs := r.Available[k]
-		if len(langs) == 0 {
-			fmt.Fprintf(&b, "%s: unavailable\n", k)
-		} else {
-			fmt.Fprintf(&b, "%s: %s\n", k, strings.Join(langs, ", "))
-		}
-	}
-	fmt.Fprintf(&b, "tools: %s", strings.Join(r.Tools, ", "))
+	_ = r.WriteText(&b) // a strings.Builder takes every write
+	fmt.Fprintf(&b, "tools: %s", strings.Join(tools, ", "))
 	return b.String()
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
 }
