@@ -32,13 +32,11 @@ type Options struct {
 	// client should see also go to the client as window/logMessage.
 	Logger *slog.Logger
 	// ShutdownGrace is how long the request in flight gets to answer when
-	// ctx ends, before it is cancelled (default 5s). Either way it
-	// answers before the connection closes.
+	// ctx ends, before it is cancelled (default
+	// broker.DefaultShutdownGrace). Either way it answers before the
+	// connection closes.
 	ShutdownGrace time.Duration
 }
-
-// cancelWait bounds the wait for a cancelled request's answer.
-const cancelWait = 5 * time.Second
 
 // Serve serves one editor connection on rwc until the client exits or
 // disconnects, or ctx ends: one broker session on root, opened now and
@@ -66,7 +64,7 @@ func (o Options) Serve(ctx context.Context, rwc io.ReadWriteCloser, mgr *broker.
 		return err
 	}
 	defer sess.Close()
-	c := &conn{sess: sess, log: log, root: given, exitc: make(chan struct{}), bufs: map[string]*buffer{}, published: map[string]bool{}, unit: text.UTF16, encoding: "utf-16", idle: make(chan struct{})}
+	c := &conn{sess: sess, log: log, root: given, exitc: make(chan struct{}), bufs: map[string]*buffer{}, published: map[string]bool{}, unit: text.UTF16, encoding: "utf-16"}
 	// Requests run under hard, not ctx: when ctx ends, the request in
 	// flight gets the grace period before hard is cancelled.
 	hard, cancelHard := context.WithCancel(context.WithoutCancel(ctx))
@@ -120,10 +118,8 @@ type conn struct {
 
 	exitc chan struct{} // closed by the exit notification
 
-	// busy counts requests being handled; idle is closed (and replaced)
-	// when it drops to zero. draining refuses new requests.
-	busy     int
-	idle     chan struct{}
+	// busy counts requests being handled; draining refuses new ones.
+	busy     broker.InFlight
 	draining bool
 
 	mu          sync.Mutex
@@ -233,8 +229,8 @@ func (c *conn) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.
 	c.mu.Lock()
 	initialized, shutdown, draining := c.initialized, c.shutdown, c.draining
 	if !draining {
-		c.busy++
-		defer c.done()
+		c.busy.Add(1)
+		defer c.busy.Add(-1)
 	}
 	c.mu.Unlock()
 	switch {
@@ -323,36 +319,7 @@ func (o Options) grace() time.Duration {
 	if o.ShutdownGrace > 0 {
 		return o.ShutdownGrace
 	}
-	return 5 * time.Second
-}
-
-// done marks a request handled.
-func (c *conn) done() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.busy--; c.busy == 0 {
-		close(c.idle)
-		c.idle = make(chan struct{})
-	}
-}
-
-// waitIdle waits until no request is being handled, or timeout.
-func (c *conn) waitIdle(timeout time.Duration) bool {
-	t := time.NewTimer(timeout)
-	defer t.Stop()
-	for {
-		c.mu.Lock()
-		busy, idle := c.busy, c.idle
-		c.mu.Unlock()
-		if busy == 0 {
-			return true
-		}
-		select {
-		case <-idle:
-		case <-t.C:
-			return false
-		}
-	}
+	return broker.DefaultShutdownGrace
 }
 
 // drain refuses new requests, gives the one in flight grace to answer,
@@ -361,12 +328,12 @@ func (c *conn) drain(grace time.Duration, cancel context.CancelFunc) {
 	c.mu.Lock()
 	c.draining = true
 	c.mu.Unlock()
-	if c.waitIdle(grace) {
+	if c.busy.Wait(grace) {
 		return
 	}
 	c.log.Warn("shutting down: cancelled the request still running after the grace period", "grace", grace)
 	cancel()
-	if !c.waitIdle(cancelWait) {
+	if !c.busy.Wait(broker.CancelWait) {
 		c.log.Warn("shutting down: the cancelled request did not answer")
 	}
 }

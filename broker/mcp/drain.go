@@ -15,16 +15,14 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/fault"
 )
 
 // DefaultShutdownGrace is how long in-flight calls get to answer after a
 // shutdown starts, before they are cancelled.
-const DefaultShutdownGrace = 5 * time.Second
-
-// cancelWait bounds the wait for the answers of cancelled calls.
-const cancelWait = 5 * time.Second
+const DefaultShutdownGrace = broker.DefaultShutdownGrace
 
 // drainState is the server's view of calls in flight.
 type drainState struct {
@@ -32,42 +30,11 @@ type drainState struct {
 	draining bool
 	cancels  map[*int]context.CancelFunc
 	// answers counts requests whose answer has not been sent yet.
-	answers int
-	changed chan struct{} // closed (and replaced) when answers changes
+	answers broker.InFlight
 }
 
 func (d *drainState) init() {
 	d.cancels = map[*int]context.CancelFunc{}
-	d.changed = make(chan struct{})
-}
-
-// pending adds delta to the answers not yet sent.
-func (d *drainState) pending(delta int) {
-	d.mu.Lock()
-	d.answers += delta
-	close(d.changed)
-	d.changed = make(chan struct{})
-	d.mu.Unlock()
-}
-
-// waitAnswered waits until every answer is sent or timeout passes, and
-// reports whether they all were.
-func (d *drainState) waitAnswered(timeout time.Duration) bool {
-	t := time.NewTimer(timeout)
-	defer t.Stop()
-	for {
-		d.mu.Lock()
-		n, ch := d.answers, d.changed
-		d.mu.Unlock()
-		if n <= 0 {
-			return true
-		}
-		select {
-		case <-ch:
-		case <-t.C:
-			return false
-		}
-	}
 }
 
 // track is the receiving middleware of tool calls: refused while
@@ -111,7 +78,7 @@ func (s *Server) Drain(grace time.Duration) bool {
 	d.mu.Lock()
 	d.draining = true
 	d.mu.Unlock()
-	if d.waitAnswered(grace) {
+	if d.answers.Wait(grace) {
 		return true
 	}
 	d.mu.Lock()
@@ -121,7 +88,7 @@ func (s *Server) Drain(grace time.Duration) bool {
 	}
 	d.mu.Unlock()
 	s.log.Warn("shutting down: cancelled the calls still running after the grace period", "calls", n, "grace", grace)
-	return d.waitAnswered(cancelWait)
+	return d.answers.Wait(broker.CancelWait)
 }
 
 // drainHTTP counts the HTTP requests in flight (each carries at most one
@@ -141,8 +108,8 @@ func (s *Server) drainHTTP(next http.Handler) http.Handler {
 			http.Error(w, "devbroker: the server is shutting down; reconnect to a running server", http.StatusServiceUnavailable)
 			return
 		}
-		d.pending(1)
-		defer d.pending(-1)
+		d.answers.Add(1)
+		defer d.answers.Add(-1)
 		next.ServeHTTP(w, r)
 	})
 }

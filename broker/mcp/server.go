@@ -446,12 +446,12 @@ func failedResult(name string, err error) *engine.Result {
 // calls in flight answer, or are cancelled and answer, before the session
 // closes; it then returns ctx's error.
 func (s *Server) ServeStdio(ctx context.Context, t *StdioTransport) error {
-	t.answers = s.drain.pending
+	t.answers = s.drain.answers.Add
 	t.atEnd = func() {
 		// The client closed its end: the calls it sent answer first,
 		// within the grace period; then the rest are cancelled, as on
 		// shutdown.
-		if s.drain.waitAnswered(s.opts.ShutdownGrace) {
+		if s.drain.answers.Wait(s.opts.ShutdownGrace) {
 			return
 		}
 		if !s.Drain(0) {
