@@ -2,6 +2,7 @@ package drivers
 
 import (
 	"context"
+	"github.com/devbroker/devbroker/capabilities"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,20 +36,14 @@ func TestGoCheckFallsBackToGoBuild(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("needs the go command")
 	}
-	root := writeTree(t, map[string]string{
+	root, set := loadTrusted(t, map[string]string{
 		"go.mod":  "module example.com/m\n\ngo 1.22\n",
 		"main.go": "package main\n\nfunc helper(a int) int { return a }\n\nfunc main() {\n\t_ = helper(1)\n}\n",
 		// The project replaces the gopls driver with one whose program
 		// does not exist: the probe finds it missing.
 		".devbroker.toml": "[drivers.gopls]\ntype = \"lsp\"\ncommand = [\"devbroker-no-such-gopls\"]\ninstall = \"install gopls\"\n",
 	})
-	trustRoot(t, root) // the project's drivers name commands
 	ctx := context.Background()
-	set, _, err := Load(ctx, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer set.Close()
 	if !set.Has(engine.Check) {
 		t.Fatal("Has(check) = false: the go-build + go-vet alternative should serve")
 	}
@@ -100,19 +95,13 @@ func TestLanguageWithMissingCheckerIsUnchecked(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("needs the go command")
 	}
-	root := writeTree(t, map[string]string{
+	root, set := loadTrusted(t, map[string]string{
 		"go.mod":          "module example.com/m\n\ngo 1.22\n",
 		"main.go":         "package main\n\nfunc main() {}\n",
 		"app.py":          "x: int = 1\n",
 		".devbroker.toml": "[drivers.pyright]\ntype = \"lsp\"\ncommand = [\"devbroker-no-such-pyright\"]\ninstall = \"npm install -g pyright\"\n",
 	})
-	trustRoot(t, root) // the project's drivers name commands
 	ctx := context.Background()
-	set, _, err := Load(ctx, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer set.Close()
 	eng, err := engine.New(root, engine.Options{Capabilities: set})
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +127,7 @@ func TestLanguageWithMissingCheckerIsUnchecked(t *testing.T) {
 // still lints and its findings are kept, but go-vet's entry is unchecked,
 // so the answer is not ok and a plan's lint stops before the write.
 func TestMissingSecondLinterIsUnchecked(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root, set := loadTrusted(t, map[string]string{
 		"go.mod":  "module example.com/m\n\ngo 1.22\n",
 		"main.go": "package main\n\nfunc same(s string) bool { return s == s }\n\nfunc main() { println(same(\"a\")) }\n",
 		// A project's table replaces the default one whole.
@@ -150,13 +139,7 @@ errorformat = ["%f:%l:%c: %m"]
 install = "Go is needed: https://go.dev/doc/install"
 `,
 	})
-	trustRoot(t, root) // the project's drivers name commands
 	ctx := context.Background()
-	set, _, err := Load(ctx, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer set.Close()
 	eng, err := engine.New(root, engine.Options{Capabilities: set})
 	if err != nil {
 		t.Fatal(err)
@@ -196,4 +179,19 @@ install = "Go is needed: https://go.dev/doc/install"
 	if !found {
 		t.Errorf("diagnostics = %+v, want staticcheck's finding kept", r.Diagnostics)
 	}
+}
+
+// loadTrusted writes files into a new root, trusts it (the projects of
+// these tests name commands), and loads and probes its drivers, closed
+// when the test ends.
+func loadTrusted(t *testing.T, files map[string]string) (string, *capabilities.Set) {
+	t.Helper()
+	root := writeTree(t, files)
+	trustRoot(t, root)
+	set, _, err := Load(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { set.Close() })
+	return root, set
 }

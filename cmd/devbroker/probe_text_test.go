@@ -21,7 +21,7 @@ func TestProbeTextSameOnCLIAndMCP(t *testing.T) {
 	}
 	cli := stdout.String()
 
-	cs := connectServe(t, root)
+	cs := connectStdio(t, root)
 	res := callTool(t, cs, "probe", map[string]any{})
 	if res.IsError {
 		t.Fatalf("probe: %s", resultText(res))

@@ -5,13 +5,11 @@ package main
 // and a session's edit of that file never takes effect without the user.
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -70,29 +68,6 @@ func assertNoMarkers(t *testing.T, parent string) {
 			t.Fatalf("%s exists: a command of the untrusted configuration ran", m)
 		}
 	}
-}
-
-// connectServe starts `devbroker serve --mcp --root root` with extra
-// arguments and connects a client.
-func connectServe(t *testing.T, root string, extra ...string) *sdk.ClientSession {
-	t.Helper()
-	cmd := exec.Command(devbrokerBin(t), append([]string{"serve", "--mcp", "--root", root}, extra...)...)
-	logs := &syncBuffer{}
-	cmd.Stderr = logs
-	c := sdk.NewClient(&sdk.Implementation{Name: "trust_test", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cs, err := c.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v\nlogs:\n%s", err, logs)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		if t.Failed() {
-			t.Logf("server logs:\n%s", logs)
-		}
-	})
-	return cs
 }
 
 // probeDriver calls the probe tool and returns the named driver's line.
@@ -162,7 +137,7 @@ func writeConfig(t *testing.T, cs *sdk.ClientSession, root, content string, exis
 // the project's, and the probe tool says so and how to trust it.
 func TestServeUntrustedStartRunsNothing(t *testing.T) {
 	parent, root := trustRoots(t, markerTOML)
-	cs := connectServe(t, root)
+	cs := connectStdio(t, root)
 	assertNoMarkers(t, parent)
 	trusted, text := probeProject(t, cs)
 	if trusted || !strings.Contains(text, "devbroker trust ") || !strings.Contains(text, "touch ../marker-version") {
@@ -174,7 +149,7 @@ func TestServeUntrustedStartRunsNothing(t *testing.T) {
 // A session that writes a .devbroker.toml and then probes runs nothing.
 func TestSessionWrittenConfigRunsNothing(t *testing.T) {
 	parent, root := trustRoots(t, "")
-	cs := connectServe(t, root)
+	cs := connectStdio(t, root)
 	writeConfig(t, cs, root, markerTOML, false)
 	if trusted, text := probeProject(t, cs); trusted {
 		t.Fatalf("project: trusted: %s", text)
@@ -189,7 +164,7 @@ func TestSessionEditUntrustsTheRoot(t *testing.T) {
 	if out, err := exec.Command(devbrokerBin(t), "trust", root).CombinedOutput(); err != nil {
 		t.Fatalf("devbroker trust: %v\n%s", err, out)
 	}
-	cs := connectServe(t, root)
+	cs := connectStdio(t, root)
 	writeConfig(t, cs, root, markerTOML, true)
 	if trusted, text := probeProject(t, cs); trusted || !strings.Contains(text, "changed since you trusted it") {
 		t.Fatalf("project: %v: %s", trusted, text)
@@ -201,7 +176,7 @@ func TestSessionEditUntrustsTheRoot(t *testing.T) {
 // trusted, and the trust list is never written.
 func TestServeTrustFlagPinsTheStartupFile(t *testing.T) {
 	parent, root := trustRoots(t, benignTOML)
-	cs := connectServe(t, root, "--trust")
+	cs := connectStdio(t, root, "--trust")
 	writeConfig(t, cs, root, markerTOML, true)
 	if trusted, text := probeProject(t, cs); trusted || !strings.Contains(text, "changed since this devbroker started with --trust") {
 		t.Fatalf("project: %v: %s", trusted, text)
@@ -215,7 +190,7 @@ func TestServeTrustFlagPinsTheStartupFile(t *testing.T) {
 // --trust on a root whose file names commands runs them, for this server.
 func TestServeTrustFlagRuns(t *testing.T) {
 	parent, root := trustRoots(t, markerTOML)
-	cs := connectServe(t, root, "--trust")
+	cs := connectStdio(t, root, "--trust")
 	if state, reason := probeDriver(t, cs, "mark"); state != "found" {
 		t.Fatalf("mark: %s: %s", state, reason)
 	}
