@@ -103,15 +103,15 @@ const (
 
 // Probe is the probe's finding for one driver.
 type Probe struct {
-	State ProbeState `json:"state"`
+	State ProbeState
 	// Reason explains a state other than found, with what to do.
-	Reason string `json:"reason,omitempty"`
+	Reason string
 	// Version is the tool's version as it reports it.
-	Version string `json:"version,omitempty"`
+	Version string
 	// Path is where the tool was found ("linked in" for in-process tools).
-	Path string `json:"path,omitempty"`
+	Path string
 	// Took is how long the probe took.
-	Took time.Duration `json:"took_ns"`
+	Took time.Duration
 	// Command is, for an untrusted driver, the command it would run.
-	Command []string `json:"command,omitempty"`
+	Command []string
 }

@@ -15,21 +15,21 @@ import (
 // all: the embedded defaults alone serve.
 type ProjectTrust struct {
 	// File is the project file's path; "" when the root has none.
-	File string `json:"file,omitempty"`
+	File string
 	// Trusted is whether the user trusts the root: its project file
 	// applies, and the drivers that run the repository's code may run.
-	Trusted bool `json:"trusted"`
+	Trusted bool
 	// Reason says, when not trusted, why and how to trust.
-	Reason string `json:"reason,omitempty"`
+	Reason string
 	// Runs are the commands the project file would run once trusted.
-	Runs []ProjectRun `json:"runs,omitempty"`
+	Runs []ProjectRun
 }
 
 // ProjectRun is one command a project file names.
 type ProjectRun struct {
-	Driver string   `json:"driver"`
-	Key    string   `json:"key"`
-	Argv   []string `json:"argv"`
+	Driver string
+	Key    string
+	Argv   []string
 }
 
 // SetProject records what the report says of the project file.

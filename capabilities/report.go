@@ -11,23 +11,24 @@ import (
 )
 
 // Report is what the probe found: per driver, and per capability the
-// languages that have a working driver.
+// languages that have a working driver. It has no json tags: broker/wire
+// maps it to the one encoding every surface sends.
 type Report struct {
-	Drivers []DriverReport `json:"drivers"`
+	Drivers []DriverReport
 	// Available maps format, lint and check to the languages that a
 	// working driver (or alternative) serves for it.
-	Available map[engine.Kind][]string `json:"available"`
+	Available map[engine.Kind][]string
 	// Project is the root's project file and whether it applies; nil
 	// when the set was built without one in mind.
-	Project *ProjectTrust `json:"project,omitempty"`
+	Project *ProjectTrust
 }
 
 // DriverReport is one driver's line of the report.
 type DriverReport struct {
-	Name  string        `json:"name"`
-	Type  string        `json:"type"`
-	Kinds []engine.Kind `json:"kinds"`
-	Doc   string        `json:"doc,omitempty"`
+	Name  string
+	Type  string
+	Kinds []engine.Kind
+	Doc   string
 	Probe
 }
 

@@ -77,11 +77,11 @@ const (
 
 // DriverStatus is one driver's status in an answer.
 type DriverStatus struct {
-	Driver string `json:"driver"`
+	Driver string
 	// Language names the language an unchecked status is about.
-	Language string `json:"language,omitempty"`
-	Status   Status `json:"status"`
-	Message  string `json:"message,omitempty"`
+	Language string
+	Status   Status
+	Message  string
 }
 
 // Severity of a diagnostic.
@@ -108,32 +108,32 @@ func (s Severity) rank() int {
 // Diagnostic is one finding about the workspace content. Lines and
 // columns are 1-based; columns count Unicode characters.
 type Diagnostic struct {
-	Path      string   `json:"path"`
-	Line      int      `json:"line"`
-	Column    int      `json:"column"`
-	EndLine   int      `json:"end_line"`
-	EndColumn int      `json:"end_column"`
-	Severity  Severity `json:"severity"`
-	Source    string   `json:"source"`
-	Code      string   `json:"code,omitempty"`
-	Message   string   `json:"message"`
-	Fixes     []Fix    `json:"fixes,omitempty"`
+	Path      string
+	Line      int
+	Column    int
+	EndLine   int
+	EndColumn int
+	Severity  Severity
+	Source    string
+	Code      string
+	Message   string
+	Fixes     []Fix
 }
 
 // Fix is a change a driver offers for a diagnostic.
 type Fix struct {
-	Title string    `json:"title"`
-	Edits []FixEdit `json:"edits,omitempty"`
+	Title string
+	Edits []FixEdit
 }
 
 // FixEdit replaces a range of a file (1-based, columns in characters).
 type FixEdit struct {
-	Path      string `json:"path"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	EndLine   int    `json:"end_line"`
-	EndColumn int    `json:"end_column"`
-	New       string `json:"new"`
+	Path      string
+	Line      int
+	Column    int
+	EndLine   int
+	EndColumn int
+	New       string
 }
 
 // SortDiagnostics sorts by severity, then path, line and column.

@@ -9,48 +9,49 @@ import (
 	"github.com/devbroker/devbroker/engine/workspace"
 )
 
-// Result is a plan's outcome: the DevResult of seed 000.
+// Result is a plan's outcome: the DevResult of seed 000. It has no json
+// tags: broker/wire maps it to the one encoding every surface sends.
 type Result struct {
 	// OK is true only when every step ran, no diagnostic is an error and
 	// every driver's answer is complete (status ok).
-	OK bool `json:"ok"`
+	OK bool
 	// Reads holds read_lines output by label (default: the path).
-	Reads map[string]string `json:"reads"`
+	Reads map[string]string
 	// Changes lists how the workspace differs from what was acquired.
-	Changes []workspace.Change `json:"changes"`
+	Changes []workspace.Change
 	// Written lists the paths written to disk, in order.
-	Written []string `json:"written"`
+	Written []string
 	// ChangedAfterWrite lists the written paths whose content on disk was
 	// no longer what the write put there when it finished: something
 	// outside the broker changed them meanwhile. The write itself
 	// succeeded; read those files again before relying on them.
-	ChangedAfterWrite []string `json:"changed_after_write,omitempty"`
+	ChangedAfterWrite []string
 	// Diagnostics are the findings of lint and check, most severe first.
-	Diagnostics []Diagnostic `json:"diagnostics"`
+	Diagnostics []Diagnostic
 	// Drivers says per driver whether its part of the answer is complete.
-	Drivers []DriverStatus `json:"drivers,omitempty"`
+	Drivers []DriverStatus
 	// Error describes the step that failed, if one did.
-	Error *StepError `json:"error,omitempty"`
+	Error *StepError
 	// Stale lists the files whose unwritten changes are based on content
 	// the disk no longer holds (found by acquisition or by a refused
 	// write).
-	Stale []workspace.Stale `json:"stale,omitempty"`
+	Stale []workspace.Stale
 }
 
 // StepError is the failure of one step.
 type StepError struct {
 	// Step is the 1-based index of the failing step; 0 for the plan
 	// itself (validation or acquisition).
-	Step int `json:"step"`
+	Step int
 	// Name is the step's name ("" for validation, "acquire").
-	Name      string     `json:"name"`
-	Kind      fault.Kind `json:"kind"`
-	Message   string     `json:"message"`
-	Retryable bool       `json:"retryable"`
+	Name      string
+	Kind      fault.Kind
+	Message   string
+	Retryable bool
 	// Written lists what a failed write had written before it failed.
-	Written []string `json:"written,omitempty"`
+	Written []string
 	// Temp names a rename swap's temporary file left on disk.
-	Temp string `json:"temp,omitempty"`
+	Temp string
 }
 
 func newResult() *Result {

@@ -245,17 +245,17 @@ func TestFileMethods(t *testing.T) {
 	c := start(t, root, false)
 	c.init(nil)
 	abs := filepath.Join(root, "a.txt")
-	var fr editor.FileResult
+	var fr wire.FileResult
 	c.must("devbroker/readFile", map[string]any{"file_path": abs}, &fr)
 	if !strings.Contains(fr.Text, "two") || !strings.HasPrefix(fr.Revision, "sha256:") {
 		t.Fatalf("readFile = %+v", fr)
 	}
-	fr = editor.FileResult{}
+	fr = wire.FileResult{}
 	c.must("devbroker/editFile", map[string]any{"command": "str_replace", "file_path": abs, "old_str": "two", "new_str": "2"}, &fr)
 	if !fr.Changed || onDisk(t, root)["a.txt"] != "one\n2\n" {
 		t.Fatalf("editFile = %+v, disk %q", fr, onDisk(t, root)["a.txt"])
 	}
-	fr = editor.FileResult{}
+	fr = wire.FileResult{}
 	c.must("devbroker/writeFile", map[string]any{"file_path": filepath.Join(root, "c.txt"), "content": "sea\n"}, &fr)
 	if !fr.Changed || onDisk(t, root)["c.txt"] != "sea\n" {
 		t.Fatalf("writeFile = %+v", fr)
@@ -281,7 +281,7 @@ func TestProbeAndDiscard(t *testing.T) {
 	root := tree(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n"})
 	c := start(t, root, true)
 	c.init(nil)
-	var pr editor.ProbeResult
+	var pr wire.ProbeResult
 	c.must("devbroker/probe", map[string]any{"reprobe": true}, &pr)
 	if len(pr.Drivers) != 1 || pr.Drivers[0].Name != "bad" || !slices.Contains(pr.Steps, "check") {
 		t.Errorf("probe = %+v", pr)

@@ -1,7 +1,8 @@
 package editor
 
 // This file maps errors to JSON-RPC error codes. Every error the endpoint
-// returns carries data {kind, retryable}, the error kinds of a DevResult.
+// returns carries as data the one error shape of every surface, wire.Error:
+// {kind, message, retryable}, with the error kinds of a DevResult.
 
 import (
 	"context"
@@ -10,6 +11,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/engine/fault"
 )
 
@@ -44,15 +46,6 @@ var codes = map[fault.Kind]jsonrpc2.Code{
 	fault.Internal:    jsonrpc2.InternalError,
 }
 
-// errorData is the data of every error the endpoint returns.
-type errorData struct {
-	// Kind is the error kind: bad_argument, not_found, ambiguous,
-	// no_match, conflict, bounds, unavailable, io, timeout or internal.
-	Kind string `json:"kind"`
-	// Retryable says whether the identical call may succeed later.
-	Retryable bool `json:"retryable"`
-}
-
 // wireError maps err to a JSON-RPC error with its kind as data.
 func wireError(err error) *jsonrpc2.Error {
 	var we *jsonrpc2.Error
@@ -72,7 +65,7 @@ func wireError(err error) *jsonrpc2.Error {
 
 // newError builds an error with code, kind and message.
 func newError(code jsonrpc2.Code, kind fault.Kind, msg string) *jsonrpc2.Error {
-	data, _ := json.Marshal(errorData{Kind: string(kind), Retryable: kind.Retryable()})
+	data, _ := json.Marshal(wire.KindError(kind, msg))
 	raw := json.RawMessage(data)
 	return &jsonrpc2.Error{Code: code, Message: msg, Data: &raw}
 }

@@ -216,6 +216,7 @@ func rpcErr(t *testing.T, err error) (code jsonrpc2.Code, kind string, retryable
 	}
 	var data struct {
 		Kind      string `json:"kind"`
+		Message   string `json:"message"`
 		Retryable bool   `json:"retryable"`
 	}
 	if we.Data == nil {
@@ -223,6 +224,9 @@ func rpcErr(t *testing.T, err error) (code jsonrpc2.Code, kind string, retryable
 	}
 	if err := json.Unmarshal(*we.Data, &data); err != nil {
 		t.Fatal(err)
+	}
+	if data.Message != we.Message {
+		t.Errorf("error %q: data's message is %q, want the error's (the one failure shape, wire.Error)", we.Message, data.Message)
 	}
 	return we.Code, data.Kind, data.Retryable, we.Message
 }

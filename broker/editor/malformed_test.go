@@ -25,6 +25,7 @@ type rawReply struct {
 		Message string `json:"message"`
 		Data    struct {
 			Kind      string `json:"kind"`
+			Message   string `json:"message"`
 			Retryable *bool  `json:"retryable"`
 		} `json:"data"`
 	} `json:"error"`
@@ -99,8 +100,8 @@ func TestMalformedInputKeepsTheConnection(t *testing.T) {
 			t.Errorf("%s: reply id %s error %+v, want code %d id %s and %q", tc.name, rep.ID, rep.Error, tc.code, tc.id, tc.msg)
 			continue
 		}
-		if rep.Error.Data.Kind != "bad_argument" || rep.Error.Data.Retryable == nil || *rep.Error.Data.Retryable {
-			t.Errorf("%s: data %+v, want kind bad_argument, retryable false", tc.name, rep.Error.Data)
+		if rep.Error.Data.Kind != "bad_argument" || rep.Error.Data.Retryable == nil || *rep.Error.Data.Retryable || rep.Error.Data.Message != rep.Error.Message {
+			t.Errorf("%s: data %+v, want kind bad_argument, the error's message, retryable false", tc.name, rep.Error.Data)
 		}
 	}
 	// Garbage glued to the next message's header: the reader resyncs.

@@ -224,7 +224,7 @@ func (c *conn) fileCall(ctx context.Context, params json.RawMessage, call func(*
 		}
 		return nil, err
 	}
-	return fileResult(r), nil
+	return wire.NewFileResult(r), nil
 }
 
 func (c *conn) probe(ctx context.Context, params json.RawMessage) (any, error) {
@@ -241,7 +241,7 @@ func (c *conn) probe(ctx context.Context, params json.RawMessage) (any, error) {
 			return nil, err
 		}
 	}
-	return probeResult(rep, c.sess.AvailableSteps()), nil
+	return wire.NewProbeResult(rep, c.sess.AvailableSteps()), nil
 }
 
 func (c *conn) discard(_ context.Context, params json.RawMessage) (any, error) {

@@ -17,6 +17,9 @@ import (
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/devbroker/devbroker/broker/wire"
+	"github.com/devbroker/devbroker/engine/fault"
 )
 
 // maxMessage bounds one message's body. A plan carrying a large patch is
@@ -192,7 +195,7 @@ func (s *stream) writeError(bad *badInput) error {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
-	data, _ := json.Marshal(errorData{Kind: "bad_argument"})
+	data, _ := json.Marshal(wire.KindError(fault.BadArgument, bad.msg))
 	raw := json.RawMessage(data)
 	resp := struct {
 		JSONRPC string          `json:"jsonrpc"`

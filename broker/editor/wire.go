@@ -2,8 +2,8 @@ package editor
 
 // This file defines the endpoint's own wire types and maps engine and
 // capability values to them. Engine types never reach the wire themselves.
-// The DevResult and a probe's driver reports are broker/wire's, which the
-// MCP server sends too. Positions on the wire are LSP positions (0-based
+// The DevResult, edit_file's result, the probe's answer and every error's
+// data are broker/wire's, the one encoding every surface sends. Positions on the wire are LSP positions (0-based
 // line, column in the negotiated encoding); the DevResult keeps seed 000's
 // 1-based lines and character columns, as every other devbroker surface
 // reports them.
@@ -12,8 +12,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/devbroker/devbroker/broker/wire"
-	"github.com/devbroker/devbroker/capabilities"
-	"github.com/devbroker/devbroker/engine/editfile"
 )
 
 // InitializeParams are initialize's parameters: the LSP fields the endpoint
@@ -108,23 +106,6 @@ type WorkspaceEdit struct {
 	DocumentChanges []any `json:"documentChanges"`
 }
 
-// FileResult is the result of devbroker/editFile, readFile and writeFile.
-type FileResult struct {
-	Path     string `json:"path"`
-	Text     string `json:"text"`
-	Revision string `json:"revision"`
-	Diff     string `json:"diff,omitempty"`
-	Changed  bool   `json:"changed"`
-}
-
-// ProbeResult is devbroker/probe's result.
-type ProbeResult struct {
-	Drivers   []wire.DriverReport `json:"drivers"`
-	Available map[string][]string `json:"available"`
-	Steps     []string            `json:"steps"`
-	Project   *wire.ProjectReport `json:"project,omitempty"`
-}
-
 // DiscardResult is devbroker/discard's result.
 type DiscardResult struct {
 	// Discarded lists the paths whose content the discard changed.
@@ -144,12 +125,4 @@ type ContentChange struct {
 type DidChangeParams struct {
 	TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
 	ContentChanges []ContentChange                          `json:"contentChanges"`
-}
-
-func fileResult(r *editfile.Result) *FileResult {
-	return &FileResult{Path: r.Path, Text: r.Text, Revision: r.Revision, Diff: r.Diff, Changed: r.Changed}
-}
-
-func probeResult(r *capabilities.Report, steps []string) *ProbeResult {
-	return &ProbeResult{Drivers: wire.DriverReports(r), Available: wire.Available(r), Steps: steps, Project: wire.Project(r)}
 }

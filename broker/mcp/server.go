@@ -356,12 +356,12 @@ func (s *Server) handler(name string, body func(ctx context.Context, req *sdk.Ca
 	}
 }
 
-// errorResult is a tool error with the error's message.
+// errorResult is a tool error with the error's message; its structured
+// content is the one failure shape, wire.Failure.
 func errorResult(err error) *sdk.CallToolResult {
-	se := callError(err)
 	return &sdk.CallToolResult{
 		Content:           []sdk.Content{&sdk.TextContent{Text: err.Error()}},
-		StructuredContent: map[string]any{"error": se},
+		StructuredContent: &wire.Failure{Error: wire.NewError(err)},
 		IsError:           true,
 	}
 }

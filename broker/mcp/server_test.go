@@ -212,9 +212,12 @@ func TestToolsFollowTheProbe(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("probe: %s", text(res))
 	}
-	pr := structured[ProbeResult](t, res)
-	if !slices.Contains(pr.Tools, "check") || slices.Contains(pr.Tools, "format") {
-		t.Fatalf("probe tools %v", pr.Tools)
+	pr := structured[wire.ProbeResult](t, res)
+	if !slices.Contains(pr.Steps, "check") || slices.Contains(pr.Steps, "format") {
+		t.Fatalf("probe steps %v", pr.Steps)
+	}
+	if !strings.Contains(text(res), "tools: ") || !strings.Contains(text(res), "check") {
+		t.Fatalf("probe text lists no tools: %s", text(res))
 	}
 	want := append(slices.Clone(base), "check", "lint")
 	sort.Strings(want)

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/engine/editfile"
 )
 
@@ -65,7 +66,7 @@ func (s *Server) editFileTool() (*sdk.Tool, sdk.ToolHandler) {
 		Title:        "Edit a file",
 		Description:  editFileDoc,
 		InputSchema:  in,
-		OutputSchema: schemaFor[EditFileResult](),
+		OutputSchema: schemaFor[wire.FileResult](),
 	}
 	return tool, s.fileHandler("edit_file", (*broker.Session).EditFile)
 }
@@ -85,7 +86,7 @@ func (s *Server) readFileTool() (*sdk.Tool, sdk.ToolHandler) {
 		Title:        "Read a file",
 		Description:  "Read a file from disk: numbered lines (N<TAB>text), offset/limit for a part of a long file, and the file's revision. An answer holds at most 256 KiB of lines: a larger one fails (bounds) naming the limit that fits. Reading marks the file as read this turn, which edit_file needs before it edits. Absolute path required.",
 		InputSchema:  schemaFor[ReadFileParams](),
-		OutputSchema: schemaFor[EditFileResult](),
+		OutputSchema: schemaFor[wire.FileResult](),
 	}
 	return tool, s.fileHandler("read_file", (*broker.Session).ReadFile)
 }
@@ -104,7 +105,7 @@ func (s *Server) writeFileTool() (*sdk.Tool, sdk.ToolHandler) {
 		Title:        "Write a whole file",
 		Description:  "Write a whole file atomically and return its revision. An existing file must have been read this turn (read_file or edit_file view) at its current revision, like an edit. A read-only file (no write permission for its owner) is refused unless force is given. Content must be text: valid UTF-8 with no NUL byte. Absolute path required.",
 		InputSchema:  schemaFor[WriteFileParams](),
-		OutputSchema: schemaFor[EditFileResult](),
+		OutputSchema: schemaFor[wire.FileResult](),
 	}
 	return tool, s.fileHandler("write_file", (*broker.Session).WriteFile)
 }
@@ -119,13 +120,11 @@ func (s *Server) fileHandler(name string, call func(*broker.Session, context.Con
 		}
 		r, err := call(bs, ctx, args)
 		if err != nil {
-			res := errorResult(err)
-			res.StructuredContent = &EditFileResult{Error: callError(err)}
-			return res
+			return errorResult(err) // structured: wire.Failure
 		}
 		return &sdk.CallToolResult{
 			Content:           []sdk.Content{&sdk.TextContent{Text: r.Text}},
-			StructuredContent: editFileResult(r),
+			StructuredContent: wire.NewFileResult(r),
 		}
 	})
 }

@@ -1,10 +1,8 @@
 package mcp
 
-// This file defines the wire types only the MCP tools send (edit_file's
-// and probe's results) and renders results as text for a model (the probe
-// in the report's one text form, capabilities.Report.WriteText). The
-// DevResult and its parts, which the editor endpoint sends too, are in
-// broker/wire, with the one mapping from the engine's types.
+// This file renders results as text for a model (the probe in the report's
+// one text form, capabilities.Report.WriteText). The structured content of
+// every tool is broker/wire's, the one encoding every surface sends.
 
 import (
 	"fmt"
@@ -14,8 +12,6 @@ import (
 	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
-	"github.com/devbroker/devbroker/engine/editfile"
-	"github.com/devbroker/devbroker/engine/fault"
 )
 
 // devResultText renders a DevResult for a model to read.
@@ -93,39 +89,6 @@ func devResultText(r *wire.DevResult) string {
 		fmt.Fprintf(&b, "unwritten (in the workspace, not on disk): %s\n", strings.Join(r.Unwritten, ", "))
 	}
 	return strings.TrimRight(b.String(), "\n")
-}
-
-// EditFileResult is the outcome of edit_file, read_file or write_file.
-type EditFileResult struct {
-	Path     string `json:"path" jsonschema:"the file's absolute path"`
-	Revision string `json:"revision" jsonschema:"the file's revision after the call (the would-be revision of a dry run); pass it as revision to your next edit"`
-	Diff     string `json:"diff,omitempty" jsonschema:"the unified diff of an edit or a dry run"`
-	Changed  bool   `json:"changed" jsonschema:"whether the call wrote the file"`
-	// ChangedAfterWrite: see editfile.Result.
-	ChangedAfterWrite bool            `json:"changed_after_write,omitempty" jsonschema:"the file was changed on disk by something outside the broker right after this call wrote it: view it again before editing it"`
-	Error             *wire.StepError `json:"error,omitempty" jsonschema:"why the call failed, if it did"`
-}
-
-func editFileResult(r *editfile.Result) *EditFileResult {
-	return &EditFileResult{Path: r.Path, Revision: r.Revision, Diff: r.Diff, Changed: r.Changed, ChangedAfterWrite: r.ChangedAfterWrite}
-}
-
-// callError maps an error from the engine or the broker.
-func callError(err error) *wire.StepError {
-	k := fault.KindOf(err)
-	return &wire.StepError{Kind: string(k), Message: err.Error(), Retryable: k.Retryable()}
-}
-
-// ProbeResult is what the probe found.
-type ProbeResult struct {
-	Drivers   []wire.DriverReport `json:"drivers" jsonschema:"every configured driver and what the probe found"`
-	Available map[string][]string `json:"available" jsonschema:"format, lint and check, each with the languages that have a working driver"`
-	Tools     []string            `json:"tools" jsonschema:"the tools this server advertises now"`
-	Project   *wire.ProjectReport `json:"project,omitempty" jsonschema:"the root's .devbroker.toml and whether the user trusts it"`
-}
-
-func probeResult(r *capabilities.Report, tools []string) *ProbeResult {
-	return &ProbeResult{Drivers: wire.DriverReports(r), Available: wire.Available(r), Tools: tools, Project: wire.Project(r)}
 }
 
 // probeText renders the probe for a model: the report's one text form,

@@ -1,19 +1,34 @@
 package wire
 
-// This file defines the parts of a probe answer both wires send. Each wire
-// wraps them in its own ProbeResult: MCP adds the tools it advertises, the
-// editor endpoint the plan steps available.
+// This file defines the probe's answer, the same on every surface: the CLI's
+// probe --json, the MCP probe tool's structured content and the editor
+// endpoint's devbroker/probe.
 
 import (
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
 )
 
+// ProbeResult is what the probe found.
+type ProbeResult struct {
+	Drivers   []DriverReport      `json:"drivers" jsonschema:"every configured driver and what the probe found"`
+	Available map[string][]string `json:"available" jsonschema:"format, lint and check, each with the languages that have a working driver"`
+	Steps     []string            `json:"steps" jsonschema:"the plan steps available now: format, lint and check only with a working driver (the MCP tools of the same names follow them)"`
+	Project   *ProjectReport      `json:"project,omitempty" jsonschema:"the root's .devbroker.toml and whether the user trusts it"`
+}
+
+// NewProbeResult maps a report; steps are the plan steps available with
+// its drivers (engine.Engine.AvailableSteps).
+func NewProbeResult(r *capabilities.Report, steps []string) *ProbeResult {
+	return &ProbeResult{Drivers: DriverReports(r), Available: Available(r), Steps: append([]string{}, steps...), Project: Project(r)}
+}
+
 // DriverReport is one driver's line of the probe report.
 type DriverReport struct {
 	Name    string   `json:"name"`
 	Type    string   `json:"type" jsonschema:"gofumpt, staticcheck, lsp or external"`
 	Kinds   []string `json:"kinds" jsonschema:"what the driver does: format, lint, check"`
+	Doc     string   `json:"doc,omitempty" jsonschema:"what the driver is"`
 	State   string   `json:"state" jsonschema:"found, missing, failed or untrusted (the driver runs code the repository provides and the user has not trusted the root; it does not run)"`
 	Reason  string   `json:"reason,omitempty" jsonschema:"why a driver is not found, and what to do"`
 	Version string   `json:"version,omitempty"`
@@ -60,7 +75,7 @@ func DriverReports(r *capabilities.Report) []DriverReport {
 			kinds[i] = string(k)
 		}
 		out = append(out, DriverReport{
-			Name: d.Name, Type: d.Type, Kinds: kinds, State: string(d.State),
+			Name: d.Name, Type: d.Type, Kinds: kinds, Doc: d.Doc, State: string(d.State),
 			Reason: d.Reason, Version: d.Version, Path: d.Path, Command: d.Command,
 		})
 	}

@@ -1,20 +1,27 @@
-// Package wire holds the result types both of devbroker's wire surfaces
-// send, the MCP server (broker/mcp) and the editor endpoint (broker/editor),
-// and the one mapping of engine and capability values to them.
+// Package wire holds the results devbroker sends on every surface — the
+// command line (cmd/devbroker), the MCP server (broker/mcp) and the editor
+// endpoint (broker/editor) — and the one mapping of engine and capability
+// values to them.
 //
-// The principal type is [DevResult], seed 000's answer to a plan or step,
-// made by [NewDevResult]; [DriverReport] is one driver's line of a probe
-// answer, made by [DriverReports]. The types carry json tags, which are the
-// wire's field names, and jsonschema tags, from which the MCP server
-// generates its tools' output schemas; the editor sends the same structs.
+// [DevResult], seed 000's answer to a plan or step, is made by
+// [NewDevResult]; [FileResult], the answer of edit_file and its siblings,
+// by [NewFileResult]; [ProbeResult] by [NewProbeResult]; [Error] (inside a
+// [Failure]) is the failure of a call that is not a plan step. The types
+// carry json tags, which are the field names every surface sends, and
+// jsonschema tags, from which the MCP server generates its tools' output
+// schemas.
 //
-// Invariant: engine and capability types never reach a wire themselves. A
-// change to them shows up in this package's mapping, not in a client; a
-// change here shows up on both wires, so the field names are frozen.
+// Invariant: one encoding per result, on every surface. Engine and
+// capability result types carry no json tags, so they never reach a wire
+// themselves (notags_test.go); the CLI's run, edit --json and probe
+// --json, the MCP tools and the editor endpoint answer the same plan, the
+// same edit_file calls and the same probe with the same JSON
+// (cmd/devbroker/golden_test.go). A change here shows up on every
+// surface, so the field names are frozen.
 //
-// Types only one wire sends (MCP's ProbeResult, the editor's PlanResult,
-// WorkspaceEdit, ...) and the rendering of results as text for a model stay
-// in that wire's package.
+// What only one surface adds (the editor's apply, edit and reverted around
+// a DevResult, its LSP WorkspaceEdit; MCP's text for a model) stays in that
+// surface's package.
 package wire
 
 import (

@@ -8,6 +8,8 @@ import (
 	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/editfile"
+	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/workspace"
 )
 
@@ -87,5 +89,35 @@ func TestDevResultStale(t *testing.T) {
 		`"stale":[{"path":"a.go","disk":"changed","base_revision":"sha256:1","disk_revision":"sha256:2"},{"path":"b.go","disk":"deleted","base_revision":"sha256:3"}]}`
 	if got := encode(t, wire.NewDevResult(r, nil, wire.Options{})); got != want {
 		t.Errorf("stale\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestFileResultAndFailure(t *testing.T) {
+	r := &editfile.Result{Path: "/r/a.go", Text: "1\tx\n", Revision: "sha256:1", Diff: "d", Changed: true, ChangedAfterWrite: true}
+	const want = `{"path":"/r/a.go","text":"1\tx\n","revision":"sha256:1","diff":"d","changed":true,"changed_after_write":true}`
+	if got := encode(t, wire.NewFileResult(r)); got != want {
+		t.Errorf("file result\n got %s\nwant %s", got, want)
+	}
+	const view = `{"path":"/r/a.go","text":"","revision":"sha256:1","changed":false}`
+	if got := encode(t, wire.NewFileResult(&editfile.Result{Path: "/r/a.go", Revision: "sha256:1"})); got != view {
+		t.Errorf("view\n got %s\nwant %s", got, view)
+	}
+	err := fault.New(fault.IO, "disk full")
+	const failure = `{"error":{"kind":"io","message":"disk full","retryable":true}}`
+	if got := encode(t, &wire.Failure{Error: wire.NewError(err)}); got != failure {
+		t.Errorf("failure\n got %s\nwant %s", got, failure)
+	}
+}
+
+func TestProbeResult(t *testing.T) {
+	rep := &capabilities.Report{
+		Drivers:   []capabilities.DriverReport{{Name: "gopls", Type: "lsp", Kinds: []engine.Kind{engine.Check}, Doc: "a server", Probe: capabilities.Probe{State: "found", Version: "v1", Path: "/bin/gopls", Took: 5}}},
+		Available: map[engine.Kind][]string{engine.Check: {"go"}},
+		Project:   &capabilities.ProjectTrust{File: "/r/.devbroker.toml", Trusted: true},
+	}
+	const want = `{"drivers":[{"name":"gopls","type":"lsp","kinds":["check"],"doc":"a server","state":"found","version":"v1","path":"/bin/gopls"}],` +
+		`"available":{"check":["go"],"format":[],"lint":[]},"steps":["read_lines","check"],"project":{"file":"/r/.devbroker.toml","trusted":true}}`
+	if got := encode(t, wire.NewProbeResult(rep, []string{"read_lines", "check"})); got != want {
+		t.Errorf("probe\n got %s\nwant %s", got, want)
 	}
 }

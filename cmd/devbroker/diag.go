@@ -101,7 +101,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	if write {
 		writeAfter(ctx, eng, res)
 	}
-	if err := printDiag(stdout, kind, *outFormat, res, write); err != nil {
+	if err := printDiag(stdout, kind, *outFormat, eng, res, write); err != nil {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitToolFailure
 	}
@@ -236,13 +236,10 @@ func diagExit(kind engine.Kind, res *engine.Result, write bool, stderr io.Writer
 }
 
 // printDiag writes the result in the chosen format.
-func printDiag(w io.Writer, kind engine.Kind, format string, res *engine.Result, write bool) error {
+func printDiag(w io.Writer, kind engine.Kind, format string, eng *engine.Engine, res *engine.Result, write bool) error {
 	switch format {
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(res)
+		return writeJSON(w, wireResult(eng, res))
 	case "sarif":
 		return writeSARIF(w, res)
 	}

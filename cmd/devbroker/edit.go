@@ -11,6 +11,7 @@ import (
 	"os/signal"
 
 	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine/editfile"
 	"github.com/devbroker/devbroker/engine/fault"
@@ -23,7 +24,7 @@ func cmdEdit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("edit", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	root := fl.String("root", ".", "the root directory; file_path must be inside it")
-	asJSON := fl.Bool("json", false, "print each result as a JSON object instead of text")
+	asJSON := fl.Bool("json", false, "print each call's result as one line of JSON instead of text: {path, text, revision, diff?, changed, changed_after_write?}, or {error: {kind, message, retryable}}")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: devbroker edit [--root DIR] [--json] CALLS.json|-")
 		fmt.Fprintln(stderr, `CALLS is one edit_file call (a JSON object with the tool's parameters) or an array of calls run in order as one session; "tool": "read_file" or "write_file" selects a sibling tool.`)
@@ -71,11 +72,12 @@ func cmdEdit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			code = exitNotOK
 		}
 		if *asJSON {
-			out := map[string]any{"call": i + 1, "ok": err == nil}
+			// One line per call, as the MCP tool's structured content.
+			var out any
 			if err != nil {
-				out["error"] = map[string]any{"kind": fault.KindOf(err), "message": err.Error()}
+				out = &wire.Failure{Error: wire.NewError(err)}
 			} else {
-				out["result"] = res
+				out = wire.NewFileResult(res)
 			}
 			enc := json.NewEncoder(stdout)
 			enc.SetEscapeHTML(false)

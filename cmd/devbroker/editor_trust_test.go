@@ -60,9 +60,11 @@ func (c *editorClient) answer(id int) map[string]any {
 	}
 }
 
-func TestServeEditorUntrustedRunsNothing(t *testing.T) {
-	parent, root := trustRoots(t, markerTOML)
-	cmd := exec.Command(devbrokerBin(t), "serve", "--stdio", "--root", root)
+// startEditor starts devbroker serve --stdio on root and stops it when the
+// test ends (its logs shown if the test failed).
+func startEditor(t *testing.T, root string, extra ...string) *editorClient {
+	t.Helper()
+	cmd := exec.Command(devbrokerBin(t), append([]string{"serve", "--stdio", "--root", root}, extra...)...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -76,20 +78,26 @@ func TestServeEditorUntrustedRunsNothing(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
-		stdin.Close()
+	t.Cleanup(func() {
+		stdin.Close() // the endpoint ends when its input does
 		done := make(chan struct{})
 		go func() { cmd.Wait(); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(time.Minute):
 			cmd.Process.Kill()
+			<-done
 		}
 		if t.Failed() {
-			t.Logf("server logs:\n%s", logs)
+			t.Logf("editor endpoint logs:\n%s", logs)
 		}
-	}()
-	c := &editorClient{t: t, in: stdin, out: bufio.NewReader(stdout)}
+	})
+	return &editorClient{t: t, in: stdin, out: bufio.NewReader(stdout)}
+}
+
+func TestServeEditorUntrustedRunsNothing(t *testing.T) {
+	parent, root := trustRoots(t, markerTOML)
+	c := startEditor(t, root)
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
 	c.answer(1)
 	c.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)

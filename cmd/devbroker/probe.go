@@ -2,14 +2,15 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 
+	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/capabilities/drivers"
+	"github.com/devbroker/devbroker/engine"
 )
 
 // cmdProbe reports which drivers work: devbroker probe [--root DIR] [--json] [--trust]
@@ -32,10 +33,13 @@ func cmdProbe(args []string, stdout, stderr io.Writer) int {
 	}
 	defer set.Close()
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(report); err != nil {
+		// The MCP probe tool's structured content, and devbroker/probe's.
+		eng, err := engine.New(*root, engine.Options{Capabilities: set})
+		if err != nil {
+			fmt.Fprintf(stderr, "devbroker probe: %v\n", err)
+			return exitBadUsage
+		}
+		if err := writeJSON(stdout, wire.NewProbeResult(report, eng.AvailableSteps())); err != nil {
 			return exitNotOK
 		}
 		return exitOK

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 
 	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/capabilities/drivers"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
@@ -72,14 +73,25 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitBadUsage
 	}
 	res := eng.Run(ctx, plan)
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(res); err != nil {
+	if err := writeJSON(stdout, wireResult(eng, res)); err != nil {
 		fmt.Fprintf(stderr, "devbroker run: %v\n", err)
 		return exitNotOK
 	}
 	return runExit(res)
+}
+
+// wireResult is a plan's result as every surface sends it (broker/wire):
+// unwritten lists what the plan left in the workspace, not on disk.
+func wireResult(eng *engine.Engine, res *engine.Result) *wire.DevResult {
+	return wire.NewDevResult(res, eng.Workspace().Unwritten(), wire.Options{})
+}
+
+// writeJSON prints v as indented JSON, the commands' one JSON form.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 // runExit maps a plan's result to the exit status: 0 ok, 2 when a step

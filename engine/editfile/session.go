@@ -102,24 +102,25 @@ func (s *Session) readFile(rel, abs string) ([]byte, error) {
 // Call it before the session is used.
 func (s *Session) SetWriteLock(l sync.Locker) { s.wmu = l }
 
-// Result is the outcome of one call.
+// Result is the outcome of one call. It has no json tags: broker/wire maps
+// it to the one encoding every surface sends.
 type Result struct {
 	// Path is the file's absolute path.
-	Path string `json:"path"`
+	Path string
 	// Text is what the caller (a model) reads: numbered lines, a snippet
 	// of the edit, or a diff, ending with the revision.
-	Text string `json:"text"`
+	Text string
 	// Revision is the file's revision after the call (the would-be
 	// revision for a dry run; "" after undoing a file's creation).
-	Revision string `json:"revision"`
+	Revision string
 	// Diff is the unified diff of a dry run or an edit.
-	Diff string `json:"diff,omitempty"`
+	Diff string
 	// Changed reports whether the call wrote the file.
-	Changed bool `json:"changed"`
+	Changed bool
 	// ChangedAfterWrite reports that, when the call finished, the file no
 	// longer held what it wrote: something outside the broker changed it
 	// meanwhile. The write itself succeeded.
-	ChangedAfterWrite bool `json:"changed_after_write,omitempty"`
+	ChangedAfterWrite bool
 }
 
 // file is a file loaded for an edit.

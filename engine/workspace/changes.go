@@ -21,11 +21,11 @@ const (
 
 // Change is one file's difference from the acquisition baseline.
 type Change struct {
-	Path    string     `json:"path"`
-	Kind    ChangeKind `json:"kind"`
-	From    string     `json:"from,omitempty"` // the old path of a renamed file
-	Added   int        `json:"added"`          // lines added
-	Removed int        `json:"removed"`        // lines removed
+	Path    string
+	Kind    ChangeKind
+	From    string // the old path of a renamed file
+	Added   int    // lines added
+	Removed int    // lines removed
 }
 
 // Changes lists every difference between the workspace and its acquisition

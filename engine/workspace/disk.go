@@ -32,14 +32,14 @@ const (
 // change is discarded (and made again, if it is still wanted).
 type Stale struct {
 	// Path is the path on disk.
-	Path string `json:"path"`
+	Path string
 	// Disk says what happened on disk: changed, deleted or created.
-	Disk string `json:"disk"`
+	Disk string
 	// BaseRevision is the revision the workspace read, which its change is
 	// based on; "" when the workspace created the file.
-	BaseRevision string `json:"base_revision,omitempty"`
+	BaseRevision string
 	// DiskRevision is the revision on disk now; "" when the file is gone.
-	DiskRevision string `json:"disk_revision,omitempty"`
+	DiskRevision string
 }
 
 func (s Stale) String() string {
