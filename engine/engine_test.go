@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/workspace"
 )
 
 // setup writes files under a new root and returns an engine over it.
@@ -237,10 +239,14 @@ func TestApplyPatch(t *testing.T) {
 		if !r.OK {
 			t.Fatal(r.Error)
 		}
-		got, _ := json.Marshal(r.Changes)
-		want := `[{"path":"a.txt","kind":"modified","added":2,"removed":1},{"path":"b.txt","kind":"deleted","added":0,"removed":1},{"path":"d/e.txt","kind":"added","added":1,"removed":0},{"path":"see.txt","kind":"renamed","from":"c.txt","added":0,"removed":0}]`
-		if string(got) != want {
-			t.Errorf("changes\n got %s\nwant %s", got, want)
+		want := []workspace.Change{
+			{Path: "a.txt", Kind: workspace.Modified, Added: 2, Removed: 1},
+			{Path: "b.txt", Kind: workspace.Deleted, Removed: 1},
+			{Path: "d/e.txt", Kind: workspace.Added, Added: 1},
+			{Path: "see.txt", Kind: workspace.Renamed, From: "c.txt"},
+		}
+		if !slices.Equal(r.Changes, want) {
+			t.Errorf("changes\n got %+v\nwant %+v", r.Changes, want)
 		}
 	})
 	for _, tc := range []struct{ name, patch, msg string }{
