@@ -36,7 +36,7 @@ func setup(t *testing.T, opts broker.Options) (*broker.Manager, string, *fakeDri
 	}
 	d := &fakeDrivers{}
 	var loads atomic.Int32
-	opts.Load = func(context.Context, string) (broker.Drivers, error) {
+	opts.Load = func(context.Context, string, broker.Drivers) (broker.Drivers, error) {
 		loads.Add(1)
 		time.Sleep(10 * time.Millisecond) // widen the window for concurrent first opens
 		return d, nil

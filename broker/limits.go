@@ -23,9 +23,7 @@ type limiter interface {
 // sessionLimits are the workspace limits of a new session on root: the
 // manager's, with each key the root's configuration sets in its place.
 func (m *Manager) sessionLimits(root *Root) workspace.Limits {
-	root.mu.RLock()
-	defer root.mu.RUnlock()
-	if l, ok := root.drivers.(limiter); ok {
+	if l, ok := root.current().(limiter); ok {
 		return m.opts.Limits.Overlay(ConfigLimits(l.Limits()))
 	}
 	return m.opts.Limits

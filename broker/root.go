@@ -27,8 +27,11 @@ type Drivers interface {
 var _ Drivers = (*capabilities.Set)(nil)
 
 // Loader reads root's configuration, builds its drivers and probes them.
-// A nil Drivers with a nil error means the root has no capabilities.
-type Loader func(ctx context.Context, root string) (Drivers, error)
+// prev is the drivers the new ones will replace (nil on the first load):
+// a loader builds the new drivers beside them, taking over what keeps
+// running (language servers), and leaves closing prev to the Root. A nil
+// Drivers with a nil error means the root has no capabilities.
+type Loader func(ctx context.Context, root string, prev Drivers) (Drivers, error)
 
 // Root is one root directory and its drivers, shared by the sessions on it.
 // It implements engine.Capabilities by delegating to the current drivers,
@@ -38,12 +41,15 @@ type Root struct {
 	dir  string
 	load Loader
 
-	// mu guards drivers. Requests hold it for reading while they run, so
-	// a reload closes the old drivers only after the requests using them
-	// have finished.
-	mu      sync.RWMutex
-	drivers Drivers
-	closed  bool
+	// mu guards cur and closed; it is never held while drivers run.
+	mu     sync.RWMutex
+	cur    *generation
+	closed bool
+	// reprobeMu makes re-probes take turns (each builds on the last);
+	// requests never wait for it.
+	reprobeMu sync.Mutex
+	// retiring counts the replaced generations not yet closed.
+	retiring sync.WaitGroup
 
 	subMu sync.Mutex
 	subs  map[int]func()
@@ -56,14 +62,24 @@ type Root struct {
 	writeMu sync.Mutex
 }
 
+// generation is one loaded Drivers and the requests running on it: a
+// re-probe swaps in a new generation and closes the old one when its last
+// request ends (caddy's graceful reload).
+type generation struct {
+	d       Drivers
+	running sync.WaitGroup
+}
+
 func newRoot(ctx context.Context, dir string, load Loader) (*Root, error) {
 	r := &Root{dir: dir, load: load, subs: map[int]func(){}}
 	if load != nil {
-		d, err := load(ctx, dir)
+		d, err := load(ctx, dir, nil)
 		if err != nil {
 			return nil, err
 		}
-		r.drivers = d
+		if d != nil {
+			r.cur = &generation{d: d}
+		}
 	}
 	return r, nil
 }
@@ -75,21 +91,37 @@ func (r *Root) WriteLock() sync.Locker { return &r.writeMu }
 // Dir is the root's absolute directory.
 func (r *Root) Dir() string { return r.dir }
 
-// Has reports whether a working driver serves kind.
-func (r *Root) Has(kind engine.Kind) bool {
+// current returns the current drivers, or nil.
+func (r *Root) current() Drivers {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return r.drivers != nil && r.drivers.Has(kind)
+	if r.cur == nil {
+		return nil
+	}
+	return r.cur.d
 }
 
-// Run runs a format, lint or check request on the current drivers.
+// Has reports whether a working driver serves kind.
+func (r *Root) Has(kind engine.Kind) bool {
+	d := r.current()
+	return d != nil && d.Has(kind)
+}
+
+// Run runs a format, lint or check request on the current drivers; a
+// re-probe during the request swaps in new drivers for the next ones and
+// closes these after this request ends.
 func (r *Root) Run(ctx context.Context, req engine.Request) (*engine.Response, error) {
 	r.mu.RLock()
-	defer r.mu.RUnlock()
-	if r.drivers == nil {
+	g := r.cur
+	if g != nil {
+		g.running.Add(1) // before any swap can retire g
+	}
+	r.mu.RUnlock()
+	if g == nil {
 		return nil, errors.New("no drivers are loaded for " + r.dir)
 	}
-	return r.drivers.Run(ctx, req)
+	defer g.running.Done()
+	return g.d.Run(ctx, req)
 }
 
 var _ engine.Capabilities = (*Root)(nil)
@@ -97,9 +129,7 @@ var _ engine.Capabilities = (*Root)(nil)
 // DiskChanged passes the paths a session changed on disk to the drivers
 // that keep their own copy of the disk (see engine.DiskObserver).
 func (r *Root) DiskChanged(paths []string) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	if o, ok := r.drivers.(engine.DiskObserver); ok {
+	if o, ok := r.current().(engine.DiskObserver); ok {
 		o.DiskChanged(paths)
 	}
 }
@@ -121,26 +151,30 @@ func (r *Root) Kinds() []engine.Kind {
 // Report returns the latest probe report; a root without drivers reports
 // none.
 func (r *Root) Report() *capabilities.Report {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	if r.drivers == nil {
+	d := r.current()
+	if d == nil {
 		return &capabilities.Report{Drivers: []capabilities.DriverReport{}, Available: map[engine.Kind][]string{
 			engine.Format: {}, engine.Lint: {}, engine.Check: {},
 		}}
 	}
-	return r.drivers.Report()
+	return d.Report()
 }
 
 // Reprobe reloads the root's configuration and probes its drivers again,
-// then swaps the new drivers in for every session on the root and closes
-// the old ones once no request uses them. Subscribers are told when the
-// available kinds changed. On error the current drivers stay.
+// beside the current ones, which keep serving meanwhile; then swaps the
+// new drivers in for every session on the root and closes the old ones
+// once their last request ends, without waiting for it. Language servers
+// whose configuration did not change keep running (the loader hands them
+// over). Subscribers are told when the available kinds changed. On error
+// the current drivers stay.
 func (r *Root) Reprobe(ctx context.Context) (*capabilities.Report, error) {
 	if r.load == nil {
 		return r.Report(), nil
 	}
+	r.reprobeMu.Lock()
+	defer r.reprobeMu.Unlock()
 	before := r.Kinds()
-	d, err := r.load(ctx, r.dir)
+	d, err := r.load(ctx, r.dir, r.current())
 	if err != nil {
 		return nil, err
 	}
@@ -152,11 +186,21 @@ func (r *Root) Reprobe(ctx context.Context) (*capabilities.Report, error) {
 		}
 		return nil, errors.New("the broker is shutting down")
 	}
-	old := r.drivers
-	r.drivers = d
+	old := r.cur
+	r.cur = nil
+	if d != nil {
+		r.cur = &generation{d: d}
+	}
+	if old != nil {
+		r.retiring.Add(1)
+	}
 	r.mu.Unlock()
 	if old != nil {
-		old.Close()
+		go func() {
+			defer r.retiring.Done()
+			old.running.Wait()
+			old.d.Close()
+		}()
 	}
 	if !equalKinds(before, r.Kinds()) {
 		r.notify()
@@ -203,18 +247,23 @@ func (r *Root) notify() {
 	}
 }
 
-// close closes the drivers, after the requests using them finish.
+// close closes the drivers, after the requests using them finish, and
+// waits for the drivers that re-probes replaced to close.
 func (r *Root) close() error {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.closed {
+		r.mu.Unlock()
 		return nil
 	}
 	r.closed = true
-	if r.drivers == nil {
-		return nil
+	g := r.cur
+	r.cur = nil
+	r.mu.Unlock()
+	var err error
+	if g != nil {
+		g.running.Wait()
+		err = g.d.Close()
 	}
-	err := r.drivers.Close()
-	r.drivers = nil
+	r.retiring.Wait()
 	return err
 }

@@ -48,7 +48,7 @@ func TestFailedStepDoesNotWrite(t *testing.T) {
 				t.Fatal(err)
 			}
 			d := &fixingDrivers{resp: tc.resp}
-			m := broker.NewManager(broker.Options{Load: func(context.Context, string) (broker.Drivers, error) { return d, nil }})
+			m := broker.NewManager(broker.Options{Load: func(context.Context, string, broker.Drivers) (broker.Drivers, error) { return d, nil }})
 			t.Cleanup(func() { m.Close() })
 			ctx := context.Background()
 			s, err := m.Open(ctx, root)

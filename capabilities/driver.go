@@ -5,7 +5,34 @@
 // The principal types are [Driver] (one tool, described by its [Spec]),
 // [Set] (the drivers of one configuration, routed by file type, which
 // implements engine.Capabilities) and [Report] (what the probe found).
-// Optional abilities are optional interfaces: [Fixer].
+// Optional abilities are optional interfaces: [Fixer], [Heir].
+//
+// # Lifecycle
+//
+// A driver, and a set, lives through four steps, in this order:
+//
+//  1. New ([Type].New, [NewSet]) checks the configuration and builds
+//     the value. It has no side effect: it starts no process, creates
+//     no file, opens no cache. A driver that a re-probe builds to
+//     replace another may then Inherit from it ([Heir], [NewSetAfter]).
+//  2. Probe finds the tool and runs its smoke test, within the
+//     context's deadline. What it starts it stops before returning.
+//  3. Run answers requests, concurrently. A driver keeps what makes
+//     the next request fast (a language server, a staged module, a
+//     cache), owned by it or by its set, never by the package.
+//  4. Close is required, idempotent and blocking: it refuses new
+//     calls, waits for the running ones to end, then stops the
+//     driver's processes and removes its files. A Run after Close
+//     answers status crashed saying the driver was closed; a set's Run
+//     after Close returns [ErrSetClosed].
+//
+// A set owns its drivers, its store of staged trees ([Trees]) and a hold
+// on the resources its drivers share ([Shared]: the language servers). A
+// re-probe builds the new set beside the old one with [NewSetAfter]: the
+// new set shares the old one's resources and its heirs take over the
+// running servers whose command and settings did not change; the old set
+// is closed when its last request ends, and the last set holding the
+// shared resources stops them. [Calls] is the bookkeeping behind Close.
 //
 // This file defines the driver model.
 package capabilities
@@ -43,6 +70,10 @@ type Driver interface {
 	Probe(ctx context.Context) Probe
 	// Run formats, lints or checks req.Files (req.Kind says which).
 	Run(ctx context.Context, req *Request) *Result
+	// Close waits for the running calls, then releases what the driver
+	// holds (processes, files). It is idempotent; see the lifecycle in
+	// the package doc.
+	Close() error
 }
 
 // Fixer is a Driver that can apply fixes for lint with fix: true. Run with
@@ -50,11 +81,6 @@ type Driver interface {
 type Fixer interface {
 	Driver
 	CanFix() bool
-}
-
-// Closer is a Driver that holds resources (a language server process).
-type Closer interface {
-	Close() error
 }
 
 // Request is one run of one driver.

@@ -6,6 +6,7 @@ package capabilities
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"path"
@@ -30,7 +31,8 @@ type Type struct {
 	// Doc says what drivers of this type are.
 	Doc string
 	// New builds a driver named name from its configuration. It must not
-	// start processes or touch the disk: the probe does that.
+	// start processes or touch the disk: the probe does that (see the
+	// lifecycle in the package doc).
 	New func(name string, cfg *configs.Driver, env Env) (Driver, error)
 }
 
@@ -41,6 +43,13 @@ type Env struct {
 	// Language names the language the driver serves first (for LSP
 	// language ids).
 	Language string
+	// Shared holds the resources the set's drivers share and a re-probe
+	// hands on (language servers); nil for a driver built alone, which
+	// then owns its own.
+	Shared *Shared
+	// Trees is the set's store of staged trees; nil for a driver built
+	// alone, which then keeps its own.
+	Trees *Trees
 }
 
 // DefaultMaxDiagnostics caps the diagnostics of one answer.
@@ -62,6 +71,9 @@ type Set struct {
 	install map[string]string // driver name → its install hint
 	maxDiag int
 	limits  configs.Limits // the configuration's [limits], for the workspace
+	shared  *Shared
+	trees   *Trees
+	calls   Calls
 
 	mu     sync.Mutex
 	probes map[string]Probe
@@ -78,13 +90,47 @@ func (s *Set) Limits() configs.Limits { return s.limits }
 
 // NewSet builds the drivers that cfg's languages use, from types. A driver
 // whose type is unknown, or whose configuration its type refuses, is an
-// error naming it. Nothing is probed yet.
+// error naming it. Nothing is probed yet, and nothing is started or
+// written: a set that is never probed or run still needs Close, which
+// closes its drivers.
 func NewSet(cfg *configs.Config, types []Type, root string) (*Set, error) {
+	return NewSetAfter(nil, cfg, types, root)
+}
+
+// NewSetAfter is [NewSet] for a set that will replace prev (a re-probe):
+// it shares prev's resources, and each of its drivers that can take over
+// the running resources of prev's driver of the same name and the same
+// configuration (an [Heir]) does, so a language server keeps running
+// across the swap. prev stays usable until it is closed, which it must be
+// (its running requests end first); a nil prev is NewSet.
+func NewSetAfter(prev *Set, cfg *configs.Config, types []Type, root string) (*Set, error) {
+	s, err := newSet(prev, cfg, types, root)
+	if err != nil {
+		return nil, err
+	}
+	if prev != nil {
+		s.inherit(prev)
+	}
+	return s, nil
+}
+
+func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, err error) {
 	byName := map[string]Type{}
 	for _, t := range types {
 		byName[t.Name] = t
 	}
-	s := &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics, limits: cfg.Limits}
+	s = &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics, limits: cfg.Limits, trees: NewTrees(0)}
+	if prev != nil {
+		s.shared = prev.shared.hold()
+	} else {
+		s.shared = newShared()
+	}
+	made := s
+	defer func() {
+		if err != nil {
+			made.Close() // the drivers built so far, and the hold on shared
+		}
+	}()
 	if s.maxDiag <= 0 {
 		s.maxDiag = DefaultMaxDiagnostics
 	}
@@ -121,7 +167,7 @@ func NewSet(cfg *configs.Config, types []Type, root string) (*Set, error) {
 			if !ok {
 				return nil, fmt.Errorf("driver %q has type %q, which devbroker does not have (types: %s)", dn, dc.Type, typeNames(types))
 			}
-			d, err := t.New(dn, dc, Env{Root: root, Language: ln})
+			d, err := t.New(dn, dc, Env{Root: root, Language: ln, Shared: s.shared, Trees: s.trees})
 			if err != nil {
 				return nil, fmt.Errorf("driver %q: %w", dn, err)
 			}
@@ -168,6 +214,10 @@ func (s *Set) Untrust(name string, p Probe) {
 // drivers found working serve requests afterwards. Untrusted drivers are
 // not probed.
 func (s *Set) Probe(ctx context.Context) *Report {
+	if !s.calls.Begin() {
+		return s.Report() // closed: the last results stand
+	}
+	defer s.calls.End()
 	var wg sync.WaitGroup
 	results := make(map[string]Probe, len(s.drivers))
 	var mu sync.Mutex
@@ -258,6 +308,10 @@ func (s *Set) languageOf(p string) *language {
 // no driver for the kind, or that no language covers, gets an info
 // diagnostic.
 func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, error) {
+	if !s.calls.Begin() {
+		return nil, ErrSetClosed
+	}
+	defer s.calls.End()
 	targets := req.Paths
 	if targets == nil {
 		for p := range req.Files {
@@ -366,17 +420,43 @@ func info(p, msg string) engine.Diagnostic {
 	return engine.Diagnostic{Path: p, Line: 1, Column: 1, EndLine: 1, EndColumn: 1, Severity: engine.SeverityInfo, Source: "devbroker", Message: msg}
 }
 
-// Close closes the drivers that hold resources.
+// ErrSetClosed is the error of a request to a closed set.
+var ErrSetClosed = errors.New("the drivers were closed (a re-probe replaced them, or devbroker is shutting down); run the request again")
+
+// Close refuses new requests, waits for the running ones to end, then
+// closes every driver (what a later set took over lives on with it), removes the
+// staged trees and lets go of the shared resources (the last set holding
+// them stops the language servers). It is idempotent and blocking.
 func (s *Set) Close() error {
-	var first error
-	for _, d := range s.drivers {
-		if c, ok := d.(Closer); ok {
-			if err := c.Close(); err != nil && first == nil {
-				first = err
-			}
+	return s.calls.Close(func() error {
+		var errs []error
+		for _, d := range s.drivers {
+			errs = append(errs, d.Close())
+		}
+		errs = append(errs, s.trees.Close(), s.shared.release())
+		return errors.Join(errs...)
+	})
+}
+
+// Heir is a Driver that can take over the running resources of the driver
+// it replaces on a re-probe (a language server's process, a staged
+// module). Inherit is called once, after New and before any Run, with the
+// previous set's driver of the same name; it keeps what it can use (the
+// same type and configuration) and leaves the rest. old keeps working
+// until it is closed: what it hands over must outlive its Close.
+type Heir interface {
+	Driver
+	Inherit(old Driver)
+}
+
+// inherit lets each heir take over from prev's driver of its name.
+func (s *Set) inherit(prev *Set) {
+	for name, d := range s.drivers {
+		od, ok := prev.drivers[name]
+		if h, heir := d.(Heir); ok && heir {
+			h.Inherit(od)
 		}
 	}
-	return first
 }
 
 var _ engine.Capabilities = (*Set)(nil)

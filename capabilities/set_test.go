@@ -35,6 +35,8 @@ func (f *fake) Run(_ context.Context, req *capabilities.Request) *capabilities.R
 	return f.run(req)
 }
 
+func (f *fake) Close() error { return nil }
+
 // newFakeSet builds a probed Set whose language "x" (*.x) lints with the
 // given drivers, in order.
 func newFakeSet(t *testing.T, drivers ...*fake) *capabilities.Set {

@@ -6,6 +6,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -106,8 +107,12 @@ func (c *Config) section(name string) any {
 	return c.Settings
 }
 
+// key identifies the servers a Supervisor shares: one command with one
+// environment and settings on one root. Servers whose settings differ are
+// different servers (a re-probe that changed them starts a new one).
 func (c *Config) key() string {
-	return strings.Join(c.Command, "\x00") + "\x01" + c.Root
+	settings, _ := json.Marshal(c.Settings) // map keys sorted
+	return strings.Join(c.Command, "\x00") + "\x01" + c.Root + "\x01" + strings.Join(c.Env, "\x00") + "\x01" + string(settings)
 }
 
 // Document is content the server must see for one file.

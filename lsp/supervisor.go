@@ -1,7 +1,9 @@
 package lsp
 
-// This file defines [Supervisor]: one [Server] per (command, root), shared
-// by every caller, and closed when the last caller lets go.
+// This file defines [Supervisor]: one [Server] per (command, environment,
+// settings, root), shared by every caller, and closed when the last caller
+// lets go. A supervisor belongs to its owner (a capabilities set, handed
+// on to the set that replaces it), never to the package.
 
 import (
 	"errors"
@@ -25,9 +27,9 @@ func NewSupervisor() *Supervisor {
 	return &Supervisor{servers: map[string]*shared{}}
 }
 
-// Acquire returns the Server for cfg's command and root, creating it (not
-// starting it) on first use; callers with the same command and root share
-// one Server, configured by the first. release lets go of it (it is
+// Acquire returns the Server for cfg's command, environment, settings and
+// root, creating it (not starting it) on first use; callers with the same
+// ones share one Server. release lets go of it (it is
 // idempotent); the Server closes when its last holder lets go.
 func (s *Supervisor) Acquire(cfg Config) (srv *Server, release func(), err error) {
 	s.mu.Lock()

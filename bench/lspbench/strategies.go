@@ -102,7 +102,7 @@ func (b *bench) devbroker(ctx context.Context, res *results) error {
 	if err != nil {
 		return err
 	}
-	defer d.(capabilities.Closer).Close()
+	defer d.Close()
 	start := time.Now()
 	clean, _, err := b.check(ctx, d, b.clean)
 	if err != nil {
@@ -155,7 +155,7 @@ func (b *bench) coldStart(ctx context.Context, cfg configs.Driver) (time.Duratio
 	if err != nil {
 		return 0, err
 	}
-	defer d.(capabilities.Closer).Close()
+	defer d.Close()
 	start := time.Now()
 	if _, _, err := b.check(ctx, d, b.clean); err != nil {
 		return 0, err

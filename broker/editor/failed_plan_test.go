@@ -15,7 +15,7 @@ import (
 
 // realDrivers loads a root's drivers as `devbroker serve` does: gopls
 // checks Go (go build and go vet when gopls is missing).
-func realDrivers(ctx context.Context, root string) (broker.Drivers, error) {
+func realDrivers(ctx context.Context, root string, _ broker.Drivers) (broker.Drivers, error) {
 	set, _, err := drivers.Load(ctx, root)
 	if err != nil {
 		return nil, err

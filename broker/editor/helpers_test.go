@@ -107,7 +107,7 @@ func start(t *testing.T, root string, withChecker bool) *client {
 	t.Helper()
 	opts := broker.Options{}
 	if withChecker {
-		opts.Load = func(context.Context, string) (broker.Drivers, error) { return checker{}, nil }
+		opts.Load = func(context.Context, string, broker.Drivers) (broker.Drivers, error) { return checker{}, nil }
 	}
 	return startWith(t, root, opts)
 }

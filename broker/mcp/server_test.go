@@ -65,7 +65,7 @@ func (f *fakeDrivers) Close() error { f.closed.Store(true); return nil }
 
 // loaderOf returns a loader that serves whatever *next holds at load time.
 func loaderOf(next *atomic.Pointer[fakeDrivers], loads *atomic.Int32) broker.Loader {
-	return func(context.Context, string) (broker.Drivers, error) {
+	return func(context.Context, string, broker.Drivers) (broker.Drivers, error) {
 		loads.Add(1)
 		d := next.Load()
 		if d == nil {

@@ -30,6 +30,11 @@ type Options struct {
 	// Trust decides whether the project's commands may run; nil: the
 	// user's trust list ([trust.Default]).
 	Trust trust.Checker
+	// Previous is the set the loaded one will replace (a re-probe), or
+	// nil: the new set is built beside it and takes over its running
+	// language servers whose configuration did not change (see
+	// capabilities.NewSetAfter). The caller still closes Previous.
+	Previous *capabilities.Set
 }
 
 // Load reads root's configuration, builds its drivers and probes them.
@@ -57,7 +62,7 @@ func LoadWith(ctx context.Context, root string, opts Options) (*capabilities.Set
 			return nil, nil, err
 		}
 	}
-	set, err := capabilities.NewSet(cfg, Types, root)
+	set, err := capabilities.NewSetAfter(opts.Previous, cfg, Types, root)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -65,7 +70,7 @@ func LoadWith(ctx context.Context, root string, opts Options) (*capabilities.Set
 	if !v.Trusted {
 		untrustRepositoryCode(set, cfg, v.Reason)
 	}
-	return set, set.Probe(ctx), nil
+	return set, set.Probe(ctx), nil // the caller closes set
 }
 
 // check asks c, or the user's trust list.

@@ -31,6 +31,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/reviewdog/errorformat"
@@ -60,7 +61,8 @@ const (
 )
 
 // Driver runs one configured external command. It is safe for concurrent
-// use: every run has its own temporary files.
+// use: every run has its own temporary files, or a staged tree shared
+// only with runs that read it.
 type Driver struct {
 	name    string
 	cfg     *configs.Driver
@@ -73,6 +75,10 @@ type Driver struct {
 	efm          *errorformat.Errorformat // nil without patterns
 	defaultSev   engine.Severity
 	kinds        []engine.Kind
+	calls        capabilities.Calls
+
+	mu  sync.Mutex
+	own *capabilities.Trees // staged trees, for a driver built alone
 }
 
 // New builds the driver named name from cfg. It checks the configuration
@@ -215,6 +221,21 @@ func (d *Driver) Spec() capabilities.Spec {
 
 // CanFix reports whether the driver has a fix command.
 func (d *Driver) CanFix() bool { return len(d.cfg.FixCommand) > 0 }
+
+// Close waits for the running commands to end and removes the staged
+// trees the driver keeps itself (a set removes its store). It is
+// idempotent.
+func (d *Driver) Close() error {
+	return d.calls.Close(func() error {
+		d.mu.Lock()
+		own := d.own
+		d.mu.Unlock()
+		if own != nil {
+			return own.Close()
+		}
+		return nil
+	})
+}
 
 var (
 	_ capabilities.Driver = (*Driver)(nil)

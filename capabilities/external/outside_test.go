@@ -42,7 +42,7 @@ func outsideModule(t *testing.T, kind engine.Kind, secret string) (string, *capa
 		"go.mod":  "module example.com/m\n\ngo 1.22\n",
 		"main.go": "package main\n\nfunc main() {}\n",
 	} {
-		if err := writeAt(root, p, text.FromString(s)); err != nil {
+		if err := capabilities.WriteAt(root, p, text.FromString(s)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -149,7 +149,7 @@ func TestReplaceOutsideIsNeverClean(t *testing.T) {
 		"root/go.mod":    mod,
 		"root/main.go":   main,
 	} {
-		if err := writeAt(base, p, text.FromString(s)); err != nil {
+		if err := capabilities.WriteAt(base, p, text.FromString(s)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -116,7 +116,7 @@ func (d *Driver) smoke(ctx context.Context) string {
 	}
 	defer os.RemoveAll(root)
 	doc := text.FromString(sm.Content)
-	if err := writeAt(root, file, doc); err != nil {
+	if err := capabilities.WriteAt(root, file, doc); err != nil {
 		return err.Error()
 	}
 	kind := d.kinds[0]

@@ -24,6 +24,10 @@ var maxParallel = min(runtime.NumCPU(), 8)
 // Run formats or lints req.Files. The diagnostics describe req.All, the
 // workspace content; formatted or fixed contents are in Result.Edits.
 func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabilities.Result {
+	if !d.calls.Begin() {
+		return capabilities.ClosedResult(d.name)
+	}
+	defer d.calls.End()
 	root := req.Root
 	if root == "" {
 		root = d.env.Root
@@ -54,7 +58,7 @@ func (d *Driver) lint(ctx context.Context, root string, all map[string]*text.Doc
 	if len(files) == 0 {
 		return res.result()
 	}
-	v, err := d.view(root, all, changed, deleted)
+	v, err := d.view(root, all, changed, deleted, false)
 	if err != nil {
 		return crashed(err)
 	}
@@ -92,7 +96,7 @@ func (d *Driver) format(ctx context.Context, root string, all map[string]*text.D
 	if len(files) == 0 {
 		return res.result()
 	}
-	v, err := d.view(root, all, nil, nil)
+	v, err := d.view(root, all, nil, nil, d.cfg.Output == "file")
 	if err != nil {
 		return crashed(err)
 	}
@@ -169,7 +173,7 @@ func (d *Driver) fix(ctx context.Context, root string, req *capabilities.Request
 	if len(files) == 0 {
 		return res.result()
 	}
-	v, err := stage(req.All)
+	v, err := d.stage(req.All, true)
 	if err != nil {
 		return crashed(err)
 	}
@@ -212,12 +216,13 @@ func (d *Driver) fix(ctx context.Context, root string, req *capabilities.Request
 	return rest
 }
 
-// view prepares how the command sees the workspace. A command that runs
-// in the root itself (stdin, overlay) must have its working directory
-// there: see [Driver.confineDir].
-func (d *Driver) view(root string, all map[string]*text.Doc, changed, deleted []string) (*view, error) {
+// view prepares how the command sees the workspace; private asks for a
+// staged tree of its own, which the command may rewrite. A command that
+// runs in the root itself (stdin, overlay) must have its working
+// directory there: see [Driver.confineDir].
+func (d *Driver) view(root string, all map[string]*text.Doc, changed, deleted []string, private bool) (*view, error) {
 	if d.input == InputStaged {
-		return stage(all)
+		return d.stage(all, private)
 	}
 	if err := d.confineDir(root); err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
 )
@@ -24,33 +25,51 @@ type view struct {
 	overlay string
 	// temp is the temporary directory, removed by close; "" if none.
 	temp string
+	// release lets go of a staged tree; nil if none.
+	release func()
 	// copies maps the temporary copy of each overlaid file to its
 	// workspace path.
 	copies map[string]string
 }
 
-// close removes the view's temporary files.
+// close removes the view's temporary files and lets go of its tree.
 func (v *view) close() {
+	if v.release != nil {
+		v.release()
+	}
 	if v.temp != "" {
 		os.RemoveAll(v.temp)
 	}
 }
 
-// stage writes every file of all into a new temporary tree, at its
-// workspace path.
-func stage(all map[string]*text.Doc) (*view, error) {
-	dir, err := tempDir("devbroker-staged-")
+// stage returns a tree holding every file of all at its workspace path,
+// from the set's store of staged trees: shared with the other drivers of
+// the request when the command only reads it, a private copy when it
+// rewrites it (a formatter with output "file", a fix command).
+func (d *Driver) stage(all map[string]*text.Doc, private bool) (*view, error) {
+	trees := d.trees()
+	get := trees.Shared
+	if private {
+		get = trees.Private
+	}
+	dir, release, err := get(all)
 	if err != nil {
 		return nil, err
 	}
-	v := &view{tree: dir, temp: dir}
-	for p, doc := range all {
-		if err := writeAt(dir, p, doc); err != nil {
-			v.close()
-			return nil, err
-		}
+	return &view{tree: dir, release: release}, nil
+}
+
+// trees is the set's store of staged trees, or the driver's own.
+func (d *Driver) trees() *capabilities.Trees {
+	if d.env.Trees != nil {
+		return d.env.Trees
 	}
-	return v, nil
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.own == nil {
+		d.own = capabilities.NewTrees(0)
+	}
+	return d.own
 }
 
 // overlay writes the changed files to temporary copies and a Go overlay
@@ -72,7 +91,7 @@ func overlay(root string, all map[string]*text.Doc, changed, deleted []string) (
 			continue
 		}
 		files := filepath.Join(dir, "files")
-		if err := writeAt(files, p, doc); err != nil {
+		if err := capabilities.WriteAt(files, p, doc); err != nil {
 			v.close()
 			return nil, err
 		}
@@ -112,21 +131,6 @@ func tempDir(prefix string) (string, error) {
 		dir = real
 	}
 	return dir, nil
-}
-
-// writeAt writes doc at workspace path p under dir.
-func writeAt(dir, p string, doc *text.Doc) error {
-	if !filepath.IsLocal(filepath.FromSlash(p)) {
-		return fmt.Errorf("workspace path %q is not local", p)
-	}
-	full := filepath.Join(dir, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(full), 0o700); err != nil {
-		return fmt.Errorf("staging %s: %w", p, err)
-	}
-	if err := os.WriteFile(full, doc.Bytes(), 0o600); err != nil {
-		return fmt.Errorf("staging %s: %w", p, err)
-	}
-	return nil
 }
 
 // readBack reads the files at paths from the staged tree and returns those

@@ -94,7 +94,7 @@ func goModule(t *testing.T) string {
 		"main.go":     "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n",
 		"old/gone.go": "package old\n\nimport \"fmt\"\n\nfunc F() { fmt.Printf(\"%d\", \"x\") }\n",
 	} {
-		if err := writeAt(root, p, text.FromString(s)); err != nil {
+		if err := capabilities.WriteAt(root, p, text.FromString(s)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -52,8 +52,9 @@ const linkedVersion = "v0.10.0"
 // Driver formats Go files with the linked-in gofumpt. It is safe for
 // concurrent use.
 type Driver struct {
-	name string
-	doc  string
+	name  string
+	doc   string
+	calls capabilities.Calls
 }
 
 // New builds a gofumpt driver named name. It does nothing else: no
@@ -122,6 +123,10 @@ func (d *Driver) Probe(ctx context.Context) capabilities.Probe {
 	p.Took = time.Since(start)
 	return p
 }
+
+// Close waits for the running calls; gofumpt holds nothing else. It is
+// idempotent.
+func (d *Driver) Close() error { return d.calls.Close(nil) }
 
 var (
 	_ capabilities.Driver = (*Driver)(nil)

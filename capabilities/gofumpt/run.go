@@ -35,6 +35,10 @@ type outcome struct {
 // Run formats req.Files (format), or reports those that are not
 // gofumpt-formatted (lint, formatting them when req.Fix is set).
 func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabilities.Result {
+	if !d.calls.Begin() {
+		return capabilities.ClosedResult(d.name)
+	}
+	defer d.calls.End()
 	res := &capabilities.Result{Status: engine.StatusOK, Edits: map[string]*text.Doc{}}
 	if req.Kind != engine.Format && req.Kind != engine.Lint {
 		res.Status = engine.StatusCrashed

@@ -80,7 +80,7 @@ func BenchmarkEditToDiagnostics(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer d.(capabilities.Closer).Close()
+	defer d.Close()
 	check := func(content string) int {
 		res := d.Run(context.Background(), &capabilities.Request{
 			Kind: engine.Check, Root: root, Files: []string{file},

@@ -8,15 +8,20 @@
 // to engine values on workspace paths, positions from UTF-16 to
 // characters on the content the server was given (convert.go).
 //
-// Servers are shared: every Driver of one process takes its server from
-// one lsp.Supervisor, so all sessions on a root use one gopls.
+// Servers are shared: the Drivers of one set take their servers from the
+// set's lsp.Supervisor (capabilities.Shared), so all sessions on a root use
+// one gopls, and a re-probe's new set takes over the running servers whose
+// command and settings did not change ([Driver.Inherit]). A Driver built
+// alone owns its own supervisor. Close stops what no one else holds.
 package lspdriver
 
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"time"
 
@@ -36,8 +41,8 @@ var Type = capabilities.Type{
 // IdleTimeout stops a server that has not been used for this long.
 const IdleTimeout = lsp.DefaultIdleTimeout
 
-// supervisor holds the process's language servers.
-var supervisor = lsp.NewSupervisor()
+// sharedKey names the set's supervisor in capabilities.Shared.
+const sharedKey = "lsp"
 
 // noWatch turns the servers' disk watchers off (tests of the explicit
 // notifications).
@@ -52,8 +57,11 @@ type Driver struct {
 	langID  string
 	timeout time.Duration
 	log     *slog.Logger
+	shared  *capabilities.Shared // nil: own holds the driver's supervisor
+	calls   capabilities.Calls
 
 	mu       sync.Mutex
+	own      *lsp.Supervisor
 	bin      string // resolved Command[0]
 	how      string
 	servers  map[string]held // by root
@@ -77,7 +85,7 @@ func New(name string, cfg *configs.Driver, env capabilities.Env) (capabilities.D
 		return nil, fmt.Errorf("a driver of type lsp needs command, the language server's argv")
 	}
 	d := &Driver{name: name, root: env.Root, cfg: *cfg, langID: cfg.LanguageID, timeout: configs.DefaultTimeout, servers: map[string]held{}, idle: IdleTimeout,
-		log: slog.New(slog.DiscardHandler)}
+		log: slog.New(slog.DiscardHandler), shared: env.Shared}
 	if d.langID == "" {
 		d.langID = env.Language
 	}
@@ -123,9 +131,36 @@ func (d *Driver) resolve(ctx context.Context, root string) (string, error) {
 	return bin, err
 }
 
+// supervisor returns the supervisor the driver's servers come from: its
+// set's, or its own.
+func (d *Driver) supervisor() (*lsp.Supervisor, error) {
+	if d.shared == nil {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if d.own == nil {
+			d.own = lsp.NewSupervisor()
+		}
+		return d.own, nil
+	}
+	c, err := d.shared.Get(sharedKey, func() io.Closer { return lsp.NewSupervisor() })
+	if err != nil {
+		return nil, err
+	}
+	return c.(*lsp.Supervisor), nil
+}
+
 // server returns the shared server for root.
 func (d *Driver) server(ctx context.Context, root string) (*lsp.Server, error) {
 	bin, err := d.resolve(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	return d.hold(bin, root)
+}
+
+// hold returns the server the driver holds for root, acquiring it first.
+func (d *Driver) hold(bin, root string) (*lsp.Server, error) {
+	sup, err := d.supervisor()
 	if err != nil {
 		return nil, err
 	}
@@ -137,12 +172,48 @@ func (d *Driver) server(ctx context.Context, root string) (*lsp.Server, error) {
 	if h, ok := d.servers[root]; ok {
 		return h.srv, nil
 	}
-	srv, release, err := supervisor.Acquire(d.config(bin, root))
+	srv, release, err := sup.Acquire(d.config(bin, root))
 	if err != nil {
 		return nil, err
 	}
 	d.servers[root] = held{srv, release}
 	return srv, nil
+}
+
+// Server returns the server the driver holds for root, or nil: for tests
+// and benchmarks that tell servers apart (lsp.Server.PID, Starts).
+func (d *Driver) Server(root string) *lsp.Server {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.servers[root].srv
+}
+
+// Inherit takes over the servers that old, the driver this one replaces
+// on a re-probe, holds, when old is an lsp driver of the same
+// configuration on the same shared supervisor: they keep running across
+// the swap, and old's Close no longer stops them. Otherwise it does
+// nothing, and old's servers stop with it.
+func (d *Driver) Inherit(old capabilities.Driver) {
+	o, ok := old.(*Driver)
+	if !ok || o == d || d.shared == nil || o.shared != d.shared || o.root != d.root || o.langID != d.langID || !reflect.DeepEqual(o.cfg, d.cfg) {
+		return
+	}
+	o.mu.Lock()
+	bin, how, findErr, resolved := o.bin, o.how, o.findErr, o.resolved
+	roots := make([]string, 0, len(o.servers))
+	for r := range o.servers {
+		roots = append(roots, r)
+	}
+	o.mu.Unlock()
+	if !resolved || findErr != nil {
+		return
+	}
+	d.mu.Lock()
+	d.bin, d.how, d.findErr, d.resolved = bin, how, nil, true
+	d.mu.Unlock()
+	for _, r := range roots {
+		_, _ = d.hold(bin, r) // an error (shutting down) leaves it to Run
+	}
 }
 
 func (d *Driver) config(bin, root string) lsp.Config {
@@ -158,28 +229,38 @@ func (d *Driver) config(bin, root string) lsp.Config {
 	}
 }
 
-// Close lets go of the driver's servers; each stops when no other driver
-// holds it. It is idempotent.
+// Close waits for the running calls, then lets go of the driver's
+// servers; each stops when no other driver holds it (a driver built alone
+// stops its own). It is idempotent.
 func (d *Driver) Close() error {
-	d.mu.Lock()
-	servers := d.servers
-	d.servers = map[string]held{}
-	d.closed = true
-	d.mu.Unlock()
-	for _, h := range servers {
-		h.release()
-	}
-	return nil
+	return d.calls.Close(func() error {
+		d.mu.Lock()
+		servers, own := d.servers, d.own
+		d.servers = map[string]held{}
+		d.closed = true
+		d.mu.Unlock()
+		for _, h := range servers {
+			h.release()
+		}
+		if own != nil {
+			return own.Close()
+		}
+		return nil
+	})
 }
 
-// DiskChanged tells the process's language servers whose roots hold
-// paths that devbroker changed them on disk (a server does not re-read a
-// file it has not open until it is told).
-func (d *Driver) DiskChanged(paths []string) { supervisor.FilesChanged(paths) }
+// DiskChanged tells the language servers of the driver's supervisor
+// whose roots hold paths that devbroker changed them on disk (a server
+// does not re-read a file it has not open until it is told).
+func (d *Driver) DiskChanged(paths []string) {
+	if sup, err := d.supervisor(); err == nil {
+		sup.FilesChanged(paths)
+	}
+}
 
 var (
 	_ engine.DiskObserver = (*Driver)(nil)
 	_ capabilities.Driver = (*Driver)(nil)
 	_ capabilities.Fixer  = (*Driver)(nil)
-	_ capabilities.Closer = (*Driver)(nil)
+	_ capabilities.Heir   = (*Driver)(nil)
 )

@@ -62,7 +62,7 @@ func driver(t *testing.T, cfg *configs.Driver, root string) capabilities.Driver 
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = d.(capabilities.Closer).Close() })
+	t.Cleanup(func() { _ = d.Close() })
 	return d
 }
 

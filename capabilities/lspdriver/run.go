@@ -27,6 +27,10 @@ import (
 // status says timeout, crashed, not_installed or indexing, and the
 // diagnostics are what was known.
 func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabilities.Result {
+	if !d.calls.Begin() {
+		return capabilities.ClosedResult(d.name)
+	}
+	defer d.calls.End()
 	ctx, cancel := context.WithTimeout(ctx, d.timeout)
 	defer cancel()
 	srv, err := d.server(ctx, req.Root)

@@ -101,6 +101,15 @@ func setup() (cache.Cache, error) {
 	return cache.Open(dir)
 }
 
+// trim removes the cache's entries that were not used for days, at most
+// once a day (staticcheck's DiskCache.Trim, which its command runs on
+// exit).
+func trim(c cache.Cache) {
+	if t, ok := c.(interface{ Trim() }); ok {
+		t.Trim()
+	}
+}
+
 // salt keys the cache to the analyzers' code: staticcheck's module
 // version and checksum with the Go version when the build records them
 // (stable across devbroker builds), else this executable's build ID, as

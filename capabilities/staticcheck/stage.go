@@ -16,6 +16,11 @@ package staticcheck
 // files there for Go build cache files and would not look for their
 // staticcheck.conf.
 //
+// The stage belongs to the driver that made it and is removed by its
+// Close ([stage.remove]), under the stage's lock file: other processes
+// linting the same module wait, and find the stage gone (see
+// [stage.lock]).
+//
 // Invariant: staged files are written by rename of a new file, never in
 // place, and never linked to the originals: nothing done in the stage
 // (go may rewrite go.sum with -mod=mod) reaches the user's files.
@@ -33,6 +38,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rogpeppe/go-internal/lockedfile"
 	"golang.org/x/mod/modfile"
 
 	"github.com/devbroker/devbroker/engine/rootfs"
@@ -93,6 +99,50 @@ func newStage(root string) (*stage, error) {
 		tree:    filepath.Join(dir, "tree", base),
 		work:    work,
 	}, nil
+}
+
+// lock takes the stage's lock file, making the stage's directory first.
+// A lock taken on a file that a closing driver removed meanwhile is let go
+// and taken again on the new one.
+func (s *stage) lock() (unlock func(), err error) {
+	name := filepath.Join(s.dir, "lock")
+	for range 10 {
+		if err := os.MkdirAll(s.dir, 0o777); err != nil {
+			return nil, err
+		}
+		f, err := lockedfile.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o666)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed between MkdirAll and the open
+		}
+		if err != nil {
+			return nil, err
+		}
+		held, err1 := f.Stat()
+		now, err2 := os.Stat(name)
+		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			return func() { f.Close() }, nil
+		}
+		f.Close()
+	}
+	return nil, fmt.Errorf("the stage %s kept being removed while devbroker waited for its lock (another devbroker closing); run the request again", s.dir)
+}
+
+// remove deletes the stage, under its lock, and the directory of stages
+// when it is left empty.
+func (s *stage) remove() error {
+	if _, err := os.Stat(s.dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	unlock, err := s.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := os.RemoveAll(s.dir); err != nil {
+		return fmt.Errorf("removing the staged module at %s: %w", s.dir, err)
+	}
+	os.Remove(filepath.Dir(s.dir)) // only if empty: other stages stay
+	return nil
 }
 
 // moduleBase finds the nearest directory at or above root with a go.mod,

@@ -10,22 +10,26 @@
 // Work is reused across runs: the stage is synchronized, not rebuilt, at a
 // fixed place per module, so Go's build cache and staticcheck's cache (in
 // the user cache directory, devbroker/staticcheck) serve every package
-// that did not change.
+// that did not change. The driver owns its stages: a re-probe's driver of
+// the same configuration takes them over ([Driver.Inherit]); Close
+// removes the rest and trims the cache, as the staticcheck command does
+// when it exits.
 package staticcheck
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/rogpeppe/go-internal/lockedfile"
 	"honnef.co/go/tools/lintcmd/cache"
 	"honnef.co/go/tools/lintcmd/version"
 
@@ -50,8 +54,11 @@ type Driver struct {
 	env     []string
 	timeout time.Duration
 
+	calls capabilities.Calls
+
 	mu     sync.Mutex
 	stages map[string]*stage // by workspace root
+	cached bool              // a run opened the cache
 }
 
 // New builds a staticcheck driver. Of the configuration it uses Doc, Env
@@ -144,6 +151,10 @@ func (d *Driver) Probe(ctx context.Context) capabilities.Probe {
 // and reports the findings in req.Files (and any package that failed to
 // load).
 func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabilities.Result {
+	if !d.calls.Begin() {
+		return capabilities.ClosedResult(d.name)
+	}
+	defer d.calls.End()
 	if req.Kind != engine.Lint {
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("staticcheck does not %s; it only lints", req.Kind)}
 	}
@@ -201,15 +212,15 @@ func (d *Driver) runLocked(ctx context.Context, st *stage, req *capabilities.Req
 	if err != nil {
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
 	}
+	d.mu.Lock()
+	d.cached = true
+	d.mu.Unlock()
 	global.Lock()
 	defer global.Unlock()
 	if err := ctx.Err(); err != nil {
 		return &capabilities.Result{Status: engine.StatusTimeout, Message: err.Error()}
 	}
-	if err := os.MkdirAll(st.dir, 0o777); err != nil {
-		return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
-	}
-	unlock, err := lockedfile.MutexAt(st.dir + "/lock").Lock()
+	unlock, err := st.lock()
 	if err != nil {
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
 	}
@@ -310,7 +321,53 @@ func ignoredDir(dir string) bool {
 	return false
 }
 
+// Inherit takes over the stages of old, the driver this one replaces on a
+// re-probe, when it has the same environment: the next run finds the
+// module staged. old's Close then leaves them.
+func (d *Driver) Inherit(old capabilities.Driver) {
+	o, ok := old.(*Driver)
+	if !ok || o == d || !slices.Equal(o.env, d.env) {
+		return
+	}
+	o.mu.Lock()
+	stages := o.stages
+	o.stages = map[string]*stage{}
+	o.mu.Unlock()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for root, st := range stages {
+		if _, ok := d.stages[root]; !ok {
+			d.stages[root] = st
+		}
+	}
+}
+
+// Close waits for the running calls, removes the driver's stages and
+// trims staticcheck's cache of entries not used for days (the
+// staticcheck command's Close). It is idempotent.
+func (d *Driver) Close() error {
+	return d.calls.Close(func() error {
+		d.mu.Lock()
+		stages, cached := d.stages, d.cached
+		d.stages = map[string]*stage{}
+		d.mu.Unlock()
+		var errs []error
+		for _, st := range stages {
+			errs = append(errs, st.remove())
+		}
+		if cached {
+			if c, err := setupOnce(); err == nil {
+				global.Lock()
+				trim(c)
+				global.Unlock()
+			}
+		}
+		return errors.Join(errs...)
+	})
+}
+
 var (
 	_ capabilities.Driver = (*Driver)(nil)
 	_ capabilities.Fixer  = (*Driver)(nil)
+	_ capabilities.Heir   = (*Driver)(nil)
 )

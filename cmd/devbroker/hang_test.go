@@ -28,7 +28,7 @@ const hangRunning = "hang driver: running"
 // hangMain runs devbroker with a hanging lint driver.
 func hangMain() {
 	hookLoader = func(broker.Loader) broker.Loader {
-		return func(context.Context, string) (broker.Drivers, error) { return hangDrivers{}, nil }
+		return func(context.Context, string, broker.Drivers) (broker.Drivers, error) { return hangDrivers{}, nil }
 	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/broker/editor"
 	brokermcp "github.com/devbroker/devbroker/broker/mcp"
+	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/drivers"
 )
 
@@ -130,9 +131,12 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // loaderWith is the broker's loader: the root's configuration, built and
 // probed, its project file applied only when trusted as opts decide. Every load asks
 // again, so a session's edit of .devbroker.toml is untrusted until the
-// user trusts it.
+// user trusts it. A re-probe's set is built beside the previous one and
+// takes over its running language servers.
 func loaderWith(opts drivers.Options) broker.Loader {
-	return func(ctx context.Context, root string) (broker.Drivers, error) {
+	return func(ctx context.Context, root string, prev broker.Drivers) (broker.Drivers, error) {
+		opts := opts
+		opts.Previous, _ = prev.(*capabilities.Set)
 		set, _, err := drivers.LoadWith(ctx, root, opts)
 		if err != nil {
 			return nil, err
