@@ -46,13 +46,31 @@ func setup(t *testing.T, opts broker.Options) (*broker.Manager, string, *fakeDri
 	return m, root, d, &loads
 }
 
+// mustArgs decodes a step's JSON arguments through the registry, as a
+// surface does.
+func mustArgs(step engine.StepName, raw []byte) engine.Args {
+	s, ok := engine.LookupStep(step)
+	if !ok {
+		panic("no step " + step)
+	}
+	a, err := s.Decode(raw)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+func editArgs(path, find, replace string) engine.Args {
+	raw, _ := json.Marshal(map[string]any{"path": path, "edits": []any{map[string]string{"find": find, "replace": replace}}})
+	return mustArgs(engine.StepEdit, raw)
+}
+
 func editPlan(find, replace string) *engine.Plan {
-	args, _ := json.Marshal(map[string]any{"path": "a.txt", "edits": []any{map[string]string{"find": find, "replace": replace}}})
-	return &engine.Plan{Paths: []string{"a.txt"}, Ops: []engine.Op{{Step: "edit", Args: args}}}
+	return &engine.Plan{Paths: []string{"a.txt"}, Ops: []engine.Op{{Step: engine.StepEdit, Args: editArgs("a.txt", find, replace)}}}
 }
 
 func readPlan() *engine.Plan {
-	return &engine.Plan{Paths: []string{"a.txt"}, Ops: []engine.Op{{Step: "read_lines", Args: json.RawMessage(`{"path":"a.txt","start":1}`)}}}
+	return &engine.Plan{Paths: []string{"a.txt"}, Ops: []engine.Op{{Step: engine.StepReadLines, Args: mustArgs(engine.StepReadLines, []byte(`{"path":"a.txt","start":1}`))}}}
 }
 
 func TestSessionsShareOneRootAndKeepSeparateWorkspaces(t *testing.T) {
@@ -176,10 +194,8 @@ func TestStepWritesOnlyWhatItChanged(t *testing.T) {
 	ctx := context.Background()
 	os.WriteFile(filepath.Join(root, "b.txt"), []byte("bee\n"), 0o644)
 	s, _ := m.Open(ctx, root)
-	args, _ := json.Marshal(map[string]any{"path": "b.txt", "edits": []any{map[string]string{"find": "bee", "replace": "BEE"}}})
-	s.Run(ctx, &engine.Plan{Paths: []string{"b.txt"}, Ops: []engine.Op{{Step: "edit", Args: args}}})
-	args, _ = json.Marshal(map[string]any{"path": "a.txt", "edits": []any{map[string]string{"find": "one", "replace": "ONE"}}})
-	r := s.Step(ctx, broker.StepRequest{Step: "edit", Args: args})
+	s.Run(ctx, &engine.Plan{Paths: []string{"b.txt"}, Ops: []engine.Op{{Step: engine.StepEdit, Args: editArgs("b.txt", "bee", "BEE")}}})
+	r := s.Step(ctx, broker.StepRequest{Args: editArgs("a.txt", "one", "ONE")})
 	if !r.OK || !slices.Equal(r.Written, []string{"a.txt"}) {
 		t.Fatalf("step: written %v, error %+v", r.Written, r.Error)
 	}
@@ -187,15 +203,14 @@ func TestStepWritesOnlyWhatItChanged(t *testing.T) {
 		t.Fatalf("pending after step %v", got)
 	}
 	// A read does not write.
-	r = s.Step(ctx, broker.StepRequest{Step: "read_lines", Args: json.RawMessage(`{"path":"b.txt","start":1}`)})
+	r = s.Step(ctx, broker.StepRequest{Args: mustArgs(engine.StepReadLines, []byte(`{"path":"b.txt","start":1}`))})
 	if r.Reads["b.txt"] != "BEE" || len(r.Written) != 0 {
 		t.Fatalf("read: %+v", r)
 	}
 	// A file the step names follows the disk: with no unwritten change it
 	// is read again, so the edit applies to what is on disk now.
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("ONE\ntwo\nthree\n"), 0o644)
-	args, _ = json.Marshal(map[string]any{"path": "a.txt", "edits": []any{map[string]string{"find": "two", "replace": "2"}}})
-	r = s.Step(ctx, broker.StepRequest{Step: "edit", Args: args})
+	r = s.Step(ctx, broker.StepRequest{Args: editArgs("a.txt", "two", "2")})
 	if !r.OK || !slices.Equal(r.Written, []string{"a.txt"}) {
 		t.Fatalf("edit after an outside change: written %v, error %+v", r.Written, r.Error)
 	}
@@ -205,8 +220,7 @@ func TestStepWritesOnlyWhatItChanged(t *testing.T) {
 	// A file with unwritten changes keeps them, is reported stale, and
 	// its write fails as step 2; the workspace keeps the edit.
 	os.WriteFile(filepath.Join(root, "b.txt"), []byte("bee\nmore\n"), 0o644)
-	args, _ = json.Marshal(map[string]any{"path": "b.txt", "edits": []any{map[string]string{"find": "BEE", "replace": "B"}}})
-	r = s.Step(ctx, broker.StepRequest{Step: "edit", Args: args})
+	r = s.Step(ctx, broker.StepRequest{Args: editArgs("b.txt", "BEE", "B")})
 	if r.OK || r.Error == nil || r.Error.Step != 2 || r.Error.Name != "write" || r.Error.Kind != "conflict" {
 		t.Fatalf("conflicting write: %+v", r.Error)
 	}

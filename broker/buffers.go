@@ -281,7 +281,7 @@ func ranWrite(p *engine.Plan, res *engine.Result) bool {
 		last = res.Error.Step
 	}
 	for i := range min(last, len(p.Ops)) {
-		if p.Ops[i].Step == "write" {
+		if p.Ops[i].Step == engine.StepWrite {
 			return true
 		}
 	}

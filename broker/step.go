@@ -6,38 +6,23 @@ package broker
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 
 	"github.com/devbroker/devbroker/engine"
-	"github.com/devbroker/devbroker/engine/patch"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
 // StepRequest is one step called on its own.
 type StepRequest struct {
-	// Step is the step's name (read_lines, edit, apply_patch, write,
-	// format, lint or check).
-	Step string
-	// Args are the step's arguments, as in a plan.
-	Args json.RawMessage
+	// Args are the step's typed arguments, which name the step (see
+	// engine.Steps); the caller decoded them, the broker decodes nothing.
+	Args engine.Args
 	// Label keys a read_lines result (default: the path).
 	Label string
 	// Acquire names more files to acquire first (paths or globs). The
-	// files a step names itself (read_lines's and edit's path,
-	// apply_patch's updated and deleted files, format's and lint's paths)
-	// are acquired without being listed here.
+	// files a step names itself (see engine.Named) are acquired without
+	// being listed here.
 	Acquire []string
-}
-
-// Mutating reports whether a step changes files, so that on its own it
-// is followed by a write.
-func Mutating(step string) bool {
-	switch step {
-	case "edit", "apply_patch", "format", "lint":
-		return true
-	}
-	return false
 }
 
 // Step runs one step on its own. The files it names are acquired first (a
@@ -64,12 +49,16 @@ func (s *Session) step(ctx context.Context, req StepRequest) *engine.Result {
 	ws := s.eng.Workspace()
 	acquire := append(s.named(req), req.Acquire...)
 	before := snapshot(s)
-	plan := &engine.Plan{Paths: acquire, Ops: []engine.Op{{Step: req.Step, Args: req.Args, Label: req.Label}}}
+	var name engine.StepName
+	if req.Args != nil {
+		name = req.Args.Step()
+	}
+	plan := &engine.Plan{Paths: acquire, Ops: []engine.Op{{Step: name, Args: req.Args, Label: req.Label}}}
 	if plan.Paths == nil {
 		plan.Paths = []string{}
 	}
 	res := s.eng.Run(ctx, plan)
-	if res.Error != nil || !Mutating(req.Step) {
+	if step, ok := engine.LookupStep(name); res.Error != nil || !ok || !step.Mutates {
 		return res
 	}
 	changed := changedSince(before, s)
@@ -83,8 +72,8 @@ func (s *Session) step(ctx context.Context, req StepRequest) *engine.Result {
 	if len(sel) == 0 {
 		return res
 	}
-	args, _ := json.Marshal(engine.PathsArgs{Paths: sel})
-	wr := s.eng.Run(ctx, &engine.Plan{Paths: []string{}, Ops: []engine.Op{{Step: "write", Args: args}}})
+	write := engine.Op{Step: engine.StepWrite, Args: &engine.WriteArgs{Paths: sel}}
+	wr := s.eng.Run(ctx, &engine.Plan{Paths: []string{}, Ops: []engine.Op{write}})
 	res.Written = wr.Written
 	res.Changes = wr.Changes
 	if wr.Error != nil {
@@ -96,38 +85,15 @@ func (s *Session) step(ctx context.Context, req StepRequest) *engine.Result {
 	return res
 }
 
-// named lists the files req's step names that must be acquired: every one
-// but those the workspace deleted or moved away (re-acquiring them would
-// bring them back). A held file is acquired again so that it follows the
-// disk: read again when it has no unwritten change and changed on disk,
-// reported stale when it has.
+// named lists the files req's step names that must be acquired (the
+// registry's engine.Named): every one but those the workspace deleted or
+// moved away (re-acquiring them would bring them back). A held file is
+// acquired again so that it follows the disk: read again when it has no
+// unwritten change and changed on disk, reported stale when it has.
 func (s *Session) named(req StepRequest) []string {
-	var names []string
-	var a struct {
-		Path  string   `json:"path"`
-		Paths []string `json:"paths"`
-		Patch string   `json:"patch"`
-	}
-	_ = json.Unmarshal(req.Args, &a) // validation reports bad arguments
-	switch req.Step {
-	case "read_lines", "edit":
-		names = []string{a.Path}
-	case "apply_patch":
-		ops, err := patch.ParseEnvelope(a.Patch)
-		if err != nil {
-			return nil
-		}
-		for _, op := range ops {
-			if op.Kind != patch.Add {
-				names = append(names, op.Path)
-			}
-		}
-	case "format", "lint":
-		return slices.Clone(a.Paths)
-	}
 	ws := s.eng.Workspace()
 	var out []string
-	for _, p := range names {
+	for _, p := range engine.Named(req.Args) {
 		if p == "" {
 			continue
 		}

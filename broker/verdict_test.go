@@ -2,7 +2,6 @@ package broker_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,18 +30,19 @@ func (f *fixingDrivers) Close() error                 { return nil }
 // whose answer is incomplete, writes nothing.
 func TestFailedStepDoesNotWrite(t *testing.T) {
 	for _, tc := range []struct {
-		step, args, kind string
-		resp             engine.Response
+		step       engine.StepName
+		args, kind string
+		resp       engine.Response
 	}{
-		{"lint", `{"paths": ["a.txt"], "fix": true}`, "diagnostics", engine.Response{
+		{engine.StepLint, `{"paths": ["a.txt"], "fix": true}`, "diagnostics", engine.Response{
 			Diagnostics: []engine.Diagnostic{{Path: "a.txt", Line: 1, Column: 1, Severity: engine.SeverityError, Message: "still broken"}},
 			Drivers:     []engine.DriverStatus{{Driver: "fake", Status: engine.StatusOK}},
 		}},
-		{"format", `{"paths": ["a.txt"]}`, "timeout", engine.Response{
+		{engine.StepFormat, `{"paths": ["a.txt"]}`, "timeout", engine.Response{
 			Drivers: []engine.DriverStatus{{Driver: "fake", Status: engine.StatusTimeout, Message: "too slow"}},
 		}},
 	} {
-		t.Run(tc.step, func(t *testing.T) {
+		t.Run(string(tc.step), func(t *testing.T) {
 			root := t.TempDir()
 			if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("one\ntwo\n"), 0o644); err != nil {
 				t.Fatal(err)
@@ -55,7 +55,7 @@ func TestFailedStepDoesNotWrite(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := s.Step(ctx, broker.StepRequest{Step: tc.step, Args: json.RawMessage(tc.args)})
+			r := s.Step(ctx, broker.StepRequest{Args: mustArgs(tc.step, []byte(tc.args))})
 			if r.OK || r.Error == nil || string(r.Error.Kind) != tc.kind || r.Error.Step != 1 {
 				t.Fatalf("result: ok=%v error=%+v, want a %s failure at step 1", r.OK, r.Error, tc.kind)
 			}

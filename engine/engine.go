@@ -3,7 +3,8 @@
 // check) over an in-memory workspace and reports a [Result].
 //
 // The principal types are [Engine] (one session's workspace over one root),
-// [Plan] and [Result]. Capability steps go through the [Capabilities]
+// [Plan] and [Result]; the steps are data in one registry ([Steps], [Step])
+// that decodes their arguments ([Step.Decode], [ParsePlan]). Capability steps go through the [Capabilities]
 // interface defined here; the engine starts no process and speaks no
 // protocol. Subpackages hold the parts: text (the text model and position
 // mapper), rootfs (the root-confined filesystem), patch (the envelope
@@ -110,11 +111,11 @@ func (e *Engine) Run(ctx context.Context, p *Plan) *Result {
 	for i := range p.Ops {
 		op := &p.Ops[i]
 		if err := ctx.Err(); err != nil {
-			r.fail(i+1, op.Step, err)
+			r.fail(i+1, string(op.Step), err)
 			break
 		}
 		if err := e.runStep(ctx, op, r); err != nil {
-			r.fail(i+1, op.Step, err)
+			r.fail(i+1, string(op.Step), err)
 			break
 		}
 	}

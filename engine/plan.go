@@ -4,37 +4,37 @@ package engine
 // before anything is acquired or run, and a rejected plan changes nothing.
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/jsonarg"
-	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/engine/patch"
 )
 
-// Plan is what to acquire and the steps to run over it.
+// Plan is what to acquire and the steps to run over it. [ParsePlan] makes
+// one from JSON; a plan made in Go is checked the same way when it runs.
 type Plan struct {
 	// Paths names the files to acquire: literal paths relative to the
 	// root, or globs with `*` (one segment) and `**` (any depth).
-	Paths []string `json:"paths"`
+	Paths []string
 	// Ops are the steps, run in order.
-	Ops []Op `json:"ops"`
+	Ops []Op
 }
 
 // Op is one step of a plan.
 type Op struct {
-	// Step is the step's name: read_lines, edit, apply_patch, write,
-	// format, lint or check.
-	Step string `json:"step"`
-	// Args are the step's arguments.
-	Args json.RawMessage `json:"args,omitempty"`
+	// Step is the step's name (see [Steps]).
+	Step StepName
+	// Args are the step's typed arguments; nil stands for the step's empty
+	// arguments ({}).
+	Args Args
 	// Label keys a read_lines result in DevResult.reads (default: the
 	// path). Labels must be unique in a plan.
-	Label string `json:"label,omitempty"`
+	Label string
 
-	args any // the decoded arguments, set by validation
+	err error // why ParsePlan refused the arguments; Validate reports it
 }
 
 // The argument types of each step.
@@ -58,13 +58,21 @@ type (
 	// ApplyPatchArgs are apply_patch's arguments.
 	ApplyPatchArgs struct {
 		Patch string `json:"patch"`
+
+		parsed bool // the envelope, parsed once (see envelope)
+		ops    []patch.FileOp
+		err    error
 	}
-	// PathsArgs are write's and format's arguments.
-	PathsArgs struct {
+	// WriteArgs are write's arguments.
+	WriteArgs struct {
 		Paths []string `json:"paths,omitempty"`
-		// Force (write only) writes, deletes and moves files that have
-		// no write permission for their owner.
+		// Force writes, deletes and moves files that have no write
+		// permission for their owner.
 		Force bool `json:"force,omitempty"`
+	}
+	// FormatArgs are format's arguments.
+	FormatArgs struct {
+		Paths []string `json:"paths,omitempty"`
 	}
 	// LintArgs are lint's arguments.
 	LintArgs struct {
@@ -75,20 +83,59 @@ type (
 	CheckArgs struct{}
 )
 
-// Steps lists every step, in the seed's order.
-var Steps = []string{"read_lines", "edit", "apply_patch", "write", "format", "lint", "check"}
+// Step is read_lines.
+func (*ReadLinesArgs) Step() StepName { return StepReadLines }
 
-// capabilityOf maps the capability steps to their kind.
-var capabilityOf = map[string]Kind{"format": Format, "lint": Lint, "check": Check}
+// Step is edit.
+func (*EditArgs) Step() StepName { return StepEdit }
 
-// ParsePlan decodes a plan from JSON. Unknown fields are errors. It does
-// not validate the steps: see [Engine.Validate].
+// Step is apply_patch.
+func (*ApplyPatchArgs) Step() StepName { return StepApplyPatch }
+
+// Step is write.
+func (*WriteArgs) Step() StepName { return StepWrite }
+
+// Step is format.
+func (*FormatArgs) Step() StepName { return StepFormat }
+
+// Step is lint.
+func (*LintArgs) Step() StepName { return StepLint }
+
+// Step is check.
+func (*CheckArgs) Step() StepName { return StepCheck }
+
+// planWire is a plan as JSON; each op's arguments are decoded by its step.
+type planWire struct {
+	Paths []string `json:"paths"`
+	Ops   []struct {
+		Step  string          `json:"step"`
+		Args  json.RawMessage `json:"args,omitempty"`
+		Label string          `json:"label,omitempty"`
+	} `json:"ops"`
+}
+
+// ParsePlan decodes a plan from JSON, each step's arguments by its step's
+// [Step.Decode]: this is the one place a plan's JSON becomes typed. Unknown
+// fields are errors. Problems with the steps (an unknown step, bad
+// arguments) do not fail ParsePlan: [Engine.Validate] reports them, with
+// every other problem of the plan.
 func ParsePlan(data []byte) (*Plan, error) {
-	var p Plan
-	if err := planJSON.Decode(data, &p); err != nil {
+	var w planWire
+	if err := planJSON.Decode(data, &w); err != nil {
 		return nil, fault.Wrap(fault.BadArgument, err, "the plan is not valid JSON of the form {\"paths\": [...], \"ops\": [{\"step\": ..., \"args\": {...}}]}")
 	}
-	return &p, nil
+	p := &Plan{Paths: w.Paths}
+	if w.Ops != nil {
+		p.Ops = make([]Op, len(w.Ops))
+	}
+	for i, o := range w.Ops {
+		op := Op{Step: StepName(o.Step), Label: o.Label}
+		if s, ok := LookupStep(op.Step); ok {
+			op.Args, op.err = s.Decode(o.Args)
+		}
+		p.Ops[i] = op
+	}
+	return p, nil
 }
 
 // planJSON decodes a plan and its steps' arguments strictly: exactly one
@@ -98,7 +145,8 @@ var planJSON = jsonarg.Decoder{Noun: "argument"}
 // Validate checks the whole plan before anything runs: step names,
 // arguments and their types, empty edits and finds, bounds, duplicate read
 // labels, and that format, lint and check have a capability. Every problem
-// is listed in the error.
+// is listed in the error. It sets each nil Args to its step's empty
+// arguments.
 func (e *Engine) Validate(p *Plan) error {
 	var problems []string
 	kind := fault.Unavailable // until a problem of another kind shows
@@ -113,10 +161,10 @@ func (e *Engine) Validate(p *Plan) error {
 			}
 			continue
 		}
-		if op.Step == "read_lines" {
+		if a, ok := op.Args.(*ReadLinesArgs); ok {
 			key := op.Label
 			if key == "" {
-				key = op.args.(*ReadLinesArgs).Path
+				key = a.Path
 			}
 			if j, dup := labels[key]; dup {
 				problems = append(problems, fmt.Sprintf("%s: read label %q is already used by step %d; give each read_lines a distinct label", where, key, j))
@@ -138,119 +186,32 @@ func (e *Engine) Validate(p *Plan) error {
 }
 
 func (e *Engine) validateOp(op *Op) error {
-	args := op.Args
-	if len(bytes.TrimSpace(args)) == 0 || string(bytes.TrimSpace(args)) == "null" {
-		args = []byte("{}")
-	}
-	if op.Label != "" && op.Step != "read_lines" {
+	if op.Label != "" && op.Step != StepReadLines {
 		return fault.New(fault.BadArgument, "label is only for read_lines")
 	}
-	decode := func(v any) error {
-		if err := planJSON.Decode(args, v); err != nil {
-			return fault.Wrap(fault.BadArgument, err, "bad arguments")
-		}
-		return nil
-	}
-	switch op.Step {
-	case "read_lines":
-		var a ReadLinesArgs
-		if err := decode(&a); err != nil {
-			return err
-		}
-		if a.Path == "" {
-			return fault.New(fault.BadArgument, "path is required")
-		}
-		if a.Start == nil {
-			return fault.New(fault.BadArgument, "start is required (1-based line number)")
-		}
-		if *a.Start < 1 {
-			return fault.New(fault.BadArgument, "start must be a positive integer (lines are 1-based), got %d", *a.Start)
-		}
-		if a.End != nil && *a.End < 1 {
-			return fault.New(fault.BadArgument, "end must be a positive integer (lines are 1-based), got %d; omit it to read to the end of the file", *a.End)
-		}
-		if a.End != nil && *a.End < *a.Start {
-			return fault.New(fault.BadArgument, "invalid range: end %d is before start %d; give end >= start, or omit end to read to the end of the file", *a.End, *a.Start)
-		}
-		op.args = &a
-	case "edit":
-		var a EditArgs
-		if err := decode(&a); err != nil {
-			return err
-		}
-		if a.Path == "" {
-			return fault.New(fault.BadArgument, "path is required")
-		}
-		if len(a.Edits) == 0 {
-			return fault.New(fault.BadArgument, "edits is empty: give at least one {find, replace}; an edit step with no edits is not a no-op")
-		}
-		for j, fr := range a.Edits {
-			if fr.Find == nil || *fr.Find == "" {
-				return fault.New(fault.BadArgument, "edit %d: find is empty; give the whole lines to replace", j+1)
-			}
-			if fr.Replace == nil {
-				return fault.New(fault.BadArgument, "edit %d: replace is required (use \"\" to delete the lines)", j+1)
-			}
-			if err := text.CheckString(*fr.Replace); err != nil {
-				return fault.Wrap(fault.BadArgument, err, "edit %d: replace is not text; a file is text (valid UTF-8 with no NUL byte): remove that byte", j+1)
-			}
-		}
-		op.args = &a
-	case "apply_patch":
-		var a ApplyPatchArgs
-		if err := decode(&a); err != nil {
-			return err
-		}
-		if strings.TrimSpace(a.Patch) == "" {
-			return fault.New(fault.BadArgument, "patch is required: a \"*** Begin Patch\" ... \"*** End Patch\" envelope")
-		}
-		op.args = &a
-	case "write":
-		var a PathsArgs
-		if err := decode(&a); err != nil {
-			return err
-		}
-		op.args = &a
-	case "format", "lint", "check":
-		var v any
-		switch op.Step {
-		case "lint":
-			v = &LintArgs{}
-		case "check":
-			v = &CheckArgs{}
-		default:
-			v = &PathsArgs{}
-		}
-		if err := decode(v); err != nil {
-			return err
-		}
-		if a, ok := v.(*PathsArgs); ok && a.Force {
-			return fault.New(fault.BadArgument, "force is only for write: it lets a write change read-only files")
-		}
-		if e.caps == nil || !e.caps.Has(capabilityOf[op.Step]) {
-			return e.unavailable(op.Step)
-		}
-		op.args = v
-	case "":
+	s, ok := LookupStep(op.Step)
+	switch {
+	case !ok && op.Step == "":
 		return fault.New(fault.BadArgument, "step is required; the steps are: %s", strings.Join(e.AvailableSteps(), ", "))
-	default:
+	case !ok:
 		return fault.New(fault.BadArgument, "unknown step %q; the steps are: %s", op.Step, strings.Join(e.AvailableSteps(), ", "))
+	case op.err != nil:
+		return op.err
+	}
+	a, err := s.Check(op.Args)
+	if err != nil {
+		return err
+	}
+	op.Args = a
+	if s.Kind != "" && (e.caps == nil || !e.caps.Has(s.Kind)) {
+		return e.unavailable(string(op.Step))
 	}
 	return nil
 }
 
 // AvailableSteps lists the steps this engine can run: the workspace steps
 // and the capability steps that have a working driver.
-func (e *Engine) AvailableSteps() []string {
-	var out []string
-	for _, s := range Steps {
-		if k, ok := capabilityOf[s]; ok && (e.caps == nil || !e.caps.Has(k)) {
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
-}
+func (e *Engine) AvailableSteps() []string { return AvailableSteps(e.caps) }
 
 // unavailable is the error for a capability step with no working driver.
 func (e *Engine) unavailable(step string) error {

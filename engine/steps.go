@@ -1,6 +1,7 @@
 package engine
 
-// This file runs the seven steps of seed 000 over the workspace.
+// This file runs the seven steps of seed 000 over the workspace (see
+// step.go for the registry that names them).
 
 import (
 	"context"
@@ -18,7 +19,7 @@ import (
 
 // runStep runs one validated step.
 func (e *Engine) runStep(ctx context.Context, op *Op, r *Result) error {
-	switch a := op.args.(type) {
+	switch a := op.Args.(type) {
 	case *ReadLinesArgs:
 		end := 0
 		if a.End != nil {
@@ -36,11 +37,10 @@ func (e *Engine) runStep(ctx context.Context, op *Op, r *Result) error {
 	case *EditArgs:
 		return e.edit(a)
 	case *ApplyPatchArgs:
-		return e.applyPatch(a.Patch)
-	case *PathsArgs:
-		if op.Step == "write" {
-			return e.write(ctx, a.Paths, a.Force, r)
-		}
+		return e.applyPatch(a)
+	case *WriteArgs:
+		return e.write(ctx, a.Paths, a.Force, r)
+	case *FormatArgs:
 		return e.capability(ctx, Format, a.Paths, false, r)
 	case *LintArgs:
 		return e.capability(ctx, Lint, a.Paths, a.Fix, r)
@@ -93,8 +93,8 @@ func (e *Engine) edit(a *EditArgs) error {
 }
 
 // applyPatch applies a "*** Begin Patch" envelope all or nothing.
-func (e *Engine) applyPatch(src string) error {
-	ops, err := patch.ParseEnvelope(src)
+func (e *Engine) applyPatch(a *ApplyPatchArgs) error {
+	ops, err := a.envelope()
 	if err != nil {
 		return fault.Wrap(fault.BadArgument, err, "apply_patch")
 	}

@@ -115,7 +115,7 @@ func (c *conn) plan(ctx context.Context, params json.RawMessage) (any, error) {
 	// The protocol has no fixes (docs/editor-protocol.md): diagnostics go
 	// out without them.
 	out.DevResult = *wire.NewDevResult(res, c.sess.Pending(), wire.Options{OmitFixes: true})
-	if c.wantDiagnostics() && slices.ContainsFunc(plan.Ops, func(op engine.Op) bool { return op.Step == "lint" || op.Step == "check" }) {
+	if c.wantDiagnostics() && slices.ContainsFunc(plan.Ops, func(op engine.Op) bool { return op.Step == engine.StepLint || op.Step == engine.StepCheck }) {
 		c.publish(ctx, res.Diagnostics, reverts)
 	}
 	return out, nil
@@ -152,14 +152,16 @@ func (c *conn) keep(apply string, edit **WorkspaceEdit) func(*engine.Result, []b
 // on disk behind the editor's back.
 func (c *conn) checkApply(plan *engine.Plan, apply string) error {
 	for i, op := range plan.Ops {
-		if op.Step != "write" {
+		if op.Step != engine.StepWrite {
 			continue
 		}
 		if apply == ApplyEditor {
 			return fault.New(fault.BadArgument, `step %d is write, but apply "editor" leaves the disk to the editor: drop the write step (save in the editor after applying the edit), or pass apply: "disk"`, i+1)
 		}
-		var args engine.PathsArgs
-		_ = json.Unmarshal(op.Args, &args) // the engine validates them
+		args, ok := op.Args.(*engine.WriteArgs)
+		if !ok {
+			continue // its arguments did not decode: the engine refuses the plan
+		}
 		var unsaved []string
 		for _, b := range c.bufs {
 			if selected(b.path, args.Paths) && c.dirty(b) {

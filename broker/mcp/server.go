@@ -86,24 +86,33 @@ type toolSpec struct {
 	build func(s *Server) (*sdk.Tool, sdk.ToolHandler)
 }
 
-// tools is every tool, in the order they are listed. (A function, not a
-// variable: the probe tool's handler lists the tools.)
+// stepTools builds the tool of each step of the engine's registry.
+var stepTools = map[engine.StepName]func(*Server) (*sdk.Tool, sdk.ToolHandler){
+	engine.StepReadLines:  (*Server).readLinesTool,
+	engine.StepEdit:       (*Server).editTool,
+	engine.StepApplyPatch: (*Server).applyPatchTool,
+	engine.StepWrite:      (*Server).writeTool,
+	engine.StepFormat:     (*Server).formatTool,
+	engine.StepLint:       (*Server).lintTool,
+	engine.StepCheck:      (*Server).checkTool,
+}
+
+// tools is every tool, in the order they are listed: dev_plan, one tool per
+// step of the engine's registry (needing the step's capability), then the
+// rest. (A function, not a variable: the probe tool's handler lists the
+// tools.)
 func tools() []toolSpec {
-	return []toolSpec{
-		{name: "dev_plan", build: (*Server).planTool},
-		{name: "read_lines", build: (*Server).readLinesTool},
-		{name: "edit", build: (*Server).editTool},
-		{name: "apply_patch", build: (*Server).applyPatchTool},
-		{name: "write", build: (*Server).writeTool},
-		{name: "format", needs: engine.Format, build: (*Server).formatTool},
-		{name: "lint", needs: engine.Lint, build: (*Server).lintTool},
-		{name: "check", needs: engine.Check, build: (*Server).checkTool},
-		{name: "discard", build: (*Server).discardTool},
-		{name: "edit_file", build: (*Server).editFileTool},
-		{name: "read_file", build: (*Server).readFileTool},
-		{name: "write_file", build: (*Server).writeFileTool},
-		{name: "probe", build: (*Server).probeTool},
+	out := []toolSpec{{name: "dev_plan", build: (*Server).planTool}}
+	for _, st := range engine.Steps() {
+		out = append(out, toolSpec{name: string(st.Name), needs: st.Kind, build: stepTools[st.Name]})
 	}
+	return append(out,
+		toolSpec{name: "discard", build: (*Server).discardTool},
+		toolSpec{name: "edit_file", build: (*Server).editFileTool},
+		toolSpec{name: "read_file", build: (*Server).readFileTool},
+		toolSpec{name: "write_file", build: (*Server).writeFileTool},
+		toolSpec{name: "probe", build: (*Server).probeTool},
+	)
 }
 
 // ToolNames lists every tool the server can advertise, whatever the probe
@@ -145,7 +154,7 @@ func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*S
 		sessions:   map[*sdk.ServerSession]*broker.Session{},
 	}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "devbroker", Title: "devbroker", Version: opts.Version}, &sdk.ServerOptions{
-		Instructions: instructions,
+		Instructions: instructions(),
 		Logger:       log,
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
@@ -156,11 +165,33 @@ func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*S
 	return s, nil
 }
 
-const instructions = `devbroker edits files under one root directory and checks them with real tools.
+// instructions are the server's instructions to a model; the steps they
+// list come from the engine's registry.
+func instructions() string {
+	var all, mutating, capability []string
+	for _, st := range engine.Steps() {
+		all = append(all, string(st.Name))
+		if st.Mutates {
+			mutating = append(mutating, string(st.Name))
+		}
+		if st.Kind != "" {
+			capability = append(capability, string(st.Name))
+		}
+	}
+	return `devbroker edits files under one root directory and checks them with real tools.
 Two ways to change files:
-- dev_plan and its steps (read_lines, edit, apply_patch, write, format, lint, check) work on this session's in-memory workspace; paths are relative to the root; nothing reaches disk until write. A granular edit, apply_patch, format or lint tool call writes what it changed before it returns.
+- dev_plan and its steps (` + strings.Join(all, ", ") + `) work on this session's in-memory workspace; paths are relative to the root; nothing reaches disk until write. A granular ` + list(mutating, "or") + ` tool call writes what it changed before it returns.
 - edit_file, read_file and write_file work on disk directly, with absolute paths; read a file before editing it.
-format, lint and check are offered only when a working driver was found (see probe).`
+` + list(capability, "and") + ` are offered only when a working driver was found (see probe).`
+}
+
+// list joins words as prose: "a, b and c".
+func list(words []string, conj string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
+}
 
 // Root is the root the server serves.
 func (s *Server) Root() *broker.Root { return s.root }
@@ -217,19 +248,7 @@ func (s *Server) syncTools() {
 }
 
 // availableSteps lists the plan steps available on the root now.
-func (s *Server) availableSteps() []string {
-	var out []string
-	for _, st := range engine.Steps {
-		switch st {
-		case "format", "lint", "check":
-			if !s.root.Has(engine.Kind(st)) {
-				continue
-			}
-		}
-		out = append(out, st)
-	}
-	return out
-}
+func (s *Server) availableSteps() []string { return engine.AvailableSteps(s.root) }
 
 // unavailable answers a call to a capability tool that is not advertised
 // with a tool error that says not to retry and lists what is available,
@@ -244,7 +263,7 @@ func (s *Server) unavailable(next sdk.MethodHandler) sdk.MethodHandler {
 			return next(ctx, method, req)
 		}
 		name := cr.Params.Name
-		if name != "format" && name != "lint" && name != "check" {
+		if st, ok := engine.LookupStep(engine.StepName(name)); !ok || st.Kind == "" {
 			return next(ctx, method, req)
 		}
 		s.toolMu.Lock()
@@ -415,18 +434,16 @@ func (s *Server) progress(ctx context.Context, req *sdk.CallToolRequest, what st
 	return func() { close(done); wg.Wait() }
 }
 
-// run is the body shared by the step tools: decode p from the arguments,
-// then run the request it makes.
-func run[P any](s *Server, name string, in *jsonschema.Schema, toReq func(*P) (broker.StepRequest, error)) sdk.ToolHandler {
+// run is the body shared by the step tools: decode p from the arguments
+// (the call's one decode), then run the request it makes.
+func run[P any](s *Server, step engine.StepName, in *jsonschema.Schema, toReq func(*P) broker.StepRequest) sdk.ToolHandler {
+	name := string(step)
 	return s.handler(name, func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult {
 		var p P
 		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {
 			return devToolResult(failedResult(name, err), bs.Pending())
 		}
-		sr, err := toReq(&p)
-		if err != nil {
-			return devToolResult(failedResult(name, err), bs.Pending())
-		}
+		sr := toReq(&p)
 		stop := s.progress(ctx, req, name)
 		r := bs.Step(ctx, sr)
 		stop()

@@ -23,7 +23,7 @@ type PlanParams struct {
 // PlanOp is one step of a plan.
 type PlanOp struct {
 	Step  string         `json:"step" jsonschema:"the step to run"`
-	Args  map[string]any `json:"args,omitempty" jsonschema:"the step's arguments. read_lines {path, start, end?}; edit {path, edits: [{find, replace}]}; apply_patch {patch}; write {paths?, force?}; format {paths?}; lint {paths?, fix?}; check {}"`
+	Args  map[string]any `json:"args,omitempty" jsonschema:"the step's arguments (each step's are listed in the tool's schema)"`
 	Label string         `json:"label,omitempty" jsonschema:"read_lines only: the key of its text in reads (default: the path); labels must be unique in a plan"`
 }
 
@@ -39,25 +39,33 @@ Steps:
 A lint or check step whose answer has an error diagnostic, or is incomplete (a driver timed out, crashed or was still indexing, or an entry of a language's lint or check list went unchecked because none of its drivers works: see drivers), FAILS and ends the plan: nothing after it runs, including write. Its error kind is "diagnostics" for error findings (fix the code), else the status (timeout, crashed, indexing, unchecked); the diagnostics and statuses stay in the result. An incomplete format answer fails the same way. Warnings and infos never end a plan. ok is true only when every step ran, no diagnostic is an error and every driver answered completely.
 Choose the ordering deliberately: edit -> lint -> check -> write writes only validated code (an error or an incomplete answer stops the plan before write; written is empty and the edit stays unwritten in the workspace); edit -> write -> lint -> check writes first and reports after (the files are on disk, ok is false with the diagnostics).`
 
+// capabilityDoc is the dev_plan description of each capability step,
+// after its name and arguments.
+var capabilityDoc = map[engine.StepName]string{
+	engine.StepFormat: "format workspace files (all, or those paths) with the configured formatter; changes the workspace, not the disk.",
+	engine.StepLint:   "lint workspace files; diagnostics describe the workspace including unwritten changes; fix: true applies the fixes to the workspace. An error diagnostic or an incomplete answer ends the plan.",
+	engine.StepCheck:  "type-check the workspace content (including unwritten changes) and report diagnostics; changes nothing. An error diagnostic or an incomplete answer ends the plan.",
+}
+
 func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[PlanParams]()
 	steps := s.availableSteps()
-	setEnum(in.Properties["ops"].Items, "step", steps)
-	var caps []string
-	for _, k := range []string{"format", "lint", "check"} {
-		if s.root.Has(engine.Kind(k)) {
-			switch k {
-			case "format":
-				caps = append(caps, "- format {paths?}: format workspace files (all, or those paths) with the configured formatter; changes the workspace, not the disk.")
-			case "lint":
-				caps = append(caps, "- lint {paths?, fix?}: lint workspace files; diagnostics describe the workspace including unwritten changes; fix: true applies the fixes to the workspace. An error diagnostic or an incomplete answer ends the plan.")
-			case "check":
-				caps = append(caps, "- check {}: type-check the workspace content (including unwritten changes) and report diagnostics; changes nothing. An error diagnostic or an incomplete answer ends the plan.")
-			}
+	op := in.Properties["ops"].Items
+	setEnum(op, "step", steps)
+	var synopses, caps, missing []string
+	for _, st := range engine.Steps() {
+		synopses = append(synopses, fmt.Sprintf("%s %s", st.Name, st.Synopsis))
+		switch {
+		case st.Kind == "":
+		case s.root.Has(st.Kind):
+			caps = append(caps, fmt.Sprintf("- %s %s: %s", st.Name, st.Synopsis, capabilityDoc[st.Name]))
+		default:
+			missing = append(missing, string(st.Name))
 		}
 	}
+	op.Properties["args"].Description = "the step's arguments. " + strings.Join(synopses, "; ")
 	if len(caps) == 0 {
-		caps = append(caps, "(format, lint and check are unavailable: no working driver was found; see probe.)")
+		caps = append(caps, "("+list(missing, "and")+" are unavailable: no working driver was found; see probe.)")
 	}
 	tool := &sdk.Tool{
 		Name:         "dev_plan",

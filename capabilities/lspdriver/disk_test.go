@@ -2,7 +2,6 @@ package lspdriver_test
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -50,7 +49,7 @@ func TestDevbrokerWritesReachTheServer(t *testing.T) {
 	ctx := context.Background()
 	check := func(what, want string) {
 		t.Helper()
-		res := checker.Run(ctx, &engine.Plan{Paths: []string{"b/b.go"}, Ops: []engine.Op{{Step: "check"}}})
+		res := checker.Run(ctx, &engine.Plan{Paths: []string{"b/b.go"}, Ops: []engine.Op{{Step: engine.StepCheck}}})
 		var got []string
 		for _, dg := range res.Diagnostics {
 			got = append(got, dg.Path+": "+dg.Message)
@@ -70,8 +69,8 @@ func TestDevbrokerWritesReachTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after edit_file", "b/b.go: not enough arguments in call to a.F")
-	args, _ := json.Marshal(map[string]any{"path": "a/a.go", "edits": []any{map[string]any{"find": repl, "replace": old}}})
-	res := writer.Run(ctx, &engine.Plan{Paths: []string{"a/a.go"}, Ops: []engine.Op{{Step: "edit", Args: args}, {Step: "write"}}})
+	edit := &engine.EditArgs{Path: "a/a.go", Edits: []engine.FindReplace{{Find: &repl, Replace: &old}}}
+	res := writer.Run(ctx, &engine.Plan{Paths: []string{"a/a.go"}, Ops: []engine.Op{{Step: engine.StepEdit, Args: edit}, {Step: engine.StepWrite}}})
 	if !res.OK {
 		t.Fatalf("edit and write: %+v", res.Error)
 	}

@@ -92,11 +92,11 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "devbroker %s: no files to %s under %s\n", kind, kind, eng.Root())
 		return exitOK
 	}
-	args0, _ := json.Marshal(map[string]any{})
+	op := engine.Op{Step: engine.StepName(kind)} // format, lint or check, with no arguments
 	if fix {
-		args0, _ = json.Marshal(map[string]any{"fix": true})
+		op.Args = &engine.LintArgs{Fix: true}
 	}
-	plan := &engine.Plan{Paths: paths, Ops: []engine.Op{{Step: string(kind), Args: args0}}}
+	plan := &engine.Plan{Paths: paths, Ops: []engine.Op{op}}
 	res := eng.Run(ctx, plan)
 	if write {
 		writeAfter(ctx, eng, res)
@@ -116,7 +116,7 @@ func writeAfter(ctx context.Context, eng *engine.Engine, res *engine.Result) {
 	if e := res.Error; e != nil && e.Kind != fault.Diagnostics && !e.Kind.Incomplete() {
 		return
 	}
-	wr := eng.Run(ctx, &engine.Plan{Paths: []string{}, Ops: []engine.Op{{Step: "write"}}})
+	wr := eng.Run(ctx, &engine.Plan{Paths: []string{}, Ops: []engine.Op{{Step: engine.StepWrite}}})
 	res.Written, res.Changes = wr.Written, wr.Changes
 	if wr.Error != nil {
 		e := *wr.Error

@@ -68,8 +68,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdEdit(args[1:], stdin, stdout, stderr)
 	case "probe":
 		return cmdProbe(args[1:], stdout, stderr)
-	case "format", "lint", "check":
-		return cmdDiag(engine.Kind(args[0]), args[1:], stdout, stderr)
 	case "serve":
 		return cmdServe(args[1:], stdin, stdout, stderr)
 	case "trust":
@@ -80,6 +78,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	default:
+		if st, ok := engine.LookupStep(engine.StepName(args[0])); ok && st.Kind != "" {
+			return cmdDiag(st.Kind, args[1:], stdout, stderr) // format, lint and check
+		}
 		fmt.Fprintf(stderr, "devbroker: unknown command %q\n\n%s", args[0], usage)
 		return exitBadUsage
 	}

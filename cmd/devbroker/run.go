@@ -122,8 +122,7 @@ var engineOptions = func() engine.Options { return engine.Options{} }
 // needsCapabilities reports whether a plan has a format, lint or check step.
 func needsCapabilities(p *engine.Plan) bool {
 	for _, op := range p.Ops {
-		switch op.Step {
-		case "format", "lint", "check":
+		if st, ok := engine.LookupStep(op.Step); ok && st.Kind != "" {
 			return true
 		}
 	}

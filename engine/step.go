@@ -1,0 +1,274 @@
+package engine
+
+// This file holds the steps as data: their names, the registry that says
+// what each one is (its capability, whether it changes files, what files it
+// names, its typed arguments), and the one function that turns a step's JSON
+// arguments into those typed arguments. Every surface (the MCP tools, the
+// command line, the editor endpoint) names steps and decodes their
+// arguments through it; a plan carries typed arguments, so running one
+// decodes nothing.
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/patch"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// StepName names a step.
+type StepName string
+
+// The steps.
+const (
+	StepReadLines  StepName = "read_lines"
+	StepEdit       StepName = "edit"
+	StepApplyPatch StepName = "apply_patch"
+	StepWrite      StepName = "write"
+	StepFormat     StepName = "format"
+	StepLint       StepName = "lint"
+	StepCheck      StepName = "check"
+)
+
+// Args are one step's typed arguments: a *ReadLinesArgs, *EditArgs,
+// *ApplyPatchArgs, *WriteArgs, *FormatArgs, *LintArgs or *CheckArgs. Args
+// that were used in a plan must not be changed afterwards.
+type Args interface {
+	// Step is the step these are the arguments of.
+	Step() StepName
+}
+
+// Step describes one step.
+type Step struct {
+	// Name is the step's name.
+	Name StepName
+	// Kind is the capability the step asks for; "" for a workspace step,
+	// which every engine can run.
+	Kind Kind
+	// Mutates reports whether the step changes files, so that called on
+	// its own it is followed by a write of what it changed.
+	Mutates bool
+	// Synopsis is the step's arguments in brief, e.g. "{path, start,
+	// end?}": optional arguments end in "?".
+	Synopsis string
+
+	zero   func() Args                    // new empty arguments
+	decode func(raw []byte) (Args, error) // strict JSON into typed arguments, unchecked
+	check  func(Args) error               // the typed arguments' own rules
+	names  func(Args) []string            // the files the arguments name
+}
+
+// steps is the registry, in the order steps are listed.
+var steps = []*Step{
+	def(StepReadLines, "", false, "{path, start, end?}", checkReadLines, func(a *ReadLinesArgs) []string { return []string{a.Path} }),
+	def(StepEdit, "", true, "{path, edits: [{find, replace}]}", checkEdit, func(a *EditArgs) []string { return []string{a.Path} }),
+	def(StepApplyPatch, "", true, "{patch}", checkApplyPatch, (*ApplyPatchArgs).named),
+	def[WriteArgs](StepWrite, "", false, "{paths?, force?}", nil, nil),
+	withDecode(def(StepFormat, Format, true, "{paths?}", nil, func(a *FormatArgs) []string { return slices.Clone(a.Paths) }), decodeFormat),
+	def(StepLint, Lint, true, "{paths?, fix?}", nil, func(a *LintArgs) []string { return slices.Clone(a.Paths) }),
+	def[CheckArgs](StepCheck, Check, false, "{}", nil, nil),
+}
+
+// decodes counts the calls of [Step.Decode], for the tests that show a
+// plan's arguments are decoded once.
+var decodes atomic.Int64
+
+// Steps lists every step, in order. The steps are shared: do not change
+// them.
+func Steps() []*Step { return slices.Clone(steps) }
+
+// LookupStep returns the step named name.
+func LookupStep(name StepName) (*Step, bool) {
+	for _, s := range steps {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+// AvailableSteps lists the steps an engine with these capabilities can
+// run: the workspace steps, and the capability steps that have a working
+// driver. Nil capabilities have none.
+func AvailableSteps(caps Capabilities) []string {
+	var out []string
+	for _, s := range steps {
+		if s.Kind == "" || (caps != nil && caps.Has(s.Kind)) {
+			out = append(out, string(s.Name))
+		}
+	}
+	return out
+}
+
+// Decode is the one decoder of the step's JSON arguments: it decodes raw
+// strictly (no unknown argument, one value; empty or null means {}) into
+// the step's typed arguments and checks them. Every error is a bad_argument
+// fault.
+func (s *Step) Decode(raw []byte) (Args, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = []byte("{}")
+	}
+	decodes.Add(1)
+	a, err := s.decode(raw)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.check(a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Check checks typed arguments made in Go (not decoded by [Step.Decode])
+// against the step's rules: nil stands for the step's empty arguments.
+// It returns the arguments to run.
+func (s *Step) Check(a Args) (Args, error) {
+	if a == nil {
+		a = s.zero()
+	}
+	if a.Step() != s.Name {
+		return nil, fault.New(fault.Internal, "the arguments of %s were given to %s", a.Step(), s.Name)
+	}
+	return a, s.check(a)
+}
+
+// Named lists the files a step's arguments name, which a step called on
+// its own acquires first: read_lines's and edit's path, apply_patch's
+// updated, moved and deleted files (none when the envelope does not
+// parse), format's and lint's paths. Arguments that name no file (write,
+// check) give none.
+func Named(a Args) []string {
+	if a == nil {
+		return nil
+	}
+	s, ok := LookupStep(a.Step())
+	if !ok {
+		return nil
+	}
+	return s.names(a)
+}
+
+// def makes a step from its typed functions; a nil check accepts any
+// arguments and a nil names names no file.
+func def[A any, P interface {
+	*A
+	Args
+}](name StepName, kind Kind, mutates bool, synopsis string, check func(P) error, names func(P) []string) *Step {
+	s := &Step{Name: name, Kind: kind, Mutates: mutates, Synopsis: synopsis}
+	s.zero = func() Args { return P(new(A)) }
+	s.decode = func(raw []byte) (Args, error) {
+		a := P(new(A))
+		if err := planJSON.Decode(raw, a); err != nil {
+			return nil, badArgs(err)
+		}
+		return a, nil
+	}
+	s.check = func(a Args) error {
+		if check == nil {
+			return nil
+		}
+		return check(a.(P))
+	}
+	s.names = func(a Args) []string {
+		if names == nil {
+			return nil
+		}
+		return names(a.(P))
+	}
+	return s
+}
+
+// withDecode gives s its own JSON decoder.
+func withDecode(s *Step, decode func(raw []byte) (Args, error)) *Step {
+	s.decode = decode
+	return s
+}
+
+func badArgs(err error) error { return fault.Wrap(fault.BadArgument, err, "bad arguments") }
+
+func checkReadLines(a *ReadLinesArgs) error {
+	switch {
+	case a.Path == "":
+		return fault.New(fault.BadArgument, "path is required")
+	case a.Start == nil:
+		return fault.New(fault.BadArgument, "start is required (1-based line number)")
+	case *a.Start < 1:
+		return fault.New(fault.BadArgument, "start must be a positive integer (lines are 1-based), got %d", *a.Start)
+	case a.End != nil && *a.End < 1:
+		return fault.New(fault.BadArgument, "end must be a positive integer (lines are 1-based), got %d; omit it to read to the end of the file", *a.End)
+	case a.End != nil && *a.End < *a.Start:
+		return fault.New(fault.BadArgument, "invalid range: end %d is before start %d; give end >= start, or omit end to read to the end of the file", *a.End, *a.Start)
+	}
+	return nil
+}
+
+func checkEdit(a *EditArgs) error {
+	if a.Path == "" {
+		return fault.New(fault.BadArgument, "path is required")
+	}
+	if len(a.Edits) == 0 {
+		return fault.New(fault.BadArgument, "edits is empty: give at least one {find, replace}; an edit step with no edits is not a no-op")
+	}
+	for j, fr := range a.Edits {
+		if fr.Find == nil || *fr.Find == "" {
+			return fault.New(fault.BadArgument, "edit %d: find is empty; give the whole lines to replace", j+1)
+		}
+		if fr.Replace == nil {
+			return fault.New(fault.BadArgument, "edit %d: replace is required (use \"\" to delete the lines)", j+1)
+		}
+		if err := text.CheckString(*fr.Replace); err != nil {
+			return fault.Wrap(fault.BadArgument, err, "edit %d: replace is not text; a file is text (valid UTF-8 with no NUL byte): remove that byte", j+1)
+		}
+	}
+	return nil
+}
+
+func checkApplyPatch(a *ApplyPatchArgs) error {
+	if strings.TrimSpace(a.Patch) == "" {
+		return fault.New(fault.BadArgument, "patch is required: a \"*** Begin Patch\" ... \"*** End Patch\" envelope")
+	}
+	return nil
+}
+
+// decodeFormat decodes format's arguments, refusing write's force by name.
+func decodeFormat(raw []byte) (Args, error) {
+	var a struct {
+		Paths []string `json:"paths,omitempty"`
+		Force bool     `json:"force,omitempty"`
+	}
+	if err := planJSON.Decode(raw, &a); err != nil {
+		return nil, badArgs(err)
+	}
+	if a.Force {
+		return nil, fault.New(fault.BadArgument, "force is only for write: it lets a write change read-only files")
+	}
+	return &FormatArgs{Paths: a.Paths}, nil
+}
+
+// envelope parses the patch once; later calls return the first answer.
+func (a *ApplyPatchArgs) envelope() ([]patch.FileOp, error) {
+	if !a.parsed {
+		a.ops, a.err = patch.ParseEnvelope(a.Patch)
+		a.parsed = true
+	}
+	return a.ops, a.err
+}
+
+// named lists the files the envelope updates, moves or deletes.
+func (a *ApplyPatchArgs) named() []string {
+	ops, err := a.envelope()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, op := range ops {
+		if op.Kind != patch.Add {
+			out = append(out, op.Path)
+		}
+	}
+	return out
+}

@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/devbroker/devbroker/engine/fault"
+)
+
+// TestRegistry ties every answer about a step to the registry: its name,
+// its capability, whether it mutates, what files its arguments name, and
+// that its one decoder refuses an unknown argument as bad_argument.
+func TestRegistry(t *testing.T) {
+	start := 1
+	want := []struct {
+		name    StepName
+		kind    Kind
+		mutates bool
+		args    Args
+		named   []string
+	}{
+		{StepReadLines, "", false, &ReadLinesArgs{Path: "r.go", Start: &start}, []string{"r.go"}},
+		{StepEdit, "", true, &EditArgs{Path: "e.go"}, []string{"e.go"}},
+		{StepApplyPatch, "", true, &ApplyPatchArgs{Patch: "*** Begin Patch\n*** Add File: new.go\n+x\n*** Delete File: old.go\n*** Update File: u.go\n*** Move to: m.go\n@@\n-a\n+b\n*** End Patch\n"}, []string{"old.go", "u.go"}},
+		{StepWrite, "", false, &WriteArgs{Paths: []string{"w.go"}}, nil},
+		{StepFormat, Format, true, &FormatArgs{Paths: []string{"f.go"}}, []string{"f.go"}},
+		{StepLint, Lint, true, &LintArgs{Paths: []string{"l/**"}, Fix: true}, []string{"l/**"}},
+		{StepCheck, Check, false, &CheckArgs{}, nil},
+	}
+	steps := Steps()
+	if len(steps) != len(want) {
+		t.Fatalf("the registry has %d steps, the test knows %d: add the new step here", len(steps), len(want))
+	}
+	for i, s := range steps {
+		w := want[i]
+		if s.Name == "" || s.Name != w.name {
+			t.Errorf("step %d is %q, want %q", i+1, s.Name, w.name)
+			continue
+		}
+		if s.Kind != w.kind || s.Mutates != w.mutates {
+			t.Errorf("%s: kind %q mutates %v, want %q %v", s.Name, s.Kind, s.Mutates, w.kind, w.mutates)
+		}
+		if s.Synopsis == "" || !strings.HasPrefix(s.Synopsis, "{") {
+			t.Errorf("%s: synopsis %q, want the arguments in braces", s.Name, s.Synopsis)
+		}
+		if got, ok := LookupStep(s.Name); !ok || got != s {
+			t.Errorf("LookupStep(%q) = %v, %v", s.Name, got, ok)
+		}
+		if w.args.Step() != s.Name || s.zero().Step() != s.Name {
+			t.Errorf("%s: its argument types name %q and %q", s.Name, w.args.Step(), s.zero().Step())
+		}
+		if got := Named(w.args); !slices.Equal(got, w.named) {
+			t.Errorf("Named(%s %+v) = %q, want %q", s.Name, w.args, got, w.named)
+		}
+		_, err := s.Decode([]byte(`{"nope":1}`))
+		if fault.KindOf(err) != fault.BadArgument || !strings.Contains(err.Error(), `unknown argument "nope"`) {
+			t.Errorf(`%s: Decode({"nope":1}) = %v (kind %s), want a bad_argument naming "nope"`, s.Name, err, fault.KindOf(err))
+		}
+	}
+	if _, ok := LookupStep("frobnicate"); ok {
+		t.Error("LookupStep found a step that is not registered")
+	}
+	if got := AvailableSteps(nil); !slices.Equal(got, []string{"read_lines", "edit", "apply_patch", "write"}) {
+		t.Errorf("AvailableSteps(nil) = %v", got)
+	}
+}
+
+// A plan's arguments are decoded once, by ParsePlan; validating and running
+// it decodes nothing, and apply_patch's envelope is parsed once for what
+// the step names and what it applies.
+func TestPlanDecodesOnce(t *testing.T) {
+	e, root := setup(t, map[string]string{"a.txt": "one\ntwo\n"}, Options{})
+	before := decodes.Load()
+	p := plan(t, `{"paths": ["a.txt"], "ops": [
+		{"step": "edit", "args": {"path": "a.txt", "edits": [{"find": "one", "replace": "1"}]}},
+		{"step": "apply_patch", "args": {"patch": "*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+2\n*** End Patch\n"}},
+		{"step": "read_lines", "args": {"path": "a.txt", "start": 1}},
+		{"step": "write"}]}`)
+	if n := decodes.Load() - before; n != 4 {
+		t.Fatalf("ParsePlan decoded %d times for 4 steps", n)
+	}
+	ap := p.Ops[1].Args.(*ApplyPatchArgs)
+	if got := Named(ap); !slices.Equal(got, []string{"a.txt"}) {
+		t.Fatalf("Named = %v", got)
+	}
+	// The envelope was parsed by Named: the run applies that parse.
+	ap.Patch = "not an envelope"
+	r := e.Run(context.Background(), p)
+	if !r.OK || r.Reads["a.txt"] != "1\n2" || readFile(t, root, "a.txt") != "1\n2\n" {
+		t.Fatalf("run: %+v", r)
+	}
+	if n := decodes.Load() - before; n != 4 {
+		t.Errorf("validating and running the plan decoded %d more times", n-4)
+	}
+}
+
+// A plan made in Go is checked like a decoded one: nil arguments are the
+// step's empty ones, and arguments of another step are refused.
+func TestGoPlansAreChecked(t *testing.T) {
+	e, _ := setup(t, map[string]string{"a.txt": "one\n"}, Options{})
+	r := e.Run(context.Background(), &Plan{Paths: []string{"a.txt"}, Ops: []Op{{Step: StepReadLines}}})
+	wantError(t, r, fault.BadArgument, "step 1 (read_lines): path is required")
+	r = e.Run(context.Background(), &Plan{Ops: []Op{{Step: StepWrite, Args: &CheckArgs{}}}})
+	wantError(t, r, fault.BadArgument, "the arguments of check were given to write")
+	r = e.Run(context.Background(), &Plan{Ops: []Op{{Step: StepWrite}}})
+	if !r.OK {
+		t.Fatalf("write with nil arguments: %+v", r.Error)
+	}
+}
+
+// FuzzParsePlan checks that the plan decoder never panics, that a refusal
+// is a bad_argument, and that every op it returns either has typed
+// arguments of its own step or is refused by validation, which never
+// panics either.
+func FuzzParsePlan(f *testing.F) {
+	for _, s := range []string{
+		`{"paths":[],"ops":[]}`, `{"paths":["a"],"ops":[{"step":"read_lines","args":{"path":"a","start":1}}]}`,
+		`{"ops":[{"step":"edit","args":{"path":"a","edits":[{"find":"x","replace":null}]}}]}`,
+		`{"ops":[{"step":"apply_patch","args":{"patch":"*** Begin Patch\n*** Delete File: a\n*** End Patch"}}]}`,
+		`{"ops":[{"step":"format","args":{"force":true}}]}`, `{"ops":[{"step":"lint","args":{"fix":"yes"}}]}`,
+		`{"ops":[{"step":"write","args":null,"label":"x"}]}`, `{"ops":[{"step":"nope"},{"step":""}]}`,
+		`{"ops":[{"step":"check","args":[]}]}`, `{"paths":[""],"ops":null}`, `{"ops":[{"zz":1}]}`, `[]`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	e, err := New(f.TempDir(), Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParsePlan(data)
+		if err != nil {
+			if fault.KindOf(err) != fault.BadArgument {
+				t.Fatalf("ParsePlan(%q) = %v, kind %s", data, err, fault.KindOf(err))
+			}
+			return
+		}
+		for _, op := range p.Ops {
+			if op.Args != nil && op.Args.Step() != op.Step {
+				t.Fatalf("ParsePlan(%q): %s got the arguments of %s", data, op.Step, op.Args.Step())
+			}
+			if _, known := LookupStep(op.Step); known && (op.Args == nil) == (op.err == nil) {
+				t.Fatalf("ParsePlan(%q): %s has arguments %v and error %v", data, op.Step, op.Args, op.err)
+			}
+		}
+		if err := e.Validate(p); err != nil && fault.KindOf(err) == fault.Internal {
+			t.Fatalf("Validate(%q) = %v", data, err)
+		}
+	})
+}
