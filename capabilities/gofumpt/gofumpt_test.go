@@ -182,12 +182,14 @@ func TestLanguageVersionFromGoMod(t *testing.T) {
 		{"nearest wins", map[string]string{"go.mod": old, "a/go.mod": modern}, map[string]string{"a/p.go": octal}, rewritten},
 		{"nearest in workspace, outer on disk", map[string]string{"go.mod": old}, map[string]string{"a/go.mod": modern, "a/p.go": octal}, rewritten},
 		{"no go directive: go1.16", nil, map[string]string{"go.mod": "module m\n", "a/p.go": octal}, rewritten},
-		{"never above the root", map[string]string{"../go.mod": modern}, map[string]string{"a/p.go": octal}, ""},
+		{"the module above the root", map[string]string{"../go.mod": modern}, map[string]string{"a/p.go": octal}, rewritten},
+		{"the nearest above the root", map[string]string{"../go.mod": old, "../../go.mod": modern}, map[string]string{"a/p.go": octal}, ""},
+		{"a go.work above stops the search", map[string]string{"../go.work": "go 1.22\n", "../../go.mod": modern}, map[string]string{"a/p.go": octal}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			parent := t.TempDir()
-			root := filepath.Join(parent, "root")
+			root := filepath.Join(parent, "m", "root")
 			writeFile(t, root, "README", "")
 			for p, s := range c.disk {
 				writeFile(t, root, p, s)
@@ -420,5 +422,16 @@ func TestSpecAndProbe(t *testing.T) {
 	formatSource = func(src []byte, _ format.Options) ([]byte, error) { return src, nil }
 	if p := d.Probe(context.Background()); p.State != capabilities.Failed || !strings.Contains(p.Reason, "smoke") {
 		t.Errorf("a formatter that does nothing: probe %+v, want failed", p)
+	}
+}
+
+// An unusable go.mod above the root is named relative to the root.
+func TestUnusableGoModAboveRoot(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "root")
+	writeFile(t, root, "../go.mod", "module m\n\ngo 1.21.0rc1\n")
+	res := run(t, engine.Format, root, map[string]string{"p.go": "package p\nvar x = 1\n"})
+	wantOK(t, res)
+	if len(res.Edits) != 0 || len(res.Diagnostics) != 1 || !strings.Contains(res.Diagnostics[0].Message, "../go.mod, the nearest go.mod") {
+		t.Errorf("edits %v, diagnostics %+v; want no edit and one error naming ../go.mod", keys(res.Edits), res.Diagnostics)
 	}
 }

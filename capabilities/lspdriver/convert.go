@@ -6,7 +6,6 @@ package lspdriver
 // disk for files it read itself), converted by text.Mapper.
 
 import (
-	"os"
 	"sort"
 	"strings"
 
@@ -32,7 +31,7 @@ func (ms *mappers) get(p string) *text.Mapper {
 		content = d.Text
 	} else if doc := ms.req.All[p]; doc != nil {
 		content = doc.Content()
-	} else if b, err := os.ReadFile(ms.v.abs(p)); err == nil {
+	} else if b := ms.v.read(p); b != nil {
 		content = strings.TrimPrefix(string(b), text.BOM)
 	}
 	m := text.NewMapper(content)
