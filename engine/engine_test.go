@@ -9,21 +9,14 @@ import (
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // setup writes files under a new root and returns an engine over it.
 func setup(t *testing.T, files map[string]string, opts Options) (*Engine, string) {
 	t.Helper()
 	root := t.TempDir()
-	for p, c := range files {
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.Write(t, root, files)
 	e, err := New(root, opts)
 	if err != nil {
 		t.Fatal(err)
