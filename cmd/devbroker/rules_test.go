@@ -10,8 +10,9 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -181,7 +182,7 @@ func TestWhoStartsProcesses(t *testing.T) {
 		}
 		if _, ok := starters[pkg]; !ok {
 			for _, s := range sites {
-				t.Errorf("%s starts a process: only %v may (ARCHITECTURE.md, Invariants)", s, keysOf(starters))
+				t.Errorf("%s starts a process: only %v may (ARCHITECTURE.md, Invariants)", s, slices.Sorted(maps.Keys(starters)))
 			}
 		}
 		for _, im := range imports(f) {
@@ -191,17 +192,8 @@ func TestWhoStartsProcesses(t *testing.T) {
 		}
 	}
 	if !seen["lsp"] || !seen["capabilities/external"] {
-		t.Fatalf("the scan found no process start in lsp or capabilities/external (saw %v): it proves nothing", keysOf(seen))
+		t.Fatalf("the scan found no process start in lsp or capabilities/external (saw %v): it proves nothing", slices.Sorted(maps.Keys(seen)))
 	}
-}
-
-func keysOf[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // diskCalls are the os and path/filepath functions that read or change
