@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/engine/workspace"
 )
 
@@ -100,13 +101,7 @@ func BenchmarkFloor10MB(b *testing.B) {
 func benchPatchInWorkspace(b *testing.B, n int) {
 	root := b.TempDir()
 	for i := range n {
-		p := filepath.Join(root, fmt.Sprintf("d%02d/f%04d.txt", i%50, i))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(fmt.Sprintf("file %d\nline two\nline three\n", i)), 0o644); err != nil {
-			b.Fatal(err)
-		}
+		testtree.Put(b, root, fmt.Sprintf("d%02d/f%04d.txt", i%50, i), fmt.Sprintf("file %d\nline two\nline three\n", i))
 	}
 	e, err := New(root, Options{Limits: workspace.Limits{MaxFiles: n}})
 	if err != nil {

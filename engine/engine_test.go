@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/engine/workspace"
 )
 
@@ -17,15 +18,7 @@ import (
 func setup(t *testing.T, files map[string]string, opts Options) (*Engine, string) {
 	t.Helper()
 	root := t.TempDir()
-	for p, c := range files {
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.Write(t, root, files)
 	e, err := New(root, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -165,11 +165,7 @@ func matchFault(err error, path, unit string) error {
 	if !errors.As(err, &me) {
 		return fault.Wrap(fault.BadArgument, err, "%s", path)
 	}
-	kind := fault.NoMatch
-	if me.Kind == patch.Ambiguous {
-		kind = fault.Ambiguous
-	}
-	return &fault.Error{Kind: kind, Err: me.Relabel(unit, path)}
+	return &fault.Error{Kind: me.Kind, Err: me.Relabel(unit, path)}
 }
 
 // capability runs format, lint or check over the workspace.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/lsp"
 )
 
@@ -42,19 +43,19 @@ func TestGoplsFollowsDiskWrites(t *testing.T) {
 		}
 	}
 	check("before", "")
-	write(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")
+	testtree.Put(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")
 	check("after the signature changed on disk", "not enough arguments in call to a.F")
-	write(t, root, "a/a.go", "package a\n\nfunc F() int { return 1 }\n")
+	testtree.Put(t, root, "a/a.go", "package a\n\nfunc F() int { return 1 }\n")
 	check("after it was restored", "")
 	// A new file in a new directory that b starts to import.
-	write(t, root, "c/c.go", "package c\n\nconst C = \"x\"\n")
-	write(t, root, "b/b.go", "package b\n\nimport (\n\t\"example.com/m/a\"\n\t\"example.com/m/c\"\n)\n\nvar X int = a.F() + c.C\n")
+	testtree.Put(t, root, "c/c.go", "package c\n\nconst C = \"x\"\n")
+	testtree.Put(t, root, "b/b.go", "package b\n\nimport (\n\t\"example.com/m/a\"\n\t\"example.com/m/c\"\n)\n\nvar X int = a.F() + c.C\n")
 	check("after a new package appeared", "mismatched types")
 	if err := os.Remove(filepath.Join(root, "c/c.go")); err != nil {
 		t.Fatal(err)
 	}
 	check("after the new package was deleted", "could not import example.com/m/c")
-	write(t, root, "b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nvar X = a.F()\n")
+	testtree.Put(t, root, "b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nvar X = a.F()\n")
 	check("after b was restored", "")
 }
 
@@ -72,7 +73,7 @@ func TestGoplsFollowsExplicitChanges(t *testing.T) {
 	if err != nil || len(rep.Files) != 0 {
 		t.Fatalf("before: %v %v", rep, err)
 	}
-	write(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")
+	testtree.Put(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")
 	s.FilesChanged([]string{a})
 	rep, err = s.Diagnose(ctx, docs, []string{b})
 	if err != nil {
@@ -100,7 +101,7 @@ func TestCancelledRequestKeepsDiskChanges(t *testing.T) {
 	if rep, err := s.Diagnose(ctx, docs, []string{b}); err != nil || len(messages(rep, b)) != 0 {
 		t.Fatalf("before: %v %v", rep, err)
 	}
-	write(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")
+	testtree.Put(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")
 	done, stop := context.WithCancel(context.Background())
 	stop()
 	// A cancelled request may stop while waiting for its turn; many of
@@ -156,13 +157,13 @@ func TestGoplsWatcherComesBack(t *testing.T) {
 	plain := "package b\n\nimport \"example.com/m/a\"\n\nvar X = a.F()\n"
 	check("before", plain, "")
 	fail(plain)
-	write(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")
+	testtree.Put(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")
 	check("after a change made while the watcher was down", plain, "not enough arguments in call to a.F")
 	if msg := s.WatchStatus(); msg != "" {
 		t.Fatalf("WatchStatus after the watcher came back = %q, want none", msg)
 	}
-	write(t, root, "a/a.go", "package a\n\nfunc F() int { return 1 }\n")
-	write(t, root, "c/c.go", "package c\n\nconst C = 1\n")
+	testtree.Put(t, root, "a/a.go", "package a\n\nfunc F() int { return 1 }\n")
+	testtree.Put(t, root, "c/c.go", "package c\n\nconst C = 1\n")
 	withC := "package b\n\nimport (\n\t\"example.com/m/a\"\n\t\"example.com/m/c\"\n)\n\nvar X = a.F() + c.C\n"
 	check("with a new package", withC, "")
 	fail(withC)
@@ -188,7 +189,7 @@ func TestGoplsBarrierTimeoutRescans(t *testing.T) {
 	if !lsp.StallWatcher(s, time.Millisecond) {
 		t.Fatal("no watcher to stall")
 	}
-	write(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")
+	testtree.Put(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")
 	rep, err := s.Diagnose(ctx, docs, []string{b})
 	if err != nil {
 		t.Fatal(err)

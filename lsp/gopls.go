@@ -1,7 +1,10 @@
 package lsp
 
 // This file defines how devbroker finds gopls ([FindGopls]) and reads a
-// server's version ([Version]).
+// server's version ([Version]). Besides the language servers themselves,
+// these are the only processes lsp starts: the go command (`go env`,
+// `go tool -n`) and a server's version command, each from an argv list
+// and bounded in time (ARCHITECTURE.md: who starts processes).
 //
 // FindGopls resolves a command; first match wins:
 //
@@ -130,7 +133,7 @@ func Version(ctx context.Context, argv []string) (string, error) {
 	out, err := cmd.Output()
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return "", fmt.Errorf("%s version: no answer in 10s", bin)
+			return "", fmt.Errorf("%s version: no answer in %s; the server may hang: run it by hand to see why", bin, commandTimeout)
 		}
 		return "", fmt.Errorf("%s version: %w: %s", bin, err, strings.TrimSpace(stderr.String()))
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/lsp"
 	"github.com/devbroker/devbroker/lsp/lsptest"
 )
@@ -38,21 +39,10 @@ func gopls(t testing.TB) string {
 func module(t testing.TB) string {
 	t.Helper()
 	root := t.TempDir()
-	write(t, root, "go.mod", "module example.com/m\n\ngo 1.22\n")
-	write(t, root, "a/a.go", "package a\n\nfunc F() int { return 1 }\n")
-	write(t, root, "b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nvar X = a.F()\n")
+	testtree.Put(t, root, "go.mod", "module example.com/m\n\ngo 1.22\n")
+	testtree.Put(t, root, "a/a.go", "package a\n\nfunc F() int { return 1 }\n")
+	testtree.Put(t, root, "b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nvar X = a.F()\n")
 	return root
-}
-
-func write(t testing.TB, root, rel, content string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func newGopls(t testing.TB, root string) *lsp.Server {

@@ -6,7 +6,6 @@ package editor
 // base into the workspace's content after the plan.
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/engine/workspace"
 )
 
 // base is what the editor shows for a path: an open buffer's text and
@@ -86,33 +86,22 @@ func buildEdit(changes []broker.FileChange, baseOf base, uriOf func(string) prot
 	return out, nil
 }
 
-// orderRenames puts a rename that vacates another's destination before it,
-// keeping the given order otherwise. A cycle (a swap) cannot be expressed
-// without a temporary name and is refused.
+// orderRenames puts the renames in the order a write issues them
+// ([workspace.OrderRenames]: a rename that vacates another's destination
+// first, lexical for ties). A cycle (a swap) cannot be expressed without a
+// temporary name and is refused.
 func orderRenames(rs []protocol.RenameFile) ([]protocol.RenameFile, error) {
-	var out []protocol.RenameFile
-	done := make([]bool, len(rs))
-	for len(out) < len(rs) {
-		progress := false
-		for i, r := range rs {
-			if done[i] {
-				continue
-			}
-			blocked := false
-			for j, o := range rs {
-				if !done[j] && j != i && o.OldURI == r.NewURI {
-					blocked = true // o must move away from r's destination first
-				}
-			}
-			if !blocked {
-				out = append(out, r)
-				done[i] = true
-				progress = true
-			}
-		}
-		if !progress {
-			return nil, fault.New(fault.Conflict, "the plan swaps files by renaming them in a cycle, which an editor edit cannot express; run it with apply \"disk\"")
-		}
+	moves := make([]workspace.Rename, len(rs))
+	for i, r := range rs {
+		moves[i] = workspace.Rename{From: string(r.OldURI), To: string(r.NewURI)}
+	}
+	order, ok := workspace.OrderRenames(moves)
+	if !ok {
+		return nil, fault.New(fault.Conflict, "the plan swaps files by renaming them in a cycle, which an editor edit cannot express; run it with apply \"disk\"")
+	}
+	out := make([]protocol.RenameFile, len(order))
+	for i, j := range order {
+		out[i] = rs[j]
 	}
 	return out, nil
 }
@@ -176,22 +165,16 @@ func less(a, b protocol.Position) bool {
 	return a.Character < b.Character
 }
 
-// applyEdits applies LSP text edits in unit to s, as an editor would. It is
-// how incremental buffer changes land, and how tests check an edit.
+// applyEdits applies LSP text edits in unit to s, as an editor would, by
+// the one applier of LSP edits ([text.ApplyRanges]). It is how incremental
+// buffer changes land, and how tests check an edit.
 func applyEdits(s string, edits []protocol.TextEdit, unit text.Unit) (string, error) {
-	m := text.NewMapper(s)
-	var es []text.Edit
-	for _, e := range edits {
-		start := m.Offset(int(e.Range.Start.Line), int(e.Range.Start.Character), unit)
-		end := m.Offset(int(e.Range.End.Line), int(e.Range.End.Character), unit)
-		if end < start {
-			return s, fmt.Errorf("range %s ends before it starts", rangeString(e.Range))
+	rs := make([]text.RangeEdit, len(edits))
+	for i, e := range edits {
+		rs[i] = text.RangeEdit{
+			StartLine: int(e.Range.Start.Line), StartCol: int(e.Range.Start.Character),
+			EndLine: int(e.Range.End.Line), EndCol: int(e.Range.End.Character), New: e.NewText,
 		}
-		es = append(es, text.Edit{Start: start, End: end, New: e.NewText})
 	}
-	return text.Apply(s, es)
-}
-
-func rangeString(r protocol.Range) string {
-	return fmt.Sprintf("%d:%d-%d:%d", r.Start.Line, r.Start.Character, r.End.Line, r.End.Character)
+	return text.ApplyRanges(s, rs, unit)
 }

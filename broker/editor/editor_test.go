@@ -16,6 +16,7 @@ import (
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/broker/editor"
 	"github.com/devbroker/devbroker/broker/wire"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 type planResult struct {
@@ -29,7 +30,7 @@ func editOp(path, find, replace string) map[string]any {
 }
 
 func TestInitialize(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n"})
 	c := start(t, root, true)
 	err := c.call("devbroker/plan", map[string]any{"paths": []string{}, "ops": []any{}}, nil)
 	if code, kind, _, msg := rpcErr(t, err); code != jsonrpc2.ServerNotInitialized || kind != "bad_argument" || !strings.Contains(msg, "initialize") {
@@ -61,7 +62,7 @@ func TestInitialize(t *testing.T) {
 // never written.
 func TestBufferSyncAndEditorApply(t *testing.T) {
 	disk := map[string]string{"a.txt": "one\ntwo\nthree\n", "b.txt": "keep\n"}
-	root := tree(t, disk)
+	root := testtree.New(t, disk)
 	c := start(t, root, false)
 	c.init(nil)
 	c.open("a.txt", disk["a.txt"], 1)
@@ -99,7 +100,7 @@ func TestBufferSyncAndEditorApply(t *testing.T) {
 	if got["a.txt"] != "one\nTWO\nthree\n" {
 		t.Errorf("edit applied to the buffer = %q", got["a.txt"])
 	}
-	if d := onDisk(t, root); d["a.txt"] != disk["a.txt"] || d["b.txt"] != disk["b.txt"] {
+	if d := testtree.Read(t, root); d["a.txt"] != disk["a.txt"] || d["b.txt"] != disk["b.txt"] {
 		t.Errorf("disk changed: %v", d)
 	}
 
@@ -117,7 +118,7 @@ func TestBufferSyncAndEditorApply(t *testing.T) {
 // RenameFile; the edit applied to the editor's files gives the workspace.
 func TestEditorApplyFileOperations(t *testing.T) {
 	disk := map[string]string{"a.txt": "alpha\nbeta\n", "gone.txt": "bye\n", "old.txt": "x\ny\n", "open.txt": "o\n"}
-	root := tree(t, disk)
+	root := testtree.New(t, disk)
 	c := start(t, root, false)
 	c.init(nil)
 	c.open("open.txt", "o\nunsaved\n", 5)
@@ -156,7 +157,7 @@ func TestEditorApplyFileOperations(t *testing.T) {
 	if !slices.Equal(kinds, []string{"rename", "delete", "create", "", "", ""}) {
 		t.Errorf("documentChanges kinds = %q, want rename, delete, create, then text edits", kinds)
 	}
-	editorView := onDisk(t, root)
+	editorView := testtree.Read(t, root)
 	editorView["open.txt"] = "o\nunsaved\n"
 	got := c.applyWorkspaceEdit(editorView, r.Edit)
 	want := map[string]string{"a.txt": "alpha\nbeta\n", "dir/new.txt": "fresh\n", "moved.txt": "x\nwhy\n", "open.txt": "o\nunsaved\nmore\n"}
@@ -168,14 +169,14 @@ func TestEditorApplyFileOperations(t *testing.T) {
 			t.Errorf("%s after the edit = %q, want %q", p, got[p], w)
 		}
 	}
-	if d := onDisk(t, root); len(d) != len(disk) || d["gone.txt"] != "bye\n" || d["open.txt"] != "o\n" {
+	if d := testtree.Read(t, root); len(d) != len(disk) || d["gone.txt"] != "bye\n" || d["open.txt"] != "o\n" {
 		t.Errorf("disk changed: %v", d)
 	}
 }
 
 func TestApplyEditorRefusesWrite(t *testing.T) {
 	disk := map[string]string{"a.txt": "one\n"}
-	root := tree(t, disk)
+	root := testtree.New(t, disk)
 	c := start(t, root, false)
 	c.init(nil)
 	err := c.call("devbroker/plan", map[string]any{"paths": []string{"a.txt"}, "ops": []any{editOp("a.txt", "one", "1"), map[string]any{"step": "write"}}}, nil)
@@ -187,7 +188,7 @@ func TestApplyEditorRefusesWrite(t *testing.T) {
 	if code, _, _, msg := rpcErr(t, err); code != jsonrpc2.InvalidParams || !strings.Contains(msg, `"editor" or "disk"`) {
 		t.Errorf("bad apply: %d %q", code, msg)
 	}
-	if d := onDisk(t, root); d["a.txt"] != "one\n" {
+	if d := testtree.Read(t, root); d["a.txt"] != "one\n" {
 		t.Errorf("disk changed: %v", d)
 	}
 }
@@ -195,7 +196,7 @@ func TestApplyEditorRefusesWrite(t *testing.T) {
 // With apply "disk" the plan writes, but never an unsaved buffer's text;
 // once the editor saved, the buffer is no unwritten change any more.
 func TestApplyDisk(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n"})
 	c := start(t, root, false)
 	c.init(nil)
 	c.open("a.txt", "one, unsaved\n", 1)
@@ -215,13 +216,13 @@ func TestApplyDisk(t *testing.T) {
 	if !r.OK || !slices.Equal(r.Written, []string{"b.txt"}) || r.Edit != nil || len(r.Unwritten) != 0 {
 		t.Fatalf("disk plan = %+v edit %s", r.DevResult, r.Edit)
 	}
-	if d := onDisk(t, root); d["b.txt"] != "BEE\n" || d["a.txt"] != "one, unsaved\n" {
+	if d := testtree.Read(t, root); d["b.txt"] != "BEE\n" || d["a.txt"] != "one, unsaved\n" {
 		t.Errorf("disk = %v", d)
 	}
 }
 
 func TestCloseBufferGoesBackToDisk(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n"})
 	c := start(t, root, false)
 	c.init(nil)
 	c.open("a.txt", "one, unsaved\n", 1)
@@ -241,7 +242,7 @@ func TestCloseBufferGoesBackToDisk(t *testing.T) {
 }
 
 func TestFileMethods(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\ntwo\n", "b.txt": "bee\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\ntwo\n", "b.txt": "bee\n"})
 	c := start(t, root, false)
 	c.init(nil)
 	abs := filepath.Join(root, "a.txt")
@@ -252,12 +253,12 @@ func TestFileMethods(t *testing.T) {
 	}
 	fr = wire.FileResult{}
 	c.must("devbroker/editFile", map[string]any{"command": "str_replace", "file_path": abs, "old_str": "two", "new_str": "2"}, &fr)
-	if !fr.Changed || onDisk(t, root)["a.txt"] != "one\n2\n" {
-		t.Fatalf("editFile = %+v, disk %q", fr, onDisk(t, root)["a.txt"])
+	if !fr.Changed || testtree.Read(t, root)["a.txt"] != "one\n2\n" {
+		t.Fatalf("editFile = %+v, disk %q", fr, testtree.Read(t, root)["a.txt"])
 	}
 	fr = wire.FileResult{}
 	c.must("devbroker/writeFile", map[string]any{"file_path": filepath.Join(root, "c.txt"), "content": "sea\n"}, &fr)
-	if !fr.Changed || onDisk(t, root)["c.txt"] != "sea\n" {
+	if !fr.Changed || testtree.Read(t, root)["c.txt"] != "sea\n" {
 		t.Fatalf("writeFile = %+v", fr)
 	}
 	// edit_file works on the disk: an unsaved buffer makes it refuse.
@@ -272,13 +273,13 @@ func TestFileMethods(t *testing.T) {
 	if code, kind, _, msg := rpcErr(t, err); code != jsonrpc2.InvalidParams || kind != "bad_argument" || !strings.Contains(msg, "bogus") {
 		t.Errorf("unknown parameter: %d %s %q", code, kind, msg)
 	}
-	if onDisk(t, root)["b.txt"] != "bee\n" {
+	if testtree.Read(t, root)["b.txt"] != "bee\n" {
 		t.Error("b.txt changed on disk")
 	}
 }
 
 func TestProbeAndDiscard(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n"})
 	c := start(t, root, true)
 	c.init(nil)
 	var pr wire.ProbeResult
@@ -304,7 +305,7 @@ func TestProbeAndDiscard(t *testing.T) {
 }
 
 func TestPublishDiagnostics(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "fine\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "fine\n"})
 	c := start(t, root, true)
 	c.init(map[string]any{"publishDiagnostics": true})
 	c.open("a.txt", "fine\nx 😀 BAD\n", 4)
@@ -353,7 +354,7 @@ func TestPublishDiagnostics(t *testing.T) {
 }
 
 func TestNotificationErrorsAreLogged(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n"})
 	c := start(t, root, false)
 	c.init(nil)
 	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": c.uri("a.txt"), "version": 1}, "contentChanges": []any{map[string]any{"text": "x"}}})
@@ -370,7 +371,7 @@ func TestNotificationErrorsAreLogged(t *testing.T) {
 // checkout) names its buffers under the root as it gave it: those URIs are
 // synced, and the edits come back in the same spelling.
 func TestRootThroughASymlink(t *testing.T) {
-	real := tree(t, map[string]string{"a.txt": "one\ntwo\n"})
+	real := testtree.New(t, map[string]string{"a.txt": "one\ntwo\n"})
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(real, link); err != nil {
 		t.Skip("no symlinks:", err)
@@ -411,7 +412,7 @@ func (stdinLike) Close() error { return nil }
 // once, even though the editor keeps its end of stdin open and a read of
 // it never returns.
 func TestServeReturnsWhenCancelledWithStdinOpen(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n"})
 	mgr := broker.NewManager(broker.Options{})
 	t.Cleanup(func() { mgr.Close() })
 	in, keepOpen := io.Pipe()
@@ -440,7 +441,7 @@ func TestServeReturnsWhenCancelledWithStdinOpen(t *testing.T) {
 // not read an outside change from disk (unlike an agent's session, which
 // follows the disk).
 func TestBufferWinsOverOutsideChange(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n"})
 	c := start(t, root, false)
 	c.init(nil)
 	c.open("a.txt", "one\n", 1)

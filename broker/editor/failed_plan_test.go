@@ -11,6 +11,7 @@ import (
 	"github.com/devbroker/devbroker/broker/editor"
 	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/capabilities/drivers"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // realDrivers loads a root's drivers as `devbroker serve` does: gopls
@@ -46,7 +47,7 @@ const (
 // A plan that passes still returns its edit.
 func TestFailedCheckReturnsNoEdit(t *testing.T) {
 	disk := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "main.go": goMain, "util.go": goUtil}
-	root := tree(t, disk)
+	root := testtree.New(t, disk)
 	c := startWith(t, root, broker.Options{Load: realDrivers})
 	if info := c.init(nil); !slices.Contains(info.Devbroker.Steps, "check") {
 		t.Fatalf("no check step for Go: %v", info.Devbroker.Steps)
@@ -99,7 +100,7 @@ func TestFailedCheckReturnsNoEdit(t *testing.T) {
 	if want := strings.Replace(goMain, "helper(1)", "helper(4)", 1); got["main.go"] != want {
 		t.Errorf("buffer after the edit = %q, want %q", got["main.go"], want)
 	}
-	if d := onDisk(t, root); d["main.go"] != goMain || d["util.go"] != goUtil {
+	if d := testtree.Read(t, root); d["main.go"] != goMain || d["util.go"] != goUtil {
 		t.Errorf("the disk changed: %v", d)
 	}
 }
@@ -108,7 +109,7 @@ func TestFailedCheckReturnsNoEdit(t *testing.T) {
 // and its change does not stay in the session either.
 func TestFailedCheckStopsDiskWrite(t *testing.T) {
 	disk := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "main.go": goMain, "util.go": goUtil}
-	root := tree(t, disk)
+	root := testtree.New(t, disk)
 	c := startWith(t, root, broker.Options{Load: realDrivers})
 	c.init(nil)
 	var r failedResult
@@ -121,7 +122,7 @@ func TestFailedCheckStopsDiskWrite(t *testing.T) {
 	if !slices.Equal(r.Reverted, []string{"util.go"}) || len(r.Unwritten) != 0 {
 		t.Errorf("reverted %v unwritten %v; want util.go reverted and nothing unwritten", r.Reverted, r.Unwritten)
 	}
-	if d := onDisk(t, root); d["util.go"] != goUtil {
+	if d := testtree.Read(t, root); d["util.go"] != goUtil {
 		t.Errorf("the failed plan wrote util.go: %q", d["util.go"])
 	}
 	r = failedResult{}
@@ -139,7 +140,7 @@ func TestFailedCheckStopsDiskWrite(t *testing.T) {
 	if r.OK || r.Error == nil || r.Error.Step != 3 || !slices.Equal(r.Written, []string{"util.go"}) || len(r.Reverted) != 0 || len(r.Unwritten) != 0 {
 		t.Errorf("write then check: ok %v error %+v written %v reverted %v unwritten %v", r.OK, r.Error, r.Written, r.Reverted, r.Unwritten)
 	}
-	if d := onDisk(t, root); d["util.go"] != broken {
+	if d := testtree.Read(t, root); d["util.go"] != broken {
 		t.Errorf("util.go on disk = %q, want the written change", d["util.go"])
 	}
 }
@@ -147,7 +148,7 @@ func TestFailedCheckStopsDiskWrite(t *testing.T) {
 // Any failed step, not only a check, leaves nothing to apply: the steps
 // before it are reverted too.
 func TestFailedStepReturnsNoEdit(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\ntwo\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\ntwo\n"})
 	c := start(t, root, false)
 	c.init(nil)
 	c.open("a.txt", "one\ntwo, unsaved\n", 2)
@@ -180,7 +181,7 @@ func hasError(ds []wire.Diagnostic, path, msg string) bool {
 // editor does not show: they are in the result, not pushed onto the
 // buffers. Findings in files it did not change are pushed.
 func TestFailedPlanPushesOnlyWhatTheEditorShows(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "fine\n", "b.txt": "BAD\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "fine\n", "b.txt": "BAD\n"})
 	c := start(t, root, true)
 	c.init(map[string]any{"publishDiagnostics": true})
 	c.open("a.txt", "fine\n", 1)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/broker/editor"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // rawReply is a response as it is on the wire.
@@ -64,7 +65,7 @@ func frame(body string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%
 // Malformed framing and JSON are answered with errors, and the connection
 // keeps serving.
 func TestMalformedInputKeepsTheConnection(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n"})
 	mgr := broker.NewManager(broker.Options{})
 	t.Cleanup(func() { mgr.Close() })
 	srv, cli := net.Pipe()

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // TestNeovimPlugin drives editors/nvim in a headless Neovim against a real
@@ -36,7 +38,7 @@ func TestNeovimPlugin(t *testing.T) {
 	}
 	const original = "first\nsecond\nthird\n"
 	const goMain = "package main\n\nfunc helper(n int) int { return n }\n\nfunc main() {\n\tprintln(helper(1))\n}\n"
-	root := tree(t, map[string]string{"a.txt": original, "go.mod": "module example.com/m\n\ngo 1.22\n", "main.go": goMain})
+	root := testtree.New(t, map[string]string{"a.txt": original, "go.mod": "module example.com/m\n\ngo 1.22\n", "main.go": goMain})
 	outFile := filepath.Join(t.TempDir(), "out.txt")
 	plugin, _ := filepath.Abs("../../editors/nvim")
 	script, _ := filepath.Abs("testdata/nvim_test.lua")
@@ -74,7 +76,7 @@ func TestNeovimPlugin(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("buffer after the plan:\n%s\nwant:\n%s\nnvim output:\n%s", got, want, out)
 	}
-	if disk := onDisk(t, root); disk["a.txt"] != original || disk["main.go"] != goMain {
+	if disk := testtree.Read(t, root); disk["a.txt"] != original || disk["main.go"] != goMain {
 		t.Errorf("the broker changed the disk: %q", disk)
 	}
 }

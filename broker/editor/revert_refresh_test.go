@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // A failed plan drops only its own changes. A file the plan's check read
@@ -12,7 +14,7 @@ import (
 // not listed as reverted, and the session keeps what the disk holds instead
 // of going back to its old copy.
 func TestFailedPlanKeepsDiskRefresh(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "ok\n", "y.txt": "fine\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "ok\n", "y.txt": "fine\n"})
 	c := start(t, root, true)
 	c.init(nil)
 	var r failedResult

@@ -83,6 +83,7 @@ func (o Options) Serve(ctx context.Context, rwc io.ReadWriteCloser, mgr *broker.
 			}
 			return nil
 		}
+		c.queued.Add(1) // c.handle counts it down
 		return handle(ctx, reply, req)
 	})
 	sess.OnClose(func() { c.rpc.Close() })
@@ -91,7 +92,19 @@ func (o Options) Serve(ctx context.Context, rwc io.ReadWriteCloser, mgr *broker.
 	case <-c.rpc.Done():
 	case <-c.exitc:
 		// Done only after the read loop returns, which a blocking read of
-		// stdin may never do: exit ends the connection now.
+		// stdin may never do: exit ends the connection now, once the
+		// answers to the requests before it are written (the handler of
+		// one message starts as the previous one's answer is being
+		// written, so exit must not close the stream itself).
+		c.settle(o.grace(), cancelHard)
+		c.rpc.Close()
+		return nil
+	case <-st.ended:
+		// The client closed its input after sending what it had: every
+		// message already sent is handled and answered, in order, within
+		// the grace period (as over MCP), then the connection closes.
+		c.settle(o.grace(), cancelHard)
+		c.rpc.Close()
 		return nil
 	case <-ctx.Done():
 		// Likewise: closing stdin's stream does not unblock its read, so
@@ -119,7 +132,9 @@ type conn struct {
 	exitc chan struct{} // closed by the exit notification
 
 	// busy counts requests being handled; draining refuses new ones.
-	busy     broker.InFlight
+	busy broker.InFlight
+	// queued counts the messages received and not yet handled.
+	queued   broker.InFlight
 	draining bool
 
 	mu          sync.Mutex
@@ -184,6 +199,7 @@ func methodNames() []string {
 // handle handles one message. A panic in a handler is answered as an
 // internal error; the connection stays up.
 func (c *conn) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) (err error) {
+	defer c.queued.Add(-1)
 	_, isCall := req.(*jsonrpc2.Call)
 	replied := false
 	answer := func(result any, err error) error {
@@ -286,9 +302,9 @@ func (c *conn) exitNote(context.Context, json.RawMessage) error {
 	defer c.mu.Unlock()
 	if !c.exit {
 		c.exit = true
-		close(c.exitc)
+		close(c.exitc) // Serve closes the connection
 	}
-	return c.rpc.Close()
+	return nil
 }
 
 // decodeStrict decodes params into v, refusing unknown fields: the
@@ -328,12 +344,24 @@ func (c *conn) drain(grace time.Duration, cancel context.CancelFunc) {
 	c.mu.Lock()
 	c.draining = true
 	c.mu.Unlock()
-	if c.busy.Wait(grace) {
+	c.await(&c.busy, grace, cancel, "shutting down")
+}
+
+// settle waits, once the input has ended, for the messages already
+// received to be handled, as drain does for the requests in flight.
+func (c *conn) settle(grace time.Duration, cancel context.CancelFunc) {
+	c.await(&c.queued, grace, cancel, "input ended")
+}
+
+// await gives what f counts grace to finish, then cancels it (cancel) and
+// waits a bounded time for it; why prefixes the log lines.
+func (c *conn) await(f *broker.InFlight, grace time.Duration, cancel context.CancelFunc, why string) {
+	if f.Wait(grace) {
 		return
 	}
-	c.log.Warn("shutting down: cancelled the request still running after the grace period", "grace", grace)
+	c.log.Warn(why+": cancelled the requests still running after the grace period", "grace", grace)
 	cancel()
-	if !c.busy.Wait(broker.CancelWait) {
-		c.log.Warn("shutting down: the cancelled request did not answer")
+	if !f.Wait(broker.CancelWait) {
+		c.log.Warn(why + ": the cancelled requests did not answer")
 	}
 }

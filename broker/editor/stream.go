@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,10 +37,16 @@ type stream struct {
 	wmu sync.Mutex
 	// refused is told about each refused message (for logs); may be nil.
 	refused func(reason string)
+	// ended is closed when the input ends between messages: the client
+	// has sent everything. Read then waits for Close (closed), so the
+	// connection stays up to answer what was sent (see Serve).
+	ended, closed chan struct{}
+	endOnce       sync.Once
+	closeOnce     sync.Once
 }
 
 func newStream(rwc io.ReadWriteCloser, refused func(string)) *stream {
-	return &stream{rwc: rwc, in: bufio.NewReader(rwc), refused: refused}
+	return &stream{rwc: rwc, in: bufio.NewReader(rwc), refused: refused, ended: make(chan struct{}), closed: make(chan struct{})}
 }
 
 // badInput is input the stream refused, with the JSON-RPC error it answers.
@@ -77,6 +84,14 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			}
 		}
 		var bad *badInput
+		if errors.Is(err, io.EOF) {
+			s.endOnce.Do(func() { close(s.ended) })
+			select {
+			case <-s.closed:
+			case <-ctx.Done():
+			}
+			return nil, total, err
+		}
 		if !errors.As(err, &bad) {
 			return nil, total, err
 		}
@@ -230,7 +245,16 @@ func (s *stream) writeFrame(body []byte) (int64, error) {
 }
 
 // Close closes the underlying connection.
-func (s *stream) Close() error { return s.rwc.Close() }
+// Close closes the connection; a Read waiting after the input ended
+// returns.
+func (s *stream) Close() error {
+	err := net.ErrClosed
+	s.closeOnce.Do(func() {
+		close(s.closed)
+		err = s.rwc.Close()
+	})
+	return err
+}
 
 // abbrev shortens s for an error message.
 func abbrev(s string) string {

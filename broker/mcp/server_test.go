@@ -21,6 +21,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/editfile"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // fakeDrivers serves the kinds in has; check blocks until released or
@@ -87,15 +88,7 @@ type harness struct {
 func newHarness(t *testing.T, d *fakeDrivers, files map[string]string) *harness {
 	t.Helper()
 	h := &harness{t: t, root: t.TempDir()}
-	for name, content := range files {
-		p := filepath.Join(h.root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.Write(t, h.root, files)
 	h.next.Store(d)
 	h.mgr = broker.NewManager(broker.Options{Load: loaderOf(&h.next, &h.load)})
 	t.Cleanup(func() { h.mgr.Close() })

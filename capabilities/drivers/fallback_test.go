@@ -2,31 +2,15 @@ package drivers
 
 import (
 	"context"
-	"github.com/devbroker/devbroker/capabilities"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/engine/testtree"
+
 	"github.com/devbroker/devbroker/engine"
 )
-
-// writeTree writes files under a new root.
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for p, c := range files {
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 // With gopls unavailable, the default Go configuration checks with go
 // build and go vet instead of leaving Go unchecked, over the workspace
@@ -186,7 +170,7 @@ install = "Go is needed: https://go.dev/doc/install"
 // when the test ends.
 func loadTrusted(t *testing.T, files map[string]string) (string, *capabilities.Set) {
 	t.Helper()
-	root := writeTree(t, files)
+	root := testtree.New(t, files)
 	trustRoot(t, root)
 	set, _, err := Load(context.Background(), root)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/configs/trust"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // isolateTrust points the user's trust list at a new directory, so tests
@@ -113,7 +114,7 @@ func TestUntrustedProjectRunsNothing(t *testing.T) {
 // list and [limits] apply only once the root is trusted.
 func TestUntrustedFileAppliesNothing(t *testing.T) {
 	store := isolateTrust(t)
-	root := writeTree(t, map[string]string{configs.ProjectFile: `[languages.go]
+	root := testtree.New(t, map[string]string{configs.ProjectFile: `[languages.go]
 file_types = ["*.go"]
 format = ["gofumpt"]
 lint = []
@@ -148,7 +149,7 @@ max_files = 7
 // root the user has not trusted, even one without a project file.
 func TestRepositoryCodeNeedsTrust(t *testing.T) {
 	store := isolateTrust(t)
-	root := writeTree(t, map[string]string{"a.css": "a{}\n"})
+	root := testtree.New(t, map[string]string{"a.css": "a{}\n"})
 	set, rep, err := Load(context.Background(), root)
 	if err != nil {
 		t.Fatal(err)

@@ -23,6 +23,7 @@ import (
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -212,7 +213,7 @@ func TestByteIdenticalToCLI(t *testing.T) {
 	compared, changed := 0, 0
 	for gi, gomod := range gomods {
 		dir := t.TempDir()
-		writeFile(t, dir, "go.mod", gomod)
+		testtree.Put(t, dir, "go.mod", gomod)
 		for _, in := range inputs {
 			if gi > 0 && strings.HasPrefix(in.name, string(filepath.Separator)) && strings.HasSuffix(in.name, ")") {
 				continue // the unindented real files run under the first go.mod only

@@ -10,7 +10,8 @@
 // Behaviour, decided here and tested:
 //
 //   - Options come from the nearest go.mod above each file, looked up in
-//     the workspace first and then on disk, never above the root: see
+//     the workspace first and then on disk, and above the root in the
+//     root's module context (the rule staticcheck follows too): see
 //     module.go.
 //   - Output is byte-identical to `gofumpt` run on the same content with
 //     the same -lang and -modpath, except for the line endings and BOM,

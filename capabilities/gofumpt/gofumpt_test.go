@@ -13,6 +13,7 @@ import (
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -152,17 +153,6 @@ func TestWorkspaceOnly(t *testing.T) {
 
 const octal = "package p\n\nvar m = 0755\n"
 
-func writeFile(t *testing.T, root, p, content string) {
-	t.Helper()
-	full := filepath.Join(root, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // gofumpt writes 0o octal literals from go1.13 on, so the literal says
 // which language version reached the formatter.
 func TestLanguageVersionFromGoMod(t *testing.T) {
@@ -182,15 +172,17 @@ func TestLanguageVersionFromGoMod(t *testing.T) {
 		{"nearest wins", map[string]string{"go.mod": old, "a/go.mod": modern}, map[string]string{"a/p.go": octal}, rewritten},
 		{"nearest in workspace, outer on disk", map[string]string{"go.mod": old}, map[string]string{"a/go.mod": modern, "a/p.go": octal}, rewritten},
 		{"no go directive: go1.16", nil, map[string]string{"go.mod": "module m\n", "a/p.go": octal}, rewritten},
-		{"never above the root", map[string]string{"../go.mod": modern}, map[string]string{"a/p.go": octal}, ""},
+		{"the module above the root", map[string]string{"../go.mod": modern}, map[string]string{"a/p.go": octal}, rewritten},
+		{"the nearest above the root", map[string]string{"../go.mod": old, "../../go.mod": modern}, map[string]string{"a/p.go": octal}, ""},
+		{"a go.work above stops the search", map[string]string{"../go.work": "go 1.22\n", "../../go.mod": modern}, map[string]string{"a/p.go": octal}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			parent := t.TempDir()
-			root := filepath.Join(parent, "root")
-			writeFile(t, root, "README", "")
+			root := filepath.Join(parent, "m", "root")
+			testtree.Put(t, root, "README", "")
 			for p, s := range c.disk {
-				writeFile(t, root, p, s)
+				testtree.Put(t, root, p, s)
 			}
 			res := run(t, engine.Format, root, c.files)
 			wantOK(t, res)
@@ -211,8 +203,8 @@ func TestLanguageVersionFromGoMod(t *testing.T) {
 // to the next one up.
 func TestDeletedGoModIsGone(t *testing.T) {
 	root := t.TempDir()
-	writeFile(t, root, "go.mod", "module m\n\ngo 1.13\n")
-	writeFile(t, root, "a/go.mod", "module m/a\n\ngo 1.12\n")
+	testtree.Put(t, root, "go.mod", "module m\n\ngo 1.13\n")
+	testtree.Put(t, root, "a/go.mod", "module m/a\n\ngo 1.12\n")
 	req := &capabilities.Request{Kind: engine.Format, Root: root, Deleted: []string{"a/go.mod"}}
 	res := runReq(t, context.Background(), req, map[string]string{"a/p.go": octal})
 	wantOK(t, res)
@@ -224,7 +216,7 @@ func TestDeletedGoModIsGone(t *testing.T) {
 // A symlinked go.mod that points outside the root is not followed.
 func TestGoModSymlinkOutsideRoot(t *testing.T) {
 	outside := t.TempDir()
-	writeFile(t, outside, "go.mod", "module m\n\ngo 1.13\n")
+	testtree.Put(t, outside, "go.mod", "module m\n\ngo 1.13\n")
 	root := t.TempDir()
 	if err := os.Symlink(filepath.Join(outside, "go.mod"), filepath.Join(root, "go.mod")); err != nil {
 		t.Skip("no symlinks:", err)
@@ -420,5 +412,16 @@ func TestSpecAndProbe(t *testing.T) {
 	formatSource = func(src []byte, _ format.Options) ([]byte, error) { return src, nil }
 	if p := d.Probe(context.Background()); p.State != capabilities.Failed || !strings.Contains(p.Reason, "smoke") {
 		t.Errorf("a formatter that does nothing: probe %+v, want failed", p)
+	}
+}
+
+// An unusable go.mod above the root is named relative to the root.
+func TestUnusableGoModAboveRoot(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "root")
+	testtree.Put(t, root, "../go.mod", "module m\n\ngo 1.21.0rc1\n")
+	res := run(t, engine.Format, root, map[string]string{"p.go": "package p\nvar x = 1\n"})
+	wantOK(t, res)
+	if len(res.Edits) != 0 || len(res.Diagnostics) != 1 || !strings.Contains(res.Diagnostics[0].Message, "../go.mod, the nearest go.mod") {
+		t.Errorf("edits %v, diagnostics %+v; want no edit and one error naming ../go.mod", keys(res.Edits), res.Diagnostics)
 	}
 }

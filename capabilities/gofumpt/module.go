@@ -8,12 +8,15 @@ package gofumpt
 //     upward, a go.mod in the workspace (changed, added, or only in
 //     memory) wins; a go.mod deleted in the workspace does not count; only
 //     then is the disk consulted.
-//   - The search stops at the root. The CLI walks up to the filesystem
-//     root, but the broker never reads outside its root (CONTRACT §1), so
-//     a module whose go.mod sits above the root formats with gofumpt's
-//     defaults (go1, no module path). Disk reads go through [os.Root], so a
-//     symlinked go.mod that points outside the root is not followed either.
-//
+//   - Above the root, the disk is read as the drivers' one rule says
+//     ([capabilities.GoModule], which staticcheck's staging follows too):
+//     the nearest directory above the root with a go.mod or go.work is
+//     the root's module context, and its go.mod (if it has one) gives the
+//     options, as it does to gopls and the CLI. Only that go.mod is read
+//     above the root; no file there is formatted or shown. Under the root,
+//     disk reads go through engine/rootfs, so a symlinked go.mod that points
+//     outside the root is not followed.
+
 // As in the CLI, an unreadable go.mod is passed over and a go.mod without
 // a go directive means go1.16. A go.mod that does not parse, or whose go
 // version gofumpt cannot take ("1.21.0rc1" parses, and makes the CLI
@@ -25,11 +28,13 @@ import (
 	goversion "go/version"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/mod/modfile"
 
 	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/engine/rootfs"
 )
 
 // module is what the nearest go.mod says about formatting.
@@ -49,7 +54,7 @@ type module struct {
 type modules struct {
 	req     *capabilities.Request
 	deleted map[string]bool
-	root    *os.Root // nil when the root cannot be opened
+	root    *rootfs.FS // nil when the root cannot be opened
 	byDir   map[string]module
 }
 
@@ -59,18 +64,11 @@ func newModules(req *capabilities.Request) *modules {
 		m.deleted[p] = true
 	}
 	if req.Root != "" {
-		if r, err := os.OpenRoot(req.Root); err == nil {
+		if r, err := rootfs.New(req.Root); err == nil {
 			m.root = r
 		}
 	}
 	return m
-}
-
-// close releases the root.
-func (m *modules) close() {
-	if m.root != nil {
-		m.root.Close()
-	}
 }
 
 // of returns the module of the file at workspace path p.
@@ -84,8 +82,12 @@ func (m *modules) inDir(dir string) module {
 		return mod
 	}
 	mod, found := m.here(dir)
-	if !found && dir != "." {
+	switch {
+	case found:
+	case dir != ".":
 		mod = m.inDir(path.Dir(dir))
+	default:
+		mod = m.aboveRoot()
 	}
 	m.byDir[dir] = mod
 	return mod
@@ -101,13 +103,38 @@ func (m *modules) here(dir string) (module, bool) {
 		return module{}, false
 	} else {
 		var err error
-		data, err = m.root.ReadFile(gomod)
+		data, _, err = m.root.ReadFile(gomod)
 		if err != nil {
 			// The CLI walks on past any go.mod it cannot read.
 			return module{}, false
 		}
 	}
 	return parseModule(gomod, data), true
+}
+
+// aboveRoot returns the module of the root's module context above it:
+// the go.mod of [capabilities.GoModule]'s directory, named relative to
+// the root ("../go.mod"); no module when that directory has only a
+// go.work, or there is none.
+func (m *modules) aboveRoot() module {
+	root, err := filepath.Abs(m.req.Root)
+	if m.req.Root == "" || err != nil || filepath.Dir(root) == root {
+		return module{}
+	}
+	dir, gomod, _ := capabilities.GoModule(filepath.Dir(root))
+	if !gomod {
+		return module{}
+	}
+	file := filepath.Join(dir, "go.mod")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return module{} // the CLI walks on past a go.mod it cannot read
+	}
+	name := file
+	if rel, err := filepath.Rel(root, file); err == nil {
+		name = filepath.ToSlash(rel)
+	}
+	return parseModule(name, data)
 }
 
 // parseModule reads the options from a go.mod's content.

@@ -52,7 +52,6 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	for i, p := range req.Files {
 		opts[i] = mods.of(p)
 	}
-	mods.close()
 
 	outs := make([]outcome, len(req.Files))
 	done := make([]bool, len(req.Files))

@@ -6,7 +6,6 @@ package lspdriver
 // disk for files it read itself), converted by text.Mapper.
 
 import (
-	"os"
 	"sort"
 	"strings"
 
@@ -32,7 +31,7 @@ func (ms *mappers) get(p string) *text.Mapper {
 		content = d.Text
 	} else if doc := ms.req.All[p]; doc != nil {
 		content = doc.Content()
-	} else if b, err := os.ReadFile(ms.v.abs(p)); err == nil {
+	} else if b := ms.v.read(p); b != nil {
 		content = strings.TrimPrefix(string(b), text.BOM)
 	}
 	m := text.NewMapper(content)
@@ -103,18 +102,17 @@ func (d *Driver) diagnostic(p string, m *text.Mapper, ld lsp.Diagnostic) engine.
 	}
 }
 
-// applyEdits applies LSP text edits to content (UTF-16 positions in it).
+// applyEdits applies LSP text edits to content (UTF-16 positions in it),
+// by the one applier of LSP edits ([text.ApplyRanges]).
 func applyEdits(content string, edits []lsp.TextEdit) (string, error) {
-	m := text.NewMapper(content)
-	tes := make([]text.Edit, len(edits))
+	rs := make([]text.RangeEdit, len(edits))
 	for i, e := range edits {
-		tes[i] = text.Edit{
-			Start: m.Offset(e.Range.Start.Line, e.Range.Start.Character, text.UTF16),
-			End:   m.Offset(e.Range.End.Line, e.Range.End.Character, text.UTF16),
-			New:   e.NewText,
+		rs[i] = text.RangeEdit{
+			StartLine: e.Range.Start.Line, StartCol: e.Range.Start.Character,
+			EndLine: e.Range.End.Line, EndCol: e.Range.End.Character, New: e.NewText,
 		}
 	}
-	return text.Apply(content, tes)
+	return text.ApplyRanges(content, rs, text.UTF16)
 }
 
 // newDoc is the Doc with content, keeping old's BOM.

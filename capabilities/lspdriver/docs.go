@@ -36,7 +36,6 @@ package lspdriver
 import (
 	"go/parser"
 	"go/token"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -104,7 +103,7 @@ func (d *Driver) view(req *capabilities.Request) *view {
 			continue
 		}
 		v.deleted[p] = true
-		v.docs[p] = lsp.Document{Path: v.abs(p), LanguageID: d.langID, Text: goStandIn(v.abs(p))}
+		v.docs[p] = lsp.Document{Path: v.abs(p), LanguageID: d.langID, Text: goStandIn(v.abs(p), v.read(p))}
 	}
 	sort.Strings(v.unhidden)
 	return v
@@ -154,13 +153,26 @@ func (v *view) list() []lsp.Document {
 	return out
 }
 
-// goStandIn is a deleted Go file's header up to the end of its package
-// clause: a file that declares nothing. An unreadable file gets a bare
-// "package" that fails to parse, which gopls reports on that file only
-// (and those diagnostics are dropped).
-func goStandIn(abs string) string {
-	src, err := os.ReadFile(abs)
+// read returns the disk content of the file at workspace path p, through
+// rootfs (so never through a symlink that leaves the root); nil when it
+// cannot be read.
+func (v *view) read(p string) []byte {
+	if v.fs == nil {
+		return nil
+	}
+	data, _, err := v.fs.ReadFile(p)
 	if err != nil {
+		return nil
+	}
+	return data
+}
+
+// goStandIn is a deleted Go file's header (src, its content on disk) up
+// to the end of its package clause: a file that declares nothing. An
+// unreadable file gets a bare "package" that fails to parse, which gopls
+// reports on that file only (and those diagnostics are dropped).
+func goStandIn(abs string, src []byte) string {
+	if src == nil {
 		return ""
 	}
 	fset := token.NewFileSet()

@@ -23,6 +23,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/engine/text"
 	"github.com/devbroker/devbroker/lsp"
 )
@@ -32,15 +33,7 @@ import (
 func benchModule(b *testing.B, n int) string {
 	b.Helper()
 	root, _ := filepath.EvalSymlinks(b.TempDir())
-	write := func(p, content string) {
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(content), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	write := func(p, content string) { testtree.Put(b, root, p, content) }
 	write("go.mod", "module example.com/bench\n\ngo 1.22\n")
 	for i := range n {
 		for f := range 3 {

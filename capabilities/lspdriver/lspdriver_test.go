@@ -12,6 +12,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/engine/text"
 	"github.com/devbroker/devbroker/lsp"
 	"github.com/devbroker/devbroker/lsp/lsptest"
@@ -42,15 +43,9 @@ func workspace(t *testing.T) (string, map[string]*text.Doc) {
 		"a/a.go": "package a\n\n// F is one.\nfunc F() int { return 1 }\n",
 		"b/b.go": "package b\n\nimport \"example.com/m/a\"\n\nvar X = a.F()\n",
 	}
+	testtree.Write(t, root, files)
 	all := map[string]*text.Doc{}
 	for p, c := range files {
-		abs := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
 		all[p] = text.FromString(c)
 	}
 	return root, all

@@ -6,11 +6,10 @@ package staticcheck
 // answer describes it.
 
 import (
-	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -21,13 +20,14 @@ func (d *Driver) CanFix() bool { return true }
 // workspace content, and returns the new content of the files it changed.
 func applyFixes(root string, all map[string]*text.Doc, ds []engine.Diagnostic) map[string]*text.Doc {
 	docs := map[string]*text.Doc{}
+	fsys, _ := rootfs.New(root) // nil: files not in the workspace are not fixed
 	doc := func(p string) *text.Doc {
 		if d, ok := docs[p]; ok {
 			return d
 		}
 		d := all[p]
-		if d == nil {
-			if data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p))); err == nil {
+		if d == nil && fsys != nil {
+			if data, _, err := fsys.ReadFile(p); err == nil {
 				d, _ = text.Parse(data)
 			}
 		}

@@ -32,20 +32,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// writeTree writes files (slash paths → content) under dir.
-func writeTree(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for p, content := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func newDriver(t testing.TB) *Driver {
 	t.Helper()
 	d, err := New("staticcheck", &configs.Driver{Type: "staticcheck"}, capabilities.Env{})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // TestNothingFromOutsideTheRoot: the staged tree never holds what a
@@ -37,8 +38,8 @@ func TestNothingFromOutsideTheRoot(t *testing.T) {
 func outsideRun(t *testing.T, d *Driver, marker, secret string, absolute bool) {
 	base, _ := filepath.EvalSymlinks(t.TempDir())
 	root := filepath.Join(base, "root")
-	writeTree(t, base, map[string]string{"outside/secret.go": secret})
-	writeTree(t, root, map[string]string{"go.mod": goMod, "a.go": clean})
+	testtree.Write(t, base, map[string]string{"outside/secret.go": secret})
+	testtree.Write(t, root, map[string]string{"go.mod": goMod, "a.go": clean})
 	target := "../outside/secret.go"
 	if absolute {
 		target = filepath.Join(base, "outside", "secret.go")
@@ -73,13 +74,13 @@ func TestReplaceOutsideTheRoot(t *testing.T) {
 	const marker = "ZQXSECRET"
 	base, _ := filepath.EvalSymlinks(t.TempDir())
 	root := filepath.Join(base, "root")
-	writeTree(t, base, map[string]string{
+	testtree.Write(t, base, map[string]string{
 		"outside/go.mod": "module example.com/dep\n\ngo 1.22\n",
 		"outside/dep.go": "package dep\n\nfunc F() int { return \"" + marker + "\" }\n",
 	})
 	mod := goMod + "\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ../outside\n"
 	main := "package m\n\nimport \"example.com/dep\"\n\n// G calls F.\nfunc G() int { return dep.F() }\n"
-	writeTree(t, root, map[string]string{"go.mod": mod, "a.go": main})
+	testtree.Write(t, root, map[string]string{"go.mod": mod, "a.go": main})
 	all := docs(map[string]string{"a.go": main, "go.mod": mod})
 	r := newDriver(t).Run(context.Background(), &capabilities.Request{Kind: engine.Lint, Root: root, Files: []string{"a.go"}, All: all})
 	errs := 0

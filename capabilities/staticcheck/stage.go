@@ -41,6 +41,7 @@ import (
 	"github.com/rogpeppe/go-internal/lockedfile"
 	"golang.org/x/mod/modfile"
 
+	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
 )
@@ -145,24 +146,14 @@ func (s *stage) remove() error {
 	return nil
 }
 
-// moduleBase finds the nearest directory at or above root with a go.mod,
-// and whether it also has a go.work; root when there is none.
+// moduleBase is the module context of root by the Go drivers' one rule
+// ([capabilities.GoModule]), and whether it has a go.work; root when
+// there is none.
 func moduleBase(root string) (string, bool) {
-	for dir := root; ; {
-		if fileExists(filepath.Join(dir, "go.mod")) || fileExists(filepath.Join(dir, "go.work")) {
-			return dir, fileExists(filepath.Join(dir, "go.work"))
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return root, false
-		}
-		dir = parent
+	if dir, _, work := capabilities.GoModule(root); dir != "" {
+		return dir, work
 	}
-}
-
-func fileExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
+	return root, false
 }
 
 // workspacePath converts a file name in the stage (or on disk under base)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 const clean = "package m\n\n// F returns 2.\nfunc F() int {\n\tx := 2\n\treturn x\n}\n"
@@ -27,7 +28,7 @@ var dead = deadIn("m", "G", "")
 // TestWorkspaceContent: findings follow the workspace, not the disk.
 func TestWorkspaceContent(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testtree.Write(t, root, map[string]string{
 		"go.mod":   goMod,
 		"a.go":     clean,
 		"fixed.go": deadIn("m", "H", ""),
@@ -87,7 +88,7 @@ func hasCode(ds []engine.Diagnostic, code string) bool {
 // content, not bytes.
 func TestColumnsAreCharacters(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"go.mod": goMod})
+	testtree.Write(t, root, map[string]string{"go.mod": goMod})
 	src := deadIn("m", "G", "/* héé */ ")
 	ds := runLint(t, newDriver(t), &capabilities.Request{Root: root, Files: []string{"a.go"}, All: docs(map[string]string{"a.go": src})})
 	if len(ds) != 1 || ds[0].Code != "SA4006" {
@@ -104,7 +105,7 @@ func TestColumnsAreCharacters(t *testing.T) {
 // ignore that matches nothing is reported as the command reports it.
 func TestDirectivesAndConfig(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testtree.Write(t, root, map[string]string{
 		"go.mod":               goMod,
 		"line.go":              deadIn("m", "L", "//lint:ignore SA4006 testing\n\t"),
 		"file.go":              "//lint:file-ignore SA4006 testing\n\n" + deadIn("m", "H", ""),
@@ -140,7 +141,7 @@ func TestDirectivesAndConfig(t *testing.T) {
 // test variant, as the command merges it.
 func TestUnusedAcrossTestVariants(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testtree.Write(t, root, map[string]string{
 		"go.mod":    goMod,
 		"m.go":      "package m\n\nfunc onlyTests() int { return 1 }\n\nfunc never() int { return 2 }\n",
 		"m_test.go": "package m\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) { _ = onlyTests() }\n",
@@ -155,7 +156,7 @@ func TestUnusedAcrossTestVariants(t *testing.T) {
 // TestRootBelowModule: a workspace root inside a module maps paths back.
 func TestRootBelowModule(t *testing.T) {
 	mod := t.TempDir()
-	writeTree(t, mod, map[string]string{"go.mod": goMod, "pkg/a.go": dead})
+	testtree.Write(t, mod, map[string]string{"go.mod": goMod, "pkg/a.go": dead})
 	root := filepath.Join(mod, "pkg")
 	ds := runLint(t, newDriver(t), &capabilities.Request{Root: root, Files: []string{"a.go"}})
 	if !has(ds, "a.go", 5, "SA4006") || len(ds) != 1 {
@@ -185,7 +186,7 @@ func TestProbeWithoutGo(t *testing.T) {
 // TestStageLeavesDiskAlone: staging never touches the originals.
 func TestStageLeavesDiskAlone(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"go.mod": goMod, "a.go": clean})
+	testtree.Write(t, root, map[string]string{"go.mod": goMod, "a.go": clean})
 	d := newDriver(t)
 	runLint(t, d, &capabilities.Request{Root: root, Files: []string{"a.go"}, All: docs(map[string]string{"a.go": dead, "b.go": clean})})
 	got, err := os.ReadFile(filepath.Join(root, "a.go"))
@@ -221,7 +222,7 @@ func join(ss []string) string {
 // resolves in the stage.
 func TestRelativeReplace(t *testing.T) {
 	top := t.TempDir()
-	writeTree(t, top, map[string]string{
+	testtree.Write(t, top, map[string]string{
 		"dep/go.mod":  "module example.com/dep\n\ngo 1.22\n",
 		"dep/dep.go":  "// Package dep is a test.\npackage dep\n\n// N is 1.\nfunc N() int { return 1 }\n",
 		"main/go.mod": "module example.com/m\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ../dep\n",
@@ -243,7 +244,7 @@ func TestRelativeReplace(t *testing.T) {
 func TestFix(t *testing.T) {
 	root := t.TempDir()
 	src := "package m\n\n// F is a test.\nfunc F(b bool) int {\n\tif b == true {\n\t\treturn 1\n\t}\n\treturn 0\n}\n"
-	writeTree(t, root, map[string]string{"go.mod": goMod, "a.go": src})
+	testtree.Write(t, root, map[string]string{"go.mod": goMod, "a.go": src})
 	d := newDriver(t)
 	ds := runLint(t, d, &capabilities.Request{Root: root, Files: []string{"a.go"}})
 	if !has(ds, "a.go", 5, "S1002") || len(ds[0].Fixes) == 0 {
@@ -269,7 +270,7 @@ func TestFix(t *testing.T) {
 // error per compiler message, at its file and line, not one blob.
 func TestCompileErrorsArePositioned(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"go.mod": goMod})
+	testtree.Write(t, root, map[string]string{"go.mod": goMod})
 	src := "package m\n\nfunc F() int {\n\tx := 1\n\treturn undefinedName\n}\n"
 	ds := runLint(t, newDriver(t), &capabilities.Request{Root: root, Files: []string{"a.go"}, All: docs(map[string]string{"a.go": src})})
 	var got []string

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devbroker/devbroker/engine/testtree"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -53,7 +54,7 @@ func editOp(path, find, replace string) map[string]any {
 // A session reads a file, another process changes it, and the session's
 // next read_lines (step tool or dev_plan) shows the new text.
 func TestSessionReadsOutsideChanges(t *testing.T) {
-	root := writeTree(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\ntwo\n"})
+	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\ntwo\n"})
 	cs := connectStdio(t, root)
 	if got := readLines(t, cs, "a.txt").Reads["a.txt"]; got != "one\ntwo" {
 		t.Fatalf("first read = %q", got)
@@ -79,7 +80,7 @@ func TestSessionReadsOutsideChanges(t *testing.T) {
 // write refused; following the error's advice literally (discard those
 // paths, make the change again, write) writes it.
 func TestSessionConflictAdviceWorks(t *testing.T) {
-	root := writeTree(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "alpha\nbeta\n"})
+	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "alpha\nbeta\n"})
 	cs := connectStdio(t, root)
 	edit := []any{editOp("a.txt", "beta", "BETA")}
 	res := callTool(t, cs, "dev_plan", map[string]any{"paths": []string{"a.txt"}, "ops": edit})
@@ -132,7 +133,7 @@ func TestSessionConflictAdviceWorks(t *testing.T) {
 // the least recently used file without unwritten changes leaves. When every
 // file has unwritten changes the error says to write or discard.
 func TestSessionEvictsToMakeRoom(t *testing.T) {
-	root := writeTree(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n"})
+	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n"})
 	bin, err := exec.LookPath("devbroker-limited")
 	if err != nil {
 		t.Fatalf("devbroker-limited is not on PATH (testscript.Main installs it): %v", err)

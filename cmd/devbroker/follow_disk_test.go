@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // importedModule is a module whose package b calls package a's F.
@@ -18,7 +20,7 @@ var importedModule = map[string]string{
 }
 
 func TestServeCheckFollowsDisk(t *testing.T) {
-	root := writeTree(t, importedModule)
+	root := testtree.New(t, importedModule)
 	if !probeAvailable(t, root)["driver:gopls"] {
 		t.Skip("no gopls driver found by the probe")
 	}

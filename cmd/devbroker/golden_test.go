@@ -28,6 +28,8 @@ import (
 	"testing"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata/golden")
@@ -96,7 +98,7 @@ func TestGoldenThreeSurfaces(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, s := range surfaces {
-		root := writeTree(t, map[string]string{
+		root := testtree.New(t, map[string]string{
 			".devbroker.toml": goldenConfig, "go.mod": goModule, "main.go": goMain, "notes.txt": "one\ntwo\n",
 		})
 		got[s.name] = normalise(t, root, s.run(t, root))

@@ -20,6 +20,7 @@ import (
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // hangRunning is what the hanging driver logs when a call reaches it.
@@ -122,7 +123,7 @@ func waitExit(t *testing.T, cmd *exec.Cmd) {
 }
 
 func TestServeStdioSIGTERMAnswersInFlight(t *testing.T) {
-	root := writeTree(t, map[string]string{"a.txt": "one\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n"})
 	cmd, stdin, stdout, lines, _ := startHang(t, "serve", "--mcp", "--root", root, "--grace", "1s")
 	answers := make(chan map[string]any, 10)
 	go func() {
@@ -167,7 +168,7 @@ func TestServeStdioSIGTERMAnswersInFlight(t *testing.T) {
 }
 
 func TestServeEditorSIGTERMAnswersInFlight(t *testing.T) {
-	root := writeTree(t, map[string]string{"a.txt": "one\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n"})
 	cmd, stdin, stdout, lines, _ := startHang(t, "serve", "--stdio", "--root", root, "--grace", "1s")
 	send := func(s string) {
 		if _, err := fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(s), s); err != nil {

@@ -5,12 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // A session over MCP takes its workspace limits from the root's
 // [limits], and the error names the key to raise.
 func TestServeSessionLimitsFromConfig(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testtree.New(t, map[string]string{
 		".devbroker.toml": noDrivers + "[limits]\nmax_files = 2\n",
 		"a.txt":           "a\n", "b.txt": "b\n", "c.txt": "c\n",
 	})
@@ -24,7 +26,7 @@ func TestServeSessionLimitsFromConfig(t *testing.T) {
 // Over MCP, a read-only file is refused by the write tool and written
 // with force; apply_patch refuses a NUL byte.
 func TestServeReadOnlyAndText(t *testing.T) {
-	root := writeTree(t, map[string]string{".devbroker.toml": noDrivers, "ro.txt": "old\n"})
+	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers, "ro.txt": "old\n"})
 	if err := os.Chmod(filepath.Join(root, "ro.txt"), 0o444); err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devbroker/devbroker/engine/testtree"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -42,7 +43,7 @@ func rawPost(t *testing.T, url, body string, headers map[string]string) (int, st
 }
 
 func TestServeHTTPHardening(t *testing.T) {
-	root := writeTree(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\n"})
+	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\n"})
 	tokenFile := filepath.Join(t.TempDir(), "token")
 	if err := os.WriteFile(tokenFile, []byte("s3cret\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -99,7 +100,7 @@ func TestServeHTTPHardening(t *testing.T) {
 }
 
 func TestServeTokenSources(t *testing.T) {
-	root := writeTree(t, map[string]string{".devbroker.toml": noDrivers})
+	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers})
 	// --token works, with a warning that argv is public.
 	_, _, logs := startHTTP(t, root, "--token", "argv-token")
 	if !strings.Contains(logs.String(), "other users of this machine can read it") {
@@ -130,7 +131,7 @@ func runBin(t *testing.T, args ...string) (string, error) {
 }
 
 func TestServeHTTPSIGTERMAnswersInFlight(t *testing.T) {
-	root := writeTree(t, map[string]string{"a.txt": "one\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n"})
 	cmd, _, _, lines, _ := startHang(t, "serve", "--mcp", "--root", root, "--http", "127.0.0.1:0", "--grace", "1s")
 	re := regexp.MustCompile(`url=(http://\S+)`)
 	var url string

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devbroker/devbroker/engine/testtree"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -43,21 +44,6 @@ func devbrokerBin(t *testing.T) string {
 		t.Fatalf("devbroker is not on PATH (testscript.Main installs it): %v", err)
 	}
 	return bin
-}
-
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
 }
 
 func readFile(t *testing.T, root, name string) string {
@@ -174,7 +160,7 @@ func listTools(t *testing.T, cs *sdk.ClientSession) []string {
 }
 
 func TestServeStdioEndToEnd(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testtree.New(t, map[string]string{
 		".devbroker.toml": noDrivers,
 		"src/config.ts":   "const config = {\n  port: 3000,\n  host: \"localhost\",\n};\n",
 		"notes.txt":       "alpha\nbeta\ngamma\n",
@@ -298,7 +284,7 @@ const goMain = "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n"
 // probe's report under the default configuration, and runs a real check
 // (go build over the workspace as an overlay) when one is available.
 func TestServeAdvertisesWhatTheProbeFinds(t *testing.T) {
-	root := writeTree(t, map[string]string{"go.mod": goModule, "main.go": goMain})
+	root := testtree.New(t, map[string]string{"go.mod": goModule, "main.go": goMain})
 	avail := probeAvailable(t, root)
 	cs := connectStdio(t, root)
 	tools := listTools(t, cs)
@@ -337,7 +323,7 @@ func TestServeAdvertisesWhatTheProbeFinds(t *testing.T) {
 // TestServeCheckGopls is the gopls end-to-end check; it runs once the
 // gopls driver is configured and found.
 func TestServeCheckGopls(t *testing.T) {
-	root := writeTree(t, map[string]string{"go.mod": goModule, "main.go": goMain})
+	root := testtree.New(t, map[string]string{"go.mod": goModule, "main.go": goMain})
 	if !probeAvailable(t, root)["driver:gopls"] {
 		t.Skip("no gopls driver found by the probe (capabilities/lspdriver not wired in yet)")
 	}
@@ -408,7 +394,7 @@ func connectHTTP(t *testing.T, url string, client *http.Client) *sdk.ClientSessi
 }
 
 func TestServeHTTPTwoSessionsShareTheDrivers(t *testing.T) {
-	root := writeTree(t, map[string]string{"go.mod": goModule, "main.go": goMain, "a.txt": "one\ntwo\n"})
+	root := testtree.New(t, map[string]string{"go.mod": goModule, "main.go": goMain, "a.txt": "one\ntwo\n"})
 	url, cmd, logs := startHTTP(t, root)
 	a := connectHTTP(t, url, nil)
 	b := connectHTTP(t, url, nil)
@@ -477,7 +463,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestServeHTTPToken(t *testing.T) {
-	root := writeTree(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\n"})
+	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\n"})
 	url, _, _ := startHTTP(t, root, "--token", "s3cret")
 	// Without the token: 401, whatever the request.
 	resp, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`))
@@ -514,7 +500,7 @@ func TestServeHTTPToken(t *testing.T) {
 // message gets a clear error, the server keeps serving, the disk is
 // untouched.
 func TestServeMalformedStdio(t *testing.T) {
-	root := writeTree(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\ntwo\n"})
+	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\ntwo\n"})
 	cmd := exec.Command(devbrokerBin(t), "serve", "--mcp", "--root", root)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -635,7 +621,7 @@ func TestServeMalformedStdio(t *testing.T) {
 }
 
 func TestServeMalformedHTTP(t *testing.T) {
-	root := writeTree(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\n"})
+	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\n"})
 	url, _, _ := startHTTP(t, root)
 	post := func(body io.Reader) int {
 		req, _ := http.NewRequest("POST", url, body)

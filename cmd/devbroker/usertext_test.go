@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // teamOnly matches words that name the team's own specification documents.
@@ -34,7 +36,7 @@ func TestUserTextNamesNoTeamDocument(t *testing.T) {
 
 	// The server's instructions, and every tool's description and schemas,
 	// as a client lists them.
-	cs := connectStdio(t, writeTree(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "a.go": "package m\n"}))
+	cs := connectStdio(t, testtree.New(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "a.go": "package m\n"}))
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

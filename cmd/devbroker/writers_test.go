@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devbroker/devbroker/engine/testtree"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -53,7 +54,7 @@ func TestServeHTTPConcurrentAppendsLoseNothing(t *testing.T) {
 	for _, name := range append(toolOrder, "mixed") {
 		files[name+".txt"] = "header\n" + appendMarker + "\n"
 	}
-	root := writeTree(t, files)
+	root := testtree.New(t, files)
 	url, _, _ := startHTTP(t, root)
 	sessions := make([]*sdk.ClientSession, appendSessions)
 	for i := range sessions {

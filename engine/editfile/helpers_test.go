@@ -12,6 +12,7 @@ import (
 
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -32,15 +33,7 @@ func newEnv(t *testing.T, files map[string]string) *env {
 func newEnvHooks(t *testing.T, files map[string]string, h rootfs.Hooks) *env {
 	t.Helper()
 	root := t.TempDir()
-	for p, c := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.Write(t, root, files)
 	fsys, err := rootfs.New(root)
 	if err != nil {
 		t.Fatal(err)

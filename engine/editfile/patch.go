@@ -38,14 +38,7 @@ func applyPatch(f *file, p *Params) (*edit, error) {
 	if err != nil {
 		var he *unidiff.HunkError
 		if errors.As(err, &he) {
-			kind := fault.BadArgument
-			switch he.Kind {
-			case "no_match":
-				kind = fault.NoMatch
-			case "ambiguous":
-				kind = fault.Ambiguous
-			}
-			return nil, fault.Wrap(kind, err, "patch %s, nothing was changed", f.abs)
+			return nil, fault.Wrap(he.Kind, err, "patch %s, nothing was changed", f.abs)
 		}
 		return nil, fault.Wrap(fault.BadArgument, err, "patch %s, nothing was changed", f.abs)
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aymanbagabas/go-udiff/lcs"
+
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -156,72 +158,24 @@ func trimCR(s string) string {
 	return s
 }
 
-// maxDiffCells bounds the table used to find a hunk's kept lines. A larger
-// changed region is replaced as one block (its kept lines then take the
-// dominant terminator, which only shows in a file with mixed endings).
-const maxDiffCells = 1 << 20
-
 // appendPieces appends the replacements that turn the matched lines
 // [start, start+len(h.Old)) into h.New, leaving the lines that both share
-// (by a longest common subsequence) in place with their own terminators.
-// An Old and a New line are shared when the patch wrote them the same,
-// terminator included; a line written back with another terminator is
-// replaced, which changes its terminator.
+// (by go-udiff's longest common subsequence) in place with their own
+// terminators. An Old and a New line are shared when the patch wrote them
+// the same, terminator included; a line written back with another
+// terminator is replaced, which changes its terminator.
 func appendPieces(reps []text.LineReplacement, start int, h *Hunk) []text.LineReplacement {
-	old, nw := h.Old, h.New
-	eq := func(i, j int) bool { return old[i] == nw[j].Text && h.oldEOL(i) == nw[j].EOL }
-	p := 0
-	for p < len(old) && p < len(nw) && eq(p, p) {
-		p++
+	old := make([]string, len(h.Old))
+	for i, l := range h.Old {
+		old[i] = l + "\x00" + h.oldEOL(i)
 	}
-	s := 0
-	for s < len(old)-p && s < len(nw)-p && eq(len(old)-1-s, len(nw)-1-s) {
-		s++
+	nw := make([]string, len(h.New))
+	for j, l := range h.New {
+		nw[j] = l.Text + "\x00" + l.EOL
 	}
-	o, n := old[p:len(old)-s], nw[p:len(nw)-s]
-	base := start + p
-	switch {
-	case len(o) == 0 && len(n) == 0:
-		return reps
-	case len(o) == 0 || len(n) == 0 || (len(o)+1)*(len(n)+1) > maxDiffCells:
-		return append(reps, text.LineReplacement{Start: base, End: base + len(o), Lines: n})
+	for _, d := range lcs.DiffLines(old, nw) {
+		reps = append(reps, text.LineReplacement{Start: start + d.Start, End: start + d.End, Lines: h.New[d.ReplStart:d.ReplEnd]})
 	}
-	// lcs[i*w+j] is the length of the longest common subsequence of o[i:]
-	// and n[j:].
-	w := len(n) + 1
-	lcs := make([]int32, (len(o)+1)*w)
-	for i := len(o) - 1; i >= 0; i-- {
-		for j := len(n) - 1; j >= 0; j-- {
-			switch {
-			case eq(p+i, p+j):
-				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
-			case lcs[(i+1)*w+j] >= lcs[i*w+j+1]:
-				lcs[i*w+j] = lcs[(i+1)*w+j]
-			default:
-				lcs[i*w+j] = lcs[i*w+j+1]
-			}
-		}
-	}
-	i, j, ri, rj := 0, 0, 0, 0
-	flush := func() {
-		if i > ri || j > rj {
-			reps = append(reps, text.LineReplacement{Start: base + ri, End: base + i, Lines: n[rj:j]})
-		}
-	}
-	for i < len(o) && j < len(n) {
-		switch {
-		case eq(p+i, p+j) && lcs[i*w+j] == lcs[(i+1)*w+j+1]+1:
-			flush()
-			i, j = i+1, j+1
-			ri, rj = i, j
-		case lcs[(i+1)*w+j] >= lcs[i*w+j+1]:
-			i++
-		default:
-			j++
-		}
-	}
-	i, j = len(o), len(n)
-	flush()
 	return reps
 }
 

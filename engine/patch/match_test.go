@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -26,7 +27,7 @@ func TestApply(t *testing.T) {
 		file  string
 		hunks []Hunk
 		want  string // the result, when no error is expected
-		kind  MatchKind
+		kind  fault.Kind
 		lines []int    // MatchError.Lines
 		msg   []string // substrings of the error message
 	}{
@@ -305,7 +306,7 @@ func TestApply(t *testing.T) {
 			if doc.String() != tt.file {
 				t.Fatalf("the input Doc changed: %q", doc.String())
 			}
-			if tt.kind == 0 {
+			if tt.kind == "" {
 				if err != nil {
 					t.Fatalf("Apply: %v", err)
 				}
@@ -398,7 +399,7 @@ func TestRelabel(t *testing.T) {
 	if !errors.Is(r, ErrNoMatch) || r.Kind != NoMatch || me.Msg == r.Msg {
 		t.Fatalf("Relabel lost the kind or changed the original")
 	}
-	if NoMatch.String() != "no_match" || Ambiguous.String() != "ambiguous" {
+	if NoMatch != "no_match" || Ambiguous != "ambiguous" {
 		t.Fatalf("kind names: %v %v", NoMatch, Ambiguous)
 	}
 }

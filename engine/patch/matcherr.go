@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/devbroker/devbroker/engine/fault"
 )
 
 // Sentinels for the two ways a hunk fails to match. Their texts are the
@@ -21,30 +23,19 @@ var (
 	ErrNoMatch = errors.New("the patch could not be applied cleanly to the source text")
 )
 
-// MatchKind says how a hunk failed to match.
-type MatchKind int
-
+// The kinds of a [MatchError]: the error kinds every hunk matcher uses
+// (engine/unidiff's HunkError too), so a caller classifies a
+// failed match by its Kind alone.
 const (
-	Ambiguous MatchKind = iota + 1 // several candidates: error kind "ambiguous"
-	NoMatch                        // no candidate: error kind "no_match"
+	Ambiguous = fault.Ambiguous // several candidates
+	NoMatch   = fault.NoMatch   // no candidate
 )
-
-// String is the error kind's wire name: "ambiguous" or "no_match".
-func (k MatchKind) String() string {
-	switch k {
-	case Ambiguous:
-		return "ambiguous"
-	case NoMatch:
-		return "no_match"
-	}
-	return "MatchKind(" + strconv.Itoa(int(k)) + ")"
-}
 
 // MatchError reports a hunk that is ambiguous or matches nowhere. Its message
 // begins with [ErrAmbiguous] or [ErrNoMatch] (which it unwraps to), then
 // names the hunk, its first lines and where it matched or almost matched.
 type MatchError struct {
-	Kind MatchKind
+	Kind fault.Kind // Ambiguous or NoMatch
 	// Hunk is the failing hunk's 1-based index.
 	Hunk int
 	// Lines are 1-based file lines: every candidate start (Ambiguous), or
@@ -93,7 +84,7 @@ func (e *MatchError) compose(noun, path string) string {
 	return b.String()
 }
 
-func newMatchError(kind MatchKind, h *Hunk, n int, lines []int, detail string) *MatchError {
+func newMatchError(kind fault.Kind, h *Hunk, n int, lines []int, detail string) *MatchError {
 	e := &MatchError{Kind: kind, Hunk: n, Lines: lines, patchLine: h.Line, detail: detail}
 	if len(h.Old) == 1 {
 		e.subject = "the line " + quote(h.Old[0])

@@ -48,3 +48,31 @@ func Apply(s string, edits []Edit) (string, error) {
 	b.WriteString(s[last:])
 	return b.String(), nil
 }
+
+// RangeEdit replaces the text between two positions given as 0-based
+// lines and columns counted in some [Unit]: the shape of an LSP TextEdit,
+// whichever package's type it arrives in.
+type RangeEdit struct {
+	StartLine, StartCol int
+	EndLine, EndCol     int
+	New                 string
+}
+
+// ApplyRanges applies edits whose positions count columns in unit over s,
+// as an editor or a language server means them: positions past a line's
+// end clamp to it (see [Mapper.Offset]). A range that ends before it
+// starts is refused, naming the range; otherwise as [Apply]. It is the one
+// applier of LSP edits, for the language-server driver and the editor
+// endpoint alike.
+func ApplyRanges(s string, edits []RangeEdit, unit Unit) (string, error) {
+	m := NewMapper(s)
+	es := make([]Edit, len(edits))
+	for i, e := range edits {
+		start, end := m.Offset(e.StartLine, e.StartCol, unit), m.Offset(e.EndLine, e.EndCol, unit)
+		if end < start {
+			return s, fmt.Errorf("range %d:%d-%d:%d ends before it starts", e.StartLine, e.StartCol, e.EndLine, e.EndCol)
+		}
+		es[i] = Edit{Start: start, End: end, New: e.New}
+	}
+	return Apply(s, es)
+}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/devbroker/devbroker/engine/fault"
 )
 
 func TestApply(t *testing.T) {
@@ -15,9 +17,9 @@ func TestApply(t *testing.T) {
 		diff    string
 		want    string
 		ranges  []Range
-		kind    string // expected HunkError kind, "" for success
-		lines   []int  // expected HunkError lines
-		msg     string // substring of the error message
+		kind    fault.Kind // expected HunkError kind, "" for success
+		lines   []int      // expected HunkError lines
+		msg     string     // substring of the error message
 	}{
 		{
 			name:    "git headers skipped",

@@ -7,20 +7,24 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/devbroker/devbroker/engine/fault"
 )
 
-// Kinds of [HunkError].
+// Kinds of [HunkError]: the error kinds every hunk matcher uses
+// (engine/patch's MatchError too), so a caller classifies a failed match
+// by its Kind alone.
 const (
-	KindNoMatch   = "no_match"  // the hunk matches nowhere (or cannot go where it would)
-	KindAmbiguous = "ambiguous" // the hunk matches several places
-	KindOverlap   = "overlap"   // two hunks change the same lines
+	KindNoMatch   = fault.NoMatch     // the hunk matches nowhere (or cannot go where it would)
+	KindAmbiguous = fault.Ambiguous   // the hunk matches several places
+	KindOverlap   = fault.BadArgument // two hunks change the same lines: the diff contradicts itself
 )
 
 // HunkError reports a hunk that [Apply] cannot apply.
 type HunkError struct {
-	Hunk   int    // the hunk's 1-based index (for an overlap, the later of the two)
-	Header string // its header line
-	Kind   string // KindNoMatch, KindAmbiguous or KindOverlap
+	Hunk   int        // the hunk's 1-based index (for an overlap, the later of the two)
+	Header string     // its header line
+	Kind   fault.Kind // KindNoMatch, KindAmbiguous or KindOverlap
 	// Lines are 1-based lines of the original content: the closest near
 	// miss, if one was found (no_match); the start of every match, at most
 	// 50 (ambiguous); the first and last line both hunks cover (overlap).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 func TestAcquire(t *testing.T) {
@@ -28,7 +29,7 @@ func TestAcquire(t *testing.T) {
 		{"empty", nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := open(t, tree(t, files), nil)
+			w := open(t, testtree.New(t, files), nil)
 			if _, err := w.Acquire(tc.patterns); err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +66,7 @@ func TestAcquireErrors(t *testing.T) {
 		{"bad glob", []string{"[a"}, fault.BadArgument, []string{"[a"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := open(t, tree(t, files), nil)
+			w := open(t, testtree.New(t, files), nil)
 			_, err := w.Acquire(tc.patterns)
 			wantFault(t, err, tc.kind, tc.subs...)
 			if w.Len() != 0 {
@@ -87,7 +88,7 @@ func TestAcquireLimits(t *testing.T) {
 		{"total bytes", Limits{MaxTotalBytes: 13}, []string{"c.txt", "total limit of 13 bytes", "max_total_bytes"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fsys, err := rootfs.New(tree(t, files))
+			fsys, err := rootfs.New(testtree.New(t, files))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,7 +113,7 @@ func TestAcquireLimits(t *testing.T) {
 		}
 	})
 	t.Run("a transaction cannot exceed them", func(t *testing.T) {
-		fsys, _ := rootfs.New(tree(t, files))
+		fsys, _ := rootfs.New(testtree.New(t, files))
 		w := New(fsys, Limits{MaxFiles: 3, MaxFileBytes: 8, MaxTotalBytes: 19})
 		if _, err := w.Acquire([]string{"*.txt"}); err != nil {
 			t.Fatal(err)
@@ -147,7 +148,7 @@ func TestAcquireLimits(t *testing.T) {
 }
 
 func TestAcquireKeepsWorkspaceContent(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "old\n", "b.txt": "b\n", "c.txt": "c\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "old\n", "b.txt": "b\n", "c.txt": "c\n"})
 	w := open(t, root, nil, "a.txt", "b.txt")
 	apply(t, w, func(tx *Txn) error {
 		if err := tx.Set("a.txt", doc("new\n")); err != nil {
@@ -165,7 +166,7 @@ func TestAcquireKeepsWorkspaceContent(t *testing.T) {
 	}
 	wantMap(t, "workspace", snapshot(w), map[string]string{"a.txt": "new\n", "c.txt": "c\n", "n.txt": "n\n"})
 	// A later disk change does not leak in either.
-	put(t, root, "a.txt", "changed on disk\n")
+	testtree.Put(t, root, "a.txt", "changed on disk\n")
 	if _, err := w.Acquire([]string{"a.txt"}); err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestAcquireKeepsWorkspaceContent(t *testing.T) {
 }
 
 func TestAcquireKeepsMode(t *testing.T) {
-	root := tree(t, map[string]string{"run.sh": "#!/bin/sh\n"})
+	root := testtree.New(t, map[string]string{"run.sh": "#!/bin/sh\n"})
 	if err := os.Chmod(filepath.Join(root, "run.sh"), 0o755); err != nil {
 		t.Fatal(err)
 	}

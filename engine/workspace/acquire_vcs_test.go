@@ -1,24 +1,17 @@
 package workspace
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 func TestGlobSkipsVCSDirectories(t *testing.T) {
 	root := t.TempDir()
 	for _, p := range []string{"a.txt", ".git/config", ".git/objects/x", "sub/.git/HEAD", "sub/b.txt"} {
-		abs := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte("x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtree.Put(t, root, p, "x\n")
 	}
 	fsys, err := rootfs.New(root)
 	if err != nil {

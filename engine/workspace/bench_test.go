@@ -6,6 +6,7 @@ import (
 
 	"github.com/devbroker/devbroker/engine/patch"
 	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // benchFiles returns n small files named f0000.txt ...
@@ -22,7 +23,7 @@ func benchFiles(n int) map[string]string {
 // that every iteration changes the file.
 func benchApplyPatch(b *testing.B, n int) {
 	files := benchFiles(n)
-	fsys, err := rootfs.New(tree(b, files))
+	fsys, err := rootfs.New(testtree.New(b, files))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func BenchmarkApplyPatchOneFileIn1(b *testing.B)    { benchApplyPatch(b, 1) }
 // is rebuilt, untimed, before each one.
 func BenchmarkWrite1000(b *testing.B) {
 	const n = 1000
-	fsys, err := rootfs.New(tree(b, benchFiles(n)))
+	fsys, err := rootfs.New(testtree.New(b, benchFiles(n)))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func BenchmarkOrderRenames(b *testing.B) {
 // and read again only when it changed (here it never did).
 func benchAcquire(b *testing.B, again bool) {
 	const n = 500
-	fsys, err := rootfs.New(tree(b, benchFiles(n)))
+	fsys, err := rootfs.New(testtree.New(b, benchFiles(n)))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func benchFollowDisk(b *testing.B, size int) {
 		}
 		files[fmt.Sprintf("d%02d/f%04d.go", i%50, i)] = body[:size-1] + "\n"
 	}
-	fsys, err := rootfs.New(tree(b, files))
+	fsys, err := rootfs.New(testtree.New(b, files))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package workspace
 import (
 	"slices"
 	"testing"
+
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // wantChanges compares w's changes with want.
@@ -14,7 +16,7 @@ func wantChanges(t *testing.T, w *Workspace, want ...Change) {
 }
 
 func TestChanges(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := testtree.New(t, map[string]string{
 		"mod.txt": "one\ntwo\nthree\n", "del.txt": "x\ny\n", "old.txt": "keep\n",
 		"moved.txt": "m1\nm2\n", "same.txt": "s\n", "re.txt": "r1\nr2\n",
 	})
@@ -47,7 +49,7 @@ func TestChanges(t *testing.T) {
 }
 
 func TestChangesCycles(t *testing.T) {
-	w := open(t, tree(t, map[string]string{"a": "A\n", "b": "B\n", "c": "C\n"}), nil, "*")
+	w := open(t, testtree.New(t, map[string]string{"a": "A\n", "b": "B\n", "c": "C\n"}), nil, "*")
 	// a→b→a is no change at all; b and c swapping are two renames.
 	apply(t, w, func(tx *Txn) error {
 		for _, err := range []error{
@@ -64,7 +66,7 @@ func TestChangesCycles(t *testing.T) {
 }
 
 func TestChangesAddedWhereMovedAway(t *testing.T) {
-	w := open(t, tree(t, map[string]string{"a": "A\n"}), nil, "a")
+	w := open(t, testtree.New(t, map[string]string{"a": "A\n"}), nil, "a")
 	apply(t, w, func(tx *Txn) error {
 		if err := tx.Move("a", "b"); err != nil {
 			return err

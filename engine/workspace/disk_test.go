@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 func acquire(t testing.TB, w *Workspace, patterns ...string) []Stale {
@@ -30,9 +31,9 @@ func content(w *Workspace, p string) string {
 // A held file with no unwritten change follows the disk: acquiring it again
 // reads the new content, which is neither a change nor a conflict.
 func TestAcquireRereadsOutsideChange(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n"})
 	w := open(t, root, nil, "a.txt", "b.txt")
-	put(t, root, "a.txt", "one, changed outside\n")
+	testtree.Put(t, root, "a.txt", "one, changed outside\n")
 	if stale := acquire(t, w, "a.txt"); len(stale) != 0 {
 		t.Errorf("stale = %+v, want none", stale)
 	}
@@ -47,11 +48,11 @@ func TestAcquireRereadsOutsideChange(t *testing.T) {
 	if _, err := w.Write(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
-	if d := onDisk(t, root); d["a.txt"] != "two\n" {
+	if d := testtree.Read(t, root); d["a.txt"] != "two\n" {
 		t.Errorf("disk = %v", d)
 	}
 	// Through a glob too.
-	put(t, root, "b.txt", "bee, changed outside\n")
+	testtree.Put(t, root, "b.txt", "bee, changed outside\n")
 	acquire(t, w, "*.txt")
 	if got := content(w, "b.txt"); got != "bee, changed outside\n" {
 		t.Errorf("b.txt = %q after acquiring *.txt", got)
@@ -60,7 +61,7 @@ func TestAcquireRereadsOutsideChange(t *testing.T) {
 
 // A held file with unwritten changes keeps them and is reported stale.
 func TestAcquireReportsStale(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n", "c.txt": "sea\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n", "c.txt": "sea\n"})
 	w := open(t, root, nil, "a.txt", "b.txt", "c.txt")
 	apply(t, w, func(tx *Txn) error {
 		if err := tx.Set("a.txt", doc("mine\n")); err != nil {
@@ -71,7 +72,7 @@ func TestAcquireReportsStale(t *testing.T) {
 		}
 		return tx.Set("c.txt", doc("unchanged on disk\n"))
 	})
-	put(t, root, "a.txt", "theirs\n")
+	testtree.Put(t, root, "a.txt", "theirs\n")
 	if err := os.Remove(filepath.Join(root, "b.txt")); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestAcquireReportsStale(t *testing.T) {
 // A held file with no unwritten change that is gone from disk leaves the
 // workspace, and acquiring it fails as for a file never acquired.
 func TestAcquireDropsFileGoneFromDisk(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n"})
 	w := open(t, root, nil, "a.txt", "b.txt")
 	if err := os.Remove(filepath.Join(root, "a.txt")); err != nil {
 		t.Fatal(err)
@@ -106,10 +107,10 @@ func TestAcquireDropsFileGoneFromDisk(t *testing.T) {
 
 // A pinned file (an open editor buffer) is not read again.
 func TestAcquireKeepsPinned(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n"})
 	w := open(t, root, nil, "a.txt")
 	w.Pin("a.txt")
-	put(t, root, "a.txt", "theirs\n")
+	testtree.Put(t, root, "a.txt", "theirs\n")
 	acquire(t, w, "a.txt")
 	if got := content(w, "a.txt"); got != "one\n" {
 		t.Errorf("pinned a.txt = %q, want it kept", got)
@@ -124,7 +125,7 @@ func TestAcquireKeepsPinned(t *testing.T) {
 // Discard of some paths drops their changes and takes the disk's content;
 // the other paths keep theirs.
 func TestDiscardPathsRefreshes(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n", "c.txt": "sea\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n", "c.txt": "sea\n"})
 	w := open(t, root, nil, "a.txt", "b.txt", "c.txt")
 	apply(t, w, func(tx *Txn) error {
 		if err := tx.Set("a.txt", doc("mine\n")); err != nil {
@@ -132,8 +133,8 @@ func TestDiscardPathsRefreshes(t *testing.T) {
 		}
 		return tx.Set("b.txt", doc("bee, mine\n"))
 	})
-	put(t, root, "a.txt", "theirs\n")
-	put(t, root, "c.txt", "sea, theirs\n")
+	testtree.Put(t, root, "a.txt", "theirs\n")
+	testtree.Put(t, root, "c.txt", "sea, theirs\n")
 	dropped, left, err := w.Discard([]string{"a.txt", "c.txt"})
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +146,7 @@ func TestDiscardPathsRefreshes(t *testing.T) {
 	if _, err := w.Write(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
-	wantMap(t, "disk", onDisk(t, root), map[string]string{"a.txt": "theirs\n", "b.txt": "bee, mine\n", "c.txt": "sea, theirs\n"})
+	wantMap(t, "disk", testtree.Read(t, root), map[string]string{"a.txt": "theirs\n", "b.txt": "bee, mine\n", "c.txt": "sea, theirs\n"})
 
 	_, _, err = w.Discard([]string{"nope.txt"})
 	wantFault(t, err, fault.BadArgument, "nope.txt", "match no file")
@@ -155,7 +156,7 @@ func TestDiscardPathsRefreshes(t *testing.T) {
 // renames, additions and deletions are dropped, a file gone from disk
 // leaves.
 func TestDiscardAll(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n", "c.txt": "sea\n", "d.txt": "dee\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n", "c.txt": "sea\n", "d.txt": "dee\n"})
 	w := open(t, root, nil, "*.txt")
 	apply(t, w, func(tx *Txn) error {
 		if err := tx.Set("a.txt", doc("mine\n")); err != nil {
@@ -169,7 +170,7 @@ func TestDiscardAll(t *testing.T) {
 		}
 		return tx.Add("new.txt", doc("new\n"))
 	})
-	put(t, root, "a.txt", "theirs\n")
+	testtree.Put(t, root, "a.txt", "theirs\n")
 	if err := os.Remove(filepath.Join(root, "d.txt")); err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func TestDiscardAll(t *testing.T) {
 // Discarding either path of a rename drops the whole rename.
 func TestDiscardRenameByEitherPath(t *testing.T) {
 	for _, sel := range []string{"b.txt", "moved.txt"} {
-		root := tree(t, map[string]string{"b.txt": "bee\n"})
+		root := testtree.New(t, map[string]string{"b.txt": "bee\n"})
 		w := open(t, root, nil, "b.txt")
 		apply(t, w, func(tx *Txn) error { return tx.Move("b.txt", "moved.txt") })
 		if _, _, err := w.Discard([]string{sel}); err != nil {
@@ -201,10 +202,10 @@ func TestDiscardRenameByEitherPath(t *testing.T) {
 // The conflict error's advice, followed literally, works: discard the
 // paths it names, make the change again, write.
 func TestConflictAdviceWorks(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\ntwo\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\ntwo\n"})
 	w := open(t, root, nil, "a.txt")
 	apply(t, w, func(tx *Txn) error { return tx.Set("a.txt", doc("one\nTWO\n")) })
-	put(t, root, "a.txt", "zero\none\ntwo\n")
+	testtree.Put(t, root, "a.txt", "zero\none\ntwo\n")
 	_, err := w.Write(t.Context(), nil)
 	wantFault(t, err, fault.Conflict, `discard with paths ["a.txt"]`, "make it again on the new content after that discard, then write")
 	var se *StaleError
@@ -219,7 +220,7 @@ func TestConflictAdviceWorks(t *testing.T) {
 	if _, err := w.Write(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := onDisk(t, root)["a.txt"]; got != "zero\none\nTWO\n" {
+	if got := testtree.Read(t, root)["a.txt"]; got != "zero\none\nTWO\n" {
 		t.Errorf("disk a.txt = %q", got)
 	}
 }

@@ -7,11 +7,12 @@ import (
 
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 func limited(t testing.TB, files map[string]string, l Limits) (string, *Workspace) {
 	t.Helper()
-	root := tree(t, files)
+	root := testtree.New(t, files)
 	fsys, err := rootfs.New(root)
 	if err != nil {
 		t.Fatal(err)

@@ -9,13 +9,14 @@ import (
 
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // A write that would overwrite, delete or move read-only files issues no
 // disk operation and names every one with its mode; Force writes them and
 // a written file keeps its mode.
 func TestWriteReadOnly(t *testing.T) {
-	root := tree(t, map[string]string{"ro.txt": "a\n", "gone.txt": "g\n", "mv.txt": "m\n", "rw.txt": "w\n"})
+	root := testtree.New(t, map[string]string{"ro.txt": "a\n", "gone.txt": "g\n", "mv.txt": "m\n", "rw.txt": "w\n"})
 	for _, p := range []string{"ro.txt", "gone.txt", "mv.txt"} {
 		if err := os.Chmod(filepath.Join(root, p), 0o444); err != nil {
 			t.Fatal(err)
@@ -46,7 +47,7 @@ func TestWriteReadOnly(t *testing.T) {
 	if _, err := w.WriteWith(context.Background(), nil, WriteOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
-	wantMap(t, "disk", onDisk(t, root), map[string]string{"ro.txt": "b\n", "rw.txt": "x\n", "moved.txt": "m\n"})
+	wantMap(t, "disk", testtree.Read(t, root), map[string]string{"ro.txt": "b\n", "rw.txt": "x\n", "moved.txt": "m\n"})
 	for _, p := range []string{"ro.txt", "moved.txt"} {
 		if fi, err := os.Stat(filepath.Join(root, p)); err != nil || fi.Mode().Perm() != 0o444 {
 			t.Errorf("%s: mode %v, %v; want 0444 kept", p, fi.Mode().Perm(), err)

@@ -99,3 +99,30 @@ func (h *stepHeap) Pop() any {
 	*h = old[:len(old)-1]
 	return x
 }
+
+// Rename moves the file at From to To (workspace paths, or any names that
+// identify files one to one, such as URIs).
+type Rename struct{ From, To string }
+
+// OrderRenames is the order in which a write issues renames: dependency
+// first (a rename that vacates another's destination goes before it),
+// lexical by destination, then source, for ties. It returns indexes into
+// rs. ok is false when rs holds a cycle (a swap), which [Workspace.Write]
+// breaks through a temporary file and a caller without one cannot do.
+// Other surfaces that move files (the editor endpoint's WorkspaceEdit)
+// use this order, so every surface renames in the same order.
+func OrderRenames(rs []Rename) (order []int, ok bool) {
+	in := make([]rename, len(rs))
+	index := make(map[string]int, len(rs)) // by destination
+	for i, r := range rs {
+		in[i] = rename{from: r.From, to: r.To}
+		index[r.To] = i
+	}
+	for _, s := range orderRenames(in) {
+		if s.park || s.unpark {
+			return nil, false
+		}
+		order = append(order, index[s.to])
+	}
+	return order, true
+}

@@ -3,6 +3,7 @@ package workspace
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -101,5 +102,18 @@ func TestOrderRenamesRandom(t *testing.T) {
 			want[r.to] = r.from
 		}
 		wantMap(t, fmt.Sprintf("iter %d disk", iter), disk, want)
+	}
+}
+
+// TestOrderRenamesExported: the order other surfaces take is the write's,
+// and a swap is reported rather than ordered.
+func TestOrderRenamesExported(t *testing.T) {
+	rs := []Rename{{From: "b", To: "c"}, {From: "a", To: "b"}, {From: "x", To: "y"}, {From: "c", To: "d"}}
+	order, ok := OrderRenames(rs)
+	if !ok || !slices.Equal(order, []int{3, 0, 1, 2}) {
+		t.Errorf("chain: order %v, ok %v; want [3 0 1 2] (c→d, b→c, a→b, then x→y)", order, ok)
+	}
+	if order, ok := OrderRenames([]Rename{{From: "a", To: "b"}, {From: "b", To: "a"}}); ok || order != nil {
+		t.Errorf("swap: order %v, ok %v; want none", order, ok)
 	}
 }

@@ -4,18 +4,20 @@ import (
 	"context"
 	"slices"
 	"testing"
+
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // An editor saved the buffer the workspace mirrors: the file has no
 // unwritten change left, a later write of everything does not report a
 // conflict, and the change against the acquisition baseline stays.
 func TestSavedMovesThePersistedBaseline(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n", "b.txt": "two\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n", "b.txt": "two\n"})
 	w := open(t, root, nil, "a.txt", "b.txt")
 	apply(t, w, func(tx *Txn) error { return tx.Set("a.txt", doc("one, edited\n")) })
 	apply(t, w, func(tx *Txn) error { return tx.Add("new.txt", doc("new\n")) })
-	put(t, root, "a.txt", "one, edited\n") // the editor saves
-	put(t, root, "new.txt", "new\n")
+	testtree.Put(t, root, "a.txt", "one, edited\n") // the editor saves
+	testtree.Put(t, root, "new.txt", "new\n")
 
 	if !w.Saved("a.txt", 0o644) || !w.Saved("new.txt", 0o644) {
 		t.Fatal("Saved refused a file held at its own path")
@@ -44,7 +46,7 @@ func TestSavedMovesThePersistedBaseline(t *testing.T) {
 }
 
 func TestSavedRefusesRenames(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "one\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "one\n"})
 	w := open(t, root, nil, "a.txt")
 	apply(t, w, func(tx *Txn) error { return tx.Move("a.txt", "b.txt") })
 	if w.Saved("b.txt", 0o644) {

@@ -2,12 +2,14 @@ package workspace
 
 import (
 	"testing"
+
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // Restore takes back every change since Save: edits, moves, deletions,
 // additions and acquisitions, and what left to make room comes back.
 func TestSaveRestore(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n", "late.txt": "l\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n", "late.txt": "l\n"})
 	w := open(t, root, nil, "a.txt", "b.txt", "c.txt")
 	apply(t, w, func(tx *Txn) error { return tx.Set("a.txt", doc("A, before\n")) })
 	before, changes, unwritten, bytes := snapshot(w), w.Changes(), w.Unwritten(), w.bytes
@@ -47,18 +49,18 @@ func TestSaveRestore(t *testing.T) {
 	apply(t, w, func(tx *Txn) error { return tx.Set("b.txt", doc("B\n")) })
 	wantList(t, "unwritten after a later change", w.Unwritten(), []string{"a.txt", "b.txt"})
 	discardAll(t, w)
-	wantMap(t, "disk", onDisk(t, root), map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n", "late.txt": "l\n"})
+	wantMap(t, "disk", testtree.Read(t, root), map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n", "late.txt": "l\n"})
 }
 
 // Restore takes back the steps' changes, not the disk: a file with no
 // unwritten change that was read again since Save (someone else changed
 // it on disk) keeps what the disk holds.
 func TestRestoreKeepsDiskRefresh(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "a\n", "y.txt": "y\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "a\n", "y.txt": "y\n"})
 	w := open(t, root, nil, "a.txt", "y.txt")
 	s := w.Save()
 	apply(t, w, func(tx *Txn) error { return tx.Set("a.txt", doc("A\n")) })
-	put(t, root, "y.txt", "y, changed elsewhere\n")
+	testtree.Put(t, root, "y.txt", "y, changed elsewhere\n")
 	w.FollowDisk()
 	w.Restore(s)
 	wantMap(t, "workspace after restore", snapshot(w), map[string]string{"a.txt": "a\n", "y.txt": "y, changed elsewhere\n"})

@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 func TestTxnFailureLeavesWorkspace(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n"})
 	w := open(t, root, nil, "*.txt")
 	before := snapshot(w)
 	bytes := w.bytes
@@ -145,7 +146,7 @@ func TestTxnRules(t *testing.T) {
 		}, "", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := open(t, tree(t, files), nil, "a.txt", "b.txt")
+			w := open(t, testtree.New(t, files), nil, "a.txt", "b.txt")
 			before := snapshot(w)
 			tx := w.Begin()
 			err := tc.fn(tx)
@@ -168,7 +169,7 @@ func TestTxnRules(t *testing.T) {
 // earlier, committed change deleted or moved away: the path is on disk but
 // the workspace owns it.
 func TestTxnAddWhereDeletedInEarlierCommit(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
 	w := open(t, root, nil, "*.txt")
 	apply(t, w, func(tx *Txn) error { return tx.Delete("a.txt") })
 	apply(t, w, func(tx *Txn) error { return tx.Move("b.txt", "c.txt") })
@@ -184,11 +185,11 @@ func TestTxnAddWhereDeletedInEarlierCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantList(t, "written", written, []string{"c.txt", "a.txt", "b.txt"})
-	wantMap(t, "disk", onDisk(t, root), snapshot(w))
+	wantMap(t, "disk", testtree.Read(t, root), snapshot(w))
 }
 
 func TestSetOutsideTxn(t *testing.T) {
-	w := open(t, tree(t, map[string]string{"a.txt": "a\n"}), nil, "a.txt")
+	w := open(t, testtree.New(t, map[string]string{"a.txt": "a\n"}), nil, "a.txt")
 	if err := w.Set("a.txt", doc("b\n")); err != nil {
 		t.Fatal(err)
 	}

@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 func TestReadLines(t *testing.T) {
-	w := open(t, tree(t, map[string]string{"a": "one\r\ntwo\nthree", "e": "", "b": "\uFEFFx\n"}), nil, "*")
+	w := open(t, testtree.New(t, map[string]string{"a": "one\r\ntwo\nthree", "e": "", "b": "\uFEFFx\n"}), nil, "*")
 	for _, tc := range []struct {
 		path       string
 		start, end int
@@ -38,7 +39,7 @@ func TestReadLines(t *testing.T) {
 }
 
 func TestDiscardDirtyUnwritten(t *testing.T) {
-	root := tree(t, map[string]string{"a": "a\n", "b": "b\n", "c": "c\n", "d": "d\n"})
+	root := testtree.New(t, map[string]string{"a": "a\n", "b": "b\n", "c": "c\n", "d": "d\n"})
 	w := open(t, root, nil, "*")
 	if w.Dirty() || len(w.Unwritten()) != 0 {
 		t.Fatalf("fresh workspace dirty: %v", w.Unwritten())
@@ -92,7 +93,7 @@ func TestDiscardDirtyUnwritten(t *testing.T) {
 // changes written earlier are still reported against the acquisition
 // baseline, renames included.
 func TestDiscardAfterWrite(t *testing.T) {
-	root := tree(t, map[string]string{"a": "a\n", "b": "b\n", "c": "c\n"})
+	root := testtree.New(t, map[string]string{"a": "a\n", "b": "b\n", "c": "c\n"})
 	w := open(t, root, nil, "*")
 	apply(t, w, func(tx *Txn) error {
 		if err := tx.Move("a", "x"); err != nil {
@@ -113,16 +114,16 @@ func TestDiscardAfterWrite(t *testing.T) {
 	if string(got) != string(want) {
 		t.Errorf("changes after Discard =\n%s\nwant\n%s", got, want)
 	}
-	wantMap(t, "workspace", snapshot(w), onDisk(t, root))
+	wantMap(t, "workspace", snapshot(w), testtree.Read(t, root))
 }
 
 // TestRefreshThenDiscardKeepsHistory covers a file refreshed by edit_file
 // and then discarded: it still descends from the acquired file, so a later
 // move is a rename, not a deletion and an addition.
 func TestRefreshThenDiscardKeepsHistory(t *testing.T) {
-	root := tree(t, map[string]string{"a.txt": "a\n"})
+	root := testtree.New(t, map[string]string{"a.txt": "a\n"})
 	w := open(t, root, nil, "*.txt")
-	put(t, root, "a.txt", "A\n")
+	testtree.Put(t, root, "a.txt", "A\n")
 	w.Refresh("a.txt", doc("A\n"), 0o644)
 	discardAll(t, w)
 	apply(t, w, func(tx *Txn) error { return tx.Move("a.txt", "b.txt") })

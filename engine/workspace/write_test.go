@@ -11,6 +11,7 @@ import (
 
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // tempName matches a swap's temporary file name.
@@ -32,7 +33,7 @@ func mv(pairs ...string) func(*Txn) error {
 // temporary left, and that nothing is left to write.
 func checkWritten(t *testing.T, w *Workspace, root string) {
 	t.Helper()
-	wantMap(t, "disk", onDisk(t, root), snapshot(w))
+	wantMap(t, "disk", testtree.Read(t, root), snapshot(w))
 	if w.Dirty() || len(w.Unwritten()) != 0 {
 		t.Errorf("still unwritten after write: %v", w.Unwritten())
 	}
@@ -180,7 +181,7 @@ func TestWriteOrder(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := tree(t, tc.disk)
+			root := testtree.New(t, tc.disk)
 			rec := &recorder{}
 			w := open(t, root, rec, "**")
 			apply(t, w, tc.change)
@@ -222,19 +223,19 @@ func TestWriteOrder(t *testing.T) {
 // TestWriteSwapContent checks the bytes, not just the operations: a lexical
 // order (c→a first) would have destroyed a.
 func TestWriteSwapContent(t *testing.T) {
-	root := tree(t, map[string]string{"a": "alpha\n", "c": "charlie\n", "x": "x\n", "y": "y\n"})
+	root := testtree.New(t, map[string]string{"a": "alpha\n", "c": "charlie\n", "x": "x\n", "y": "y\n"})
 	w := open(t, root, nil, "*")
 	apply(t, w, mv("a", "b", "c", "a", "x", "t", "y", "x", "t", "y"))
 	if _, err := w.Write(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
-	wantMap(t, "disk", onDisk(t, root), map[string]string{"a": "charlie\n", "b": "alpha\n", "x": "y\n", "y": "x\n"})
+	wantMap(t, "disk", testtree.Read(t, root), map[string]string{"a": "charlie\n", "b": "alpha\n", "x": "y\n", "y": "x\n"})
 }
 
 // failureScenario is a write of every kind of operation: a chain, a swap,
 // a deletion, a rename with new content, a modification and a creation.
 func failureScenario(t *testing.T) (root string, rec *recorder, w *Workspace) {
-	root = tree(t, map[string]string{
+	root = testtree.New(t, map[string]string{
 		"a": "a\n", "c": "c\n", "s1": "s1\n", "s2": "s2\n", "del": "del\n", "mod": "mod\n",
 	})
 	rec = &recorder{}
@@ -299,7 +300,7 @@ func TestWriteFailureBookkeeping(t *testing.T) {
 				if !tempName.MatchString(we.Temp) || !strings.Contains(err.Error(), we.Temp+" on disk, holding the content that belongs at s2") {
 					t.Errorf("Temp = %q, error %q", we.Temp, err)
 				}
-				if got := onDisk(t, root)[we.Temp]; got != "s1\n" {
+				if got := testtree.Read(t, root)[we.Temp]; got != "s1\n" {
 					t.Errorf("temporary %s holds %q", we.Temp, got)
 				}
 			} else if we.Temp != "" {
@@ -358,21 +359,21 @@ func TestWriteConflict(t *testing.T) {
 		touch func(root string)
 		subs  []string
 	}{
-		{"changed", func(root string) { put(t, root, "mod", "someone else\n") },
+		{"changed", func(root string) { testtree.Put(t, root, "mod", "someone else\n") },
 			[]string{"mod changed on disk since the workspace read it (disk now " + doc("someone else\n").Revision() + ", the workspace read " + doc("mod\n").Revision() + ")", `discard with paths ["mod"]`}},
 		{"deleted", func(root string) { os.Remove(filepath.Join(root, "del")) }, []string{"del was deleted on disk"}},
-		{"created", func(root string) { put(t, root, "new/n", "mine\n") }, []string{"new/n was created on disk"}},
-		{"rename source changed", func(root string) { put(t, root, "s1", "x\n") }, []string{"s1 changed on disk"}},
+		{"created", func(root string) { testtree.Put(t, root, "new/n", "mine\n") }, []string{"new/n was created on disk"}},
+		{"rename source changed", func(root string) { testtree.Put(t, root, "s1", "x\n") }, []string{"s1 changed on disk"}},
 		{"several", func(root string) {
-			put(t, root, "mod", "x\n")
-			put(t, root, "a", "x\n")
+			testtree.Put(t, root, "mod", "x\n")
+			testtree.Put(t, root, "a", "x\n")
 			os.Remove(filepath.Join(root, "c"))
 		}, []string{"3 file(s)", "a changed", "c was deleted", "mod changed", `discard with paths ["a", "c", "mod"]`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root, rec, w := failureScenario(t)
 			tc.touch(root)
-			before := onDisk(t, root)
+			before := testtree.Read(t, root)
 			ws := snapshot(w)
 			written, err := w.Write(t.Context(), nil)
 			wantFault(t, err, fault.Conflict, append(tc.subs, "nothing was written")...)
@@ -383,15 +384,15 @@ func TestWriteConflict(t *testing.T) {
 			if len(rec.ops) != 0 || len(written) != 0 {
 				t.Errorf("a conflicting write did %v", rec.ops)
 			}
-			wantMap(t, "disk", onDisk(t, root), before)
+			wantMap(t, "disk", testtree.Read(t, root), before)
 			wantMap(t, "workspace", snapshot(w), ws)
 		})
 	}
 	t.Run("a path the write does not touch may change", func(t *testing.T) {
-		root := tree(t, map[string]string{"a": "a\n", "b": "b\n"})
+		root := testtree.New(t, map[string]string{"a": "a\n", "b": "b\n"})
 		w := open(t, root, nil, "*")
 		apply(t, w, func(tx *Txn) error { return tx.Set("a", doc("A\n")) })
-		put(t, root, "b", "changed\n")
+		testtree.Put(t, root, "b", "changed\n")
 		if _, err := w.Write(t.Context(), nil); err != nil {
 			t.Fatal(err)
 		}
@@ -421,7 +422,7 @@ func TestWriteSelect(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root, rec, w := failureScenario(t)
-			put(t, root, "keep", "keep\n")
+			testtree.Put(t, root, "keep", "keep\n")
 			if _, err := w.Acquire([]string{"keep"}); err != nil {
 				t.Fatal(err)
 			}
@@ -456,7 +457,7 @@ func TestWriteSelect(t *testing.T) {
 }
 
 func TestWriteMode(t *testing.T) {
-	root := tree(t, map[string]string{"run.sh": "#!/bin/sh\n", "go.sh": "#!/bin/sh\n", "both.sh": "x\n", "plain": "p\n"})
+	root := testtree.New(t, map[string]string{"run.sh": "#!/bin/sh\n", "go.sh": "#!/bin/sh\n", "both.sh": "x\n", "plain": "p\n"})
 	for _, p := range []string{"run.sh", "go.sh", "both.sh"} {
 		if err := os.Chmod(filepath.Join(root, p), 0o755); err != nil {
 			t.Fatal(err)

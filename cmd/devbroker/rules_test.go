@@ -1,0 +1,272 @@
+package main
+
+// This file checks ARCHITECTURE.md's structural invariants over the whole
+// module's source (non-test files, parsed with go/parser; no build):
+// which layer may import which, who may start a process, and who may
+// touch the disk other than through engine/rootfs.
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const modulePath = "github.com/devbroker/devbroker/"
+
+// source is the parsed non-test Go source of the module.
+type source struct {
+	fset  *token.FileSet
+	files map[string]*ast.File // by slash path from the module root
+}
+
+func parseModule(t *testing.T) *source {
+	t.Helper()
+	src := &source{fset: token.NewFileSet(), files: map[string]*ast.File{}}
+	err := filepath.WalkDir("../..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != "../.." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(src.fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel("../..", p)
+		src.files[filepath.ToSlash(rel)] = f
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The checks must see the code they guard, or they prove nothing.
+	for _, must := range []string{"engine/rootfs/io.go", "lsp/instance.go", "capabilities/external/process.go", "configs/load.go"} {
+		if src.files[must] == nil {
+			t.Fatalf("the source walk did not find %s", must)
+		}
+	}
+	return src
+}
+
+// pkgOf is a file's package directory ("engine/rootfs").
+func pkgOf(file string) string { return filepath.ToSlash(filepath.Dir(file)) }
+
+// under reports whether pkg is prefix or a package below it.
+func under(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(pkg, prefix+"/") }
+
+func imports(f *ast.File) []string {
+	var out []string
+	for _, im := range f.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		out = append(out, p)
+	}
+	return out
+}
+
+// calls returns the file's calls of package-level functions of the
+// imported package path, as "name" → positions.
+func (s *source) calls(f *ast.File, pkgPath string) map[string][]token.Position {
+	local := ""
+	for _, im := range f.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		if p != pkgPath {
+			continue
+		}
+		local = pkgPath[strings.LastIndex(pkgPath, "/")+1:]
+		if im.Name != nil {
+			local = im.Name.Name
+		}
+	}
+	out := map[string][]token.Position{}
+	if local == "" {
+		return out
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == local {
+				out[sel.Sel.Name] = append(out[sel.Sel.Name], s.fset.Position(call.Pos()))
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// mayImport is the layering: the module's packages each layer may
+// import besides its own. cmd/ may import anything; bench/ is a harness.
+var mayImport = map[string][]string{
+	"engine":       {},
+	"configs":      {},
+	"lsp":          {},
+	"capabilities": {"engine", "configs", "lsp"},
+	"broker":       {"engine", "configs", "capabilities", "lsp"},
+}
+
+// TestLayering: engine, configs and lsp depend on no other layer of the
+// module; capabilities on engine, configs and lsp; broker on those and
+// capabilities. Direct imports suffice: with every layer checked, the
+// transitive rule follows.
+func TestLayering(t *testing.T) {
+	src := parseModule(t)
+	for file, f := range src.files {
+		layer, _, _ := strings.Cut(pkgOf(file), "/")
+		allowed, ok := mayImport[layer]
+		if !ok {
+			continue
+		}
+		for _, im := range imports(f) {
+			rest, ok := strings.CutPrefix(im, modulePath)
+			if !ok {
+				continue
+			}
+			if rest == "engine/testtree" || pkgOf(file) == "engine/testtree" {
+				t.Errorf("%s imports %s: engine/testtree is for tests only, and imports nothing from the module", file, im)
+			}
+			dep, _, _ := strings.Cut(rest, "/")
+			if dep != layer && !contains(allowed, dep) {
+				t.Errorf("%s imports %s: %s/ may import only %v of the module's layers (ARCHITECTURE.md, Invariants)", file, im, layer, allowed)
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// starters are the packages that may start a process, and why.
+var starters = map[string]string{
+	"lsp":                   "language servers, and the go command that locates gopls (go env, go tool -n)",
+	"capabilities/external": "the configured commands, from argv lists",
+	"bench/lspbench":        "the benchmark harness, not part of the product",
+}
+
+// TestWhoStartsProcesses: only lsp/ and capabilities/external start
+// processes (os/exec's Command and CommandContext, os.StartProcess,
+// syscall's exec calls), and only capabilities/staticcheck loads packages
+// (golang.org/x/tools/go/packages runs `go list`).
+func TestWhoStartsProcesses(t *testing.T) {
+	src := parseModule(t)
+	seen := map[string]bool{}
+	for file, f := range src.files {
+		pkg := pkgOf(file)
+		var sites []token.Position
+		for _, c := range []struct{ path, fn string }{
+			{"os/exec", "Command"}, {"os/exec", "CommandContext"},
+			{"os", "StartProcess"}, {"syscall", "Exec"}, {"syscall", "ForkExec"}, {"syscall", "StartProcess"},
+		} {
+			sites = append(sites, src.calls(f, c.path)[c.fn]...)
+		}
+		if len(sites) > 0 {
+			seen[pkg] = true
+		}
+		if _, ok := starters[pkg]; !ok {
+			for _, s := range sites {
+				t.Errorf("%s starts a process: only %v may (ARCHITECTURE.md, Invariants)", s, slices.Sorted(maps.Keys(starters)))
+			}
+		}
+		for _, im := range imports(f) {
+			if im == "golang.org/x/tools/go/packages" && pkg != "capabilities/staticcheck" {
+				t.Errorf("%s imports go/packages, which runs the go command: only capabilities/staticcheck loads packages", file)
+			}
+		}
+	}
+	if !seen["lsp"] || !seen["capabilities/external"] {
+		t.Fatalf("the scan found no process start in lsp or capabilities/external (saw %v): it proves nothing", slices.Sorted(maps.Keys(seen)))
+	}
+}
+
+// diskCalls are the os and path/filepath functions that read or change
+// the disk's content (Stat and Lstat, which read metadata, are not).
+var diskCalls = map[string][]string{
+	"os": {"ReadFile", "Open", "OpenFile", "OpenRoot", "OpenInRoot", "WriteFile", "ReadDir", "Create", "CreateTemp",
+		"MkdirTemp", "Mkdir", "MkdirAll", "Remove", "RemoveAll", "Rename", "Truncate", "Symlink", "Link", "Chmod", "DirFS", "CopyFS"},
+	"path/filepath": {"Walk", "WalkDir", "Glob"},
+}
+
+// diskSites returns, per file, the positions of its direct disk calls.
+func diskSites(src *source) map[string][]string {
+	out := map[string][]string{}
+	for file, f := range src.files {
+		for pkgPath, fns := range diskCalls {
+			calls := src.calls(f, pkgPath)
+			for _, fn := range fns {
+				for _, pos := range calls[fn] {
+					out[file] = append(out[file], pkgPath[strings.LastIndex(pkgPath, "/")+1:]+"."+fn+" at line "+strconv.Itoa(pos.Line))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// diskDoors are the files that may touch the disk other than through
+// engine/rootfs, and why. None reads or writes a file under the root
+// except the configuration loader and staticcheck's stage (which copies
+// the module the way rootfs allows, leaving out links that leave the root).
+var diskDoors = map[string]string{
+	"engine/rootfs/glob.go":  "the door: globs over the root",
+	"engine/rootfs/io.go":    "the door: reads and writes under the root",
+	"engine/rootfs/links.go": "the door: finds the symlinks that leave the root",
+
+	"capabilities/trees.go":                   "the set's store of staged trees in the temp directory: writes workspace content, measures and removes its own trees",
+	"capabilities/external/stage.go":          "the driver's private staged tree and Go overlay in the temp directory",
+	"capabilities/external/probe.go":          "the probe's private smoke-test tree",
+	"capabilities/lspdriver/probe.go":         "the probe's private smoke-test tree",
+	"capabilities/staticcheck/staticcheck.go": "the probe's smoke-test module and the stage's directory",
+	"capabilities/staticcheck/stage.go":       "the stage: copies the module into a private tree, leaving out links that leave the root (rootfs.Leaves)",
+	"capabilities/staticcheck/lint.go":        "staticcheck's cache directory and the executable's own hash",
+	"capabilities/staticcheck/convert.go":     "staged copies, to map positions of files the workspace does not hold",
+	"capabilities/gofumpt/module.go":          "the go.mod of the root's module context above the root (capabilities.GoModule)",
+
+	"configs/project.go":                      "the root's .devbroker.toml: configs depends on no other layer, and refuses a symlinked file",
+	"configs/trust/store.go":                  "the user's trust store, outside every root",
+	"configs/internal/configdoc/configdoc.go": "go generate: the configuration reference",
+
+	"cmd/devbroker/run.go":        "the plan file named on the command line",
+	"cmd/devbroker/serve_http.go": "the token file named on the command line",
+
+	"engine/testtree/testtree.go": "tests' file trees (imported by tests only)",
+
+	"lsp/watch.go":   "the watcher: lists the root's directories, keeps its barrier files in a private directory",
+	"lsp/rewatch.go": "the watcher: lists the root's directories again after an overflow",
+}
+
+// TestOneDoorToTheDisk: every read and write of the disk's content goes
+// through engine/rootfs, except in the files of diskDoors, each for its
+// stated reason. A new direct call elsewhere fails here; an entry whose
+// file no longer calls the disk must go.
+func TestOneDoorToTheDisk(t *testing.T) {
+	sites := diskSites(parseModule(t))
+	for file, calls := range sites {
+		if _, ok := diskDoors[file]; ok || under(pkgOf(file), "bench") {
+			continue
+		}
+		t.Errorf("%s touches the disk directly (%s): go through engine/rootfs, or add the file to diskDoors with the reason it is not under the root", file, strings.Join(calls, ", "))
+	}
+	for file := range diskDoors {
+		if len(sites[file]) == 0 {
+			t.Errorf("diskDoors lists %s, which no longer touches the disk directly: remove the entry", file)
+		}
+	}
+}
