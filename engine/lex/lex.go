@@ -178,6 +178,9 @@ func (s *Scanner) space() bool {
 func (s *Scanner) scan(firstOnLine bool) Kind {
 	src, lang := s.src, s.lang
 	c := src[s.pos]
+	if c >= 'A' && c != '`' && c != '|' && c != '~' && c < utf8.RuneSelf && isIdentByte(c, false) {
+		return s.ident() // no comment, directive or literal starts with a letter or '_'
+	}
 	c1 := s.peek(1)
 	switch {
 	case lang.PHP && c == '?' && c1 == '>':
@@ -414,13 +417,23 @@ func (s *Scanner) noteRegex(t Token) {
 var multiPunct = []string{"...", "===", "!==", "::", "->", "=>", "<-", "?.", "??", "++", "--",
 	"&&", "||", "==", "!=", "<=", ">=", ":=", ".."}
 
+// multiStart holds the bytes of the punctuators in multiPunct.
+var multiStart = func() (t [256]bool) {
+	for _, p := range multiPunct {
+		for i := range len(p) {
+			t[p[i]] = true
+		}
+	}
+	return t
+}()
+
 func (s *Scanner) punct() {
 	rest := s.src[s.pos:]
 	if c := rest[0]; c >= utf8.RuneSelf {
 		_, size := utf8.DecodeRuneInString(rest)
 		s.pos += size
 		return
-	} else if !strings.ContainsRune(".=!:-<?+&|", rune(c)) || len(rest) == 1 {
+	} else if len(rest) == 1 || !multiStart[c] || !multiStart[rest[1]] {
 		s.pos++
 		return
 	}
