@@ -5,14 +5,14 @@ package symbols
 
 // scanPython calls visit for each def, async def and class in src, in order.
 // Decorators belong to the declaration that follows them.
-func scanPython(src string, visit func(*decl) error) error {
+func scanPython(src string, lang *language, visit func(*decl) error) error {
 	type scope struct {
 		indent int
 		name   string
 		class  bool
 	}
 	var scopes []scope
-	c := newCursor(src, pythonLang)
+	c := newCursor(src, lang)
 	depth := 0
 	headLine, headDoc := 0, 0 // the pending decorators' first line and doc comment
 	for {
@@ -25,7 +25,7 @@ func scanPython(src string, visit func(*decl) error) error {
 			for len(scopes) > 0 && scopes[len(scopes)-1].indent >= col {
 				scopes = scopes[:len(scopes)-1]
 			}
-			p := &parser{src: src, lang: pythonLang, c: c, tok: t, limited: true, left: lookahead}
+			p := &parser{src: src, lang: lang, c: c, tok: t, limited: true, left: lookahead}
 			switch w := p.text(t); {
 			case w == "@":
 				if headLine == 0 {

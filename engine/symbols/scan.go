@@ -5,13 +5,41 @@ package symbols
 // asks the language's declaration parser whether a declaration begins there.
 // Extents are computed only for the declarations the caller asks about.
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/devbroker/devbroker/engine/lex"
+)
+
+// The token kinds the scanner sees (lex's Space never reaches it).
+type tokKind = lex.Kind
+
+const (
+	tEOF       = lex.EOF
+	tIdent     = lex.Ident // also a Rust lifetime 'a
+	tNumber    = lex.Number
+	tString    = lex.String // a whole string, char, rune, or regular-expression literal
+	tStrOpen   = lex.StrOpen
+	tStrMid    = lex.StrMid
+	tStrClose  = lex.StrClose
+	tComment   = lex.Comment
+	tDirective = lex.Directive
+	tPunct     = lex.Punct
+)
+
+// token is one lexeme: src[start:end], on lines line..endLine (1-based).
+type token struct {
+	kind          tokKind
+	nl            bool // first on its line (lexer); a line break since the previous code token (cursor)
+	start, end    int
+	line, endLine int
+}
 
 // cursor yields code tokens, skipping comments and directives, and tracks the
 // runs of comment-only lines so that a declaration can claim its doc comment.
 // Copying a cursor gives an independent lookahead.
 type cursor struct {
-	lx       lexer
+	lx       lex.Scanner
 	prevEnd  int // endLine of the previous code token (0: none)
 	runStart int // the current run of comment-only lines starts...
 	runEnd   int // ...and ends on these lines (runEnd 0: no run)
@@ -19,14 +47,18 @@ type cursor struct {
 }
 
 func newCursor(src string, lang *language) cursor {
-	return cursor{lx: newLexer(src, lang)}
+	return cursor{lx: lex.New(src, lang.lex)}
 }
 
 // next returns the next code token. Its nl field reports a line break
 // between it and the previous code token.
 func (c *cursor) next() token {
 	for {
-		t := c.lx.next()
+		lt := c.lx.Next()
+		if lt.Kind == lex.Space || lt.Kind == lex.Text {
+			continue
+		}
+		t := token{kind: lt.Kind, nl: lt.NL, start: lt.Start, end: lt.End, line: lt.Line, endLine: lt.EndLine}
 		switch t.kind {
 		case tComment:
 			switch {
@@ -126,7 +158,7 @@ func scanBraces(src string, lang *language, visit func(*decl) error) error {
 		}
 		if t.start >= s.skipTo && s.stmtStart(t) {
 			if d, ok := s.declAt(t); ok {
-				s.skipTo = d.from.lx.pos
+				s.skipTo = d.from.lx.Pos()
 				s.pending = pending{bodyAt: -1}
 				s.pendingDepth = len(s.stack)
 				if d.group {

@@ -1,8 +1,9 @@
 // Package symbols finds declarations in source files lexically, for the
 // edit_file tool's view by symbol and replace_symbol: no parser, no language
-// server, just a lexer per language family that skips strings, runes, raw
-// strings, template literals, regular expressions and comments, and a
+// server, just the token stream of engine/lex, which skips strings, runes,
+// raw strings, template literals, regular expressions and comments, and a
 // scanner that recognizes declaration keywords at the start of statements.
+// The languages and their extensions are engine/lex's.
 //
 // The principal type is [Symbol], found by [Find] and [Lookup]; [Supported]
 // says which files are understood. Lookup's errors are [*NotFoundError] and
@@ -35,9 +36,9 @@
 //
 // # Limitations
 //
-// The scan is lexical. JSX text containing a quote or '//' is lexed as code
-// (a string or a comment that stops at the end of the line); a '/' after '}'
-// is taken for a regular expression when one closes on the same line;
+// The scan is lexical. JSX text is lexed as code: a quote in it that no
+// quote closes on its line is punctuation, and '//' starts a comment; a
+// '/' after '}' is taken for a division, never a regular expression;
 // C-style function and method declarations without a keyword (C, C++,
 // Java, C#) are not found, only their types; Kotlin property accessors on
 // the lines after a property are not part of it.
@@ -189,7 +190,7 @@ func (m *matches) symbols(extents bool) ([]Symbol, error) {
 // scan calls visit for each declaration of src.
 func scan(src string, lang *language, visit func(*decl) error) error {
 	if lang.python {
-		return scanPython(src, visit)
+		return scanPython(src, lang, visit)
 	}
 	return scanBraces(src, lang, visit)
 }

@@ -3,7 +3,8 @@
 //
 // [Check] picks a checker by the file name's extension: go/parser for Go, a
 // real parser for JSON and YAML, and a strings-and-comments-aware
-// balanced-delimiter check for other common source files (see [lexicons]).
+// balanced-delimiter check for the other languages engine/lex knows, in
+// its token stream.
 // Unrecognized file types always pass. [Validate] compares the file before and
 // after an edit and returns a [*CheckError] that says whether the breakage was
 // already there.
@@ -46,7 +47,7 @@ type checker struct {
 }
 
 // checkers is the registry, in the order extensions are looked up. The
-// delimiter checkers come from [lexicons].
+// delimiter checkers come from engine/lex's language table.
 var checkers = append([]checker{
 	{name: "go/parser", exts: []string{".go"}, check: checkGo},
 	{name: "json", exts: []string{".json"}, check: checkJSON},
