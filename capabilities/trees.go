@@ -3,6 +3,11 @@ package capabilities
 // This file defines [Trees]: a set's store of staged trees, the copies of
 // the workspace content that drivers reading a tree (an external command
 // with input "staged") run in.
+//
+// Invariant: a shared tree holds the workspace exactly when a holder gets
+// it: a tree a command wrote into (a file changed, added or removed) is
+// dropped when its last holder lets go, never handed to the next
+// (TestTreesDropAWrittenTree).
 
 import (
 	"cmp"
@@ -13,9 +18,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/devbroker/devbroker/engine/text"
 )
@@ -28,7 +35,7 @@ const DefaultTreeBudget = 64 << 20
 // use. A shared tree is keyed by its content, so the drivers of one
 // request that stage the same workspace share one copy; a tree nobody
 // uses stays for the next request while the store is within its budget,
-// the least recently used leaving first. Close removes every tree and the
+// the least recently used leaving first, unless a command wrote into it. Close removes every tree and the
 // directory. It is safe for concurrent use.
 type Trees struct {
 	budget int64
@@ -47,8 +54,15 @@ type tree struct {
 	size  int64
 	refs  int
 	used  int64
-	ready chan struct{} // closed once written (err says how)
+	files map[string]stamp // what was written, by slash path under dir
+	ready chan struct{}    // closed once written (err says how)
 	err   error
+}
+
+// stamp is what a staged file was when written.
+type stamp struct {
+	size int64
+	mod  time.Time
 }
 
 // NewTrees returns an empty store that keeps up to budget bytes of unused
@@ -85,7 +99,7 @@ func (t *Trees) Shared(all map[string]*text.Doc) (dir string, release func(), er
 	var once sync.Once
 	release = func() { once.Do(func() { t.release(tr) }) }
 	if !ok {
-		tr.dir, tr.size, tr.err = t.write(all)
+		tr.dir, tr.files, tr.size, tr.err = t.write(all)
 		t.mu.Lock()
 		t.size += tr.size
 		t.mu.Unlock()
@@ -107,7 +121,7 @@ func (t *Trees) Shared(all map[string]*text.Doc) (dir string, release func(), er
 // Private returns a new tree holding all that only the caller uses (a
 // formatter or a fix command rewrites it); release removes it.
 func (t *Trees) Private(all map[string]*text.Doc) (dir string, release func(), err error) {
-	dir, _, err = t.write(all)
+	dir, _, _, err = t.write(all)
 	if err != nil {
 		return "", nil, err
 	}
@@ -115,17 +129,18 @@ func (t *Trees) Private(all map[string]*text.Doc) (dir string, release func(), e
 	return dir, func() { once.Do(func() { os.RemoveAll(dir) }) }, nil
 }
 
-// release lets go of tr and evicts unused trees beyond the budget.
+// release lets go of tr, drops it when a command wrote into it, and
+// evicts unused trees beyond the budget.
 func (t *Trees) release(tr *tree) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	tr.refs--
-	if tr.refs == 0 && tr.err == nil && t.trees[tr.key] == tr {
-		// A command may have written into the tree (a cache, a build
-		// directory): count what is there now.
-		n := diskSize(tr.dir)
-		t.size += n - tr.size
-		tr.size = n
+	if tr.refs == 0 && tr.err == nil && t.trees[tr.key] == tr && !intact(tr.dir, tr.files) {
+		// A command wrote into the tree (a cache, a build directory, a
+		// changed file): the next holder must see the workspace only.
+		delete(t.trees, tr.key)
+		t.size -= tr.size
+		os.RemoveAll(tr.dir)
 	}
 	if t.size <= t.budget {
 		return
@@ -148,26 +163,72 @@ func (t *Trees) release(tr *tree) {
 	}
 }
 
-// write stages all in a new directory of the store.
-func (t *Trees) write(all map[string]*text.Doc) (string, int64, error) {
+// write stages all in a new directory of the store, and returns what it
+// wrote.
+func (t *Trees) write(all map[string]*text.Doc) (string, map[string]stamp, int64, error) {
 	base, err := t.base()
 	if err != nil {
-		return "", 0, err
+		return "", nil, 0, err
 	}
 	dir, err := os.MkdirTemp(base, "t-")
 	if err != nil {
-		return "", 0, fmt.Errorf("making a staged tree: %w", err)
+		return "", nil, 0, fmt.Errorf("making a staged tree: %w", err)
 	}
+	files := make(map[string]stamp, len(all))
 	var size int64
 	for p, doc := range all {
-		if err := WriteAt(dir, p, doc); err != nil {
-			os.RemoveAll(dir)
-			return "", 0, err
+		err := WriteAt(dir, p, doc)
+		var fi fs.FileInfo
+		if err == nil {
+			fi, err = os.Lstat(filepath.Join(dir, filepath.FromSlash(p)))
 		}
-		size += int64(doc.Size())
+		if err != nil {
+			os.RemoveAll(dir)
+			return "", nil, 0, err
+		}
+		files[p] = stamp{fi.Size(), fi.ModTime()}
+		size += fi.Size()
 	}
-	return dir, size, nil
+	return dir, files, size, nil
 }
+
+// intact reports whether dir holds files exactly as written: no file
+// changed, removed or added, and no other directory.
+func intact(dir string, files map[string]stamp) bool {
+	dirs := map[string]bool{}
+	for p := range files {
+		for d := path.Dir(p); d != "." && !dirs[d]; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	seen := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if !dirs[rel] {
+				return errChanged
+			}
+			return nil
+		}
+		want, ok := files[rel]
+		fi, err := d.Info()
+		if !ok || err != nil || !fi.Mode().IsRegular() || fi.Size() != want.size || !fi.ModTime().Equal(want.mod) {
+			return errChanged
+		}
+		seen++
+		return nil
+	})
+	return err == nil && seen == len(files)
+}
+
+var errChanged = errors.New("the tree changed")
 
 // base is the store's directory, made on first use, as its real path (so
 // that paths a command prints through symlinks still match).
@@ -223,20 +284,6 @@ func WriteAt(dir, p string, doc *text.Doc) error {
 		return fmt.Errorf("staging %s: %w", p, err)
 	}
 	return nil
-}
-
-// diskSize is the bytes of the regular files under dir.
-func diskSize(dir string) int64 {
-	var n int64
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
-				n += info.Size()
-			}
-		}
-		return nil
-	})
-	return n
 }
 
 // contentKey identifies all's content: its paths and bytes.

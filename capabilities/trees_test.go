@@ -1,6 +1,7 @@
 package capabilities
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -107,5 +108,50 @@ func TestCallsCloseWaits(t *testing.T) {
 	}
 	if err := c.Close(nil); err != os.ErrClosed {
 		t.Fatalf("second Close: %v, want the first's error", err)
+	}
+}
+
+// TestTreesDropAWrittenTree: a command that writes into a shared tree
+// (changes a staged file, adds or removes one) does not hand its writes to
+// the next holder: the next request for the same content gets the
+// workspace exactly, in a fresh tree.
+func TestTreesDropAWrittenTree(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	trees := NewTrees(0)
+	defer trees.Close()
+	all := map[string]*text.Doc{"x/a.txt": text.FromString("aaa\n"), "b.txt": text.FromString("bbb\n")}
+	for _, write := range []func(dir string) error{
+		func(dir string) error { return os.WriteFile(filepath.Join(dir, "x", "a.txt"), []byte("AAA\n"), 0o600) },
+		func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "x", "out.txt"), []byte("made\n"), 0o600)
+		},
+		func(dir string) error { return os.Remove(filepath.Join(dir, "b.txt")) },
+		func(dir string) error { return os.Mkdir(filepath.Join(dir, ".cache"), 0o700) },
+	} {
+		dir, release, err := trees.Shared(all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := write(dir); err != nil {
+			t.Fatal(err)
+		}
+		release()
+		next, release, err := trees.Shared(all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		filepath.WalkDir(next, func(p string, d os.DirEntry, err error) error {
+			if err == nil && p != next {
+				rel, _ := filepath.Rel(next, p)
+				data, _ := os.ReadFile(p)
+				got = append(got, filepath.ToSlash(rel)+"="+string(data))
+			}
+			return err
+		})
+		if want := "[b.txt=bbb\n x= x/a.txt=aaa\n]"; fmt.Sprint(got) != want {
+			t.Fatalf("the next holder's tree: %q, want the workspace exactly (%q)", got, want)
+		}
+		release()
 	}
 }

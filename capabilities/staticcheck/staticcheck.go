@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -59,6 +60,7 @@ type Driver struct {
 	mu     sync.Mutex
 	stages map[string]*stage // by workspace root
 	cached bool              // a run opened the cache
+	heir   *Driver           // the driver that took the stages over, or nil
 }
 
 // New builds a staticcheck driver. Of the configuration it uses Doc, Env
@@ -323,15 +325,16 @@ func ignoredDir(dir string) bool {
 
 // Inherit takes over the stages of old, the driver this one replaces on a
 // re-probe, when it has the same environment: the next run finds the
-// module staged. old's Close then leaves them.
+// module staged. old keeps running its last requests in them, and its
+// Close leaves them to this driver unless this one was closed first.
 func (d *Driver) Inherit(old capabilities.Driver) {
 	o, ok := old.(*Driver)
 	if !ok || o == d || !slices.Equal(o.env, d.env) {
 		return
 	}
 	o.mu.Lock()
-	stages := o.stages
-	o.stages = map[string]*stage{}
+	stages := maps.Clone(o.stages)
+	o.heir = d
 	o.mu.Unlock()
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -348,12 +351,14 @@ func (d *Driver) Inherit(old capabilities.Driver) {
 func (d *Driver) Close() error {
 	return d.calls.Close(func() error {
 		d.mu.Lock()
-		stages, cached := d.stages, d.cached
+		stages, cached, heir := d.stages, d.cached, d.heir
 		d.stages = map[string]*stage{}
 		d.mu.Unlock()
 		var errs []error
 		for _, st := range stages {
-			errs = append(errs, st.remove())
+			if !heir.uses(st) {
+				errs = append(errs, st.remove())
+			}
 		}
 		if cached {
 			if c, err := setupOnce(); err == nil {
@@ -364,6 +369,24 @@ func (d *Driver) Close() error {
 		}
 		return errors.Join(errs...)
 	})
+}
+
+// uses reports whether d, an heir (or nil), or the heir it handed its
+// stages to when it closed, in turn, is open and holds a stage in st's
+// place.
+func (d *Driver) uses(st *stage) bool {
+	for d != nil {
+		d.mu.Lock()
+		open := !d.calls.Closed()
+		holds := slices.ContainsFunc(slices.Collect(maps.Values(d.stages)), func(own *stage) bool { return own.dir == st.dir })
+		next := d.heir
+		d.mu.Unlock()
+		if open {
+			return holds
+		}
+		d = next
+	}
+	return false
 }
 
 var (

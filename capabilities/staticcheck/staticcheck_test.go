@@ -282,3 +282,55 @@ func TestCompileErrorsArePositioned(t *testing.T) {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestInheritKeepsTheStage: a request that still runs on the replaced
+// driver after a re-probe handed its stage over does not make the
+// replaced driver's Close remove the stage its heir uses; the heir's
+// Close removes it.
+func TestInheritKeepsTheStage(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"go.mod": goMod, "a.go": clean})
+	req := func() *capabilities.Request {
+		return &capabilities.Request{Root: root, Files: []string{"a.go"}, All: docs(map[string]string{"a.go": clean})}
+	}
+	old, heir := newDriver(t), newDriver(t)
+	runLint(t, old, req())
+	heir.Inherit(old)
+	runLint(t, old, req()) // a request on the old set, before the swap
+	st, err := heir.stage(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	staged := filepath.Join(st.tree, st.rootRel, "a.go")
+	if _, err := os.Stat(staged); err != nil {
+		t.Fatalf("the module is not staged: %v", err)
+	}
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(staged); err != nil {
+		t.Fatalf("the replaced driver's Close removed the stage its heir took over: %v", err)
+	}
+	// Two re-probes while a request still runs on the first driver: the
+	// middle one closes first, and the first's Close leaves the stage to
+	// the last.
+	first, last := heir, newDriver(t)
+	last.Inherit(heir)
+	third := newDriver(t)
+	third.Inherit(last)
+	if err := last.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(staged); err != nil {
+		t.Fatalf("a replaced driver's Close removed the stage of its heir's heir: %v", err)
+	}
+	if err := third.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(st.dir); !os.IsNotExist(err) {
+		t.Fatalf("the last heir's Close left its stage: %v", err)
+	}
+}
