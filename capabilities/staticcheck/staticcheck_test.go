@@ -289,7 +289,7 @@ func TestCompileErrorsArePositioned(t *testing.T) {
 // Close removes it.
 func TestInheritKeepsTheStage(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"go.mod": goMod, "a.go": clean})
+	testtree.Write(t, root, map[string]string{"go.mod": goMod, "a.go": clean})
 	req := func() *capabilities.Request {
 		return &capabilities.Request{Root: root, Files: []string{"a.go"}, All: docs(map[string]string{"a.go": clean})}
 	}
