@@ -165,24 +165,22 @@ func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*S
 	return s, nil
 }
 
-// instructions are the server's instructions to a model; the steps they
-// list come from the engine's registry.
+// instructions are the server's instructions to a model: what devbroker
+// is, a three-line guide to which tools to use, and what ok means. The
+// steps that write come from the engine's registry.
 func instructions() string {
-	var all, mutating, capability []string
+	var mutating []string
 	for _, st := range engine.Steps() {
-		all = append(all, string(st.Name))
 		if st.Mutates {
 			mutating = append(mutating, string(st.Name))
 		}
-		if st.Kind != "" {
-			capability = append(capability, string(st.Name))
-		}
 	}
-	return `devbroker edits files under one root directory and checks them with real tools.
-Two ways to change files:
-- dev_plan and its steps (` + strings.Join(all, ", ") + `) work on this session's in-memory workspace; paths are relative to the root; nothing reaches disk until write. A granular ` + list(mutating, "or") + ` tool call writes what it changed before it returns.
-- edit_file, read_file and write_file work on disk directly, with absolute paths; read a file before editing it.
-` + list(capability, "and") + ` are offered only when a working driver was found (see probe).`
+	return `devbroker reads, changes and checks the files of one project directory (the root) with real tools: formatters, linters, type checkers and language servers. Nothing outside the root is reachable.
+Which tools to use:
+1. To change code and see whether it still builds before anything is written, use dev_plan: it edits an in-memory copy of the files (paths relative to the root) and runs lint and check on that copy; only a write step (or the write tool) puts the changes on disk, and discard drops them.
+2. For a quick change by exact text, use edit_file, read_file and write_file: they work on the files on disk by absolute path and write at once; read a file before you change it.
+3. The single-step tools do one dev_plan step each: read_lines and check change nothing; ` + list(mutating, "and") + ` write the files they changed when they succeed.
+ok is true only when no finding is an error and every tool answered completely; error findings are the answer, not a failure. format, lint and check appear when a working tool serves them: probe says which work and why the others do not.`
 }
 
 // list joins words as prose: "a, b and c".

@@ -55,17 +55,20 @@ func TestStepCallDecodesOnce(t *testing.T) {
 	}
 }
 
-// dev_plan's description documents every step of the registry with its
-// synopsis: the workspace steps in its text, the capability steps from
-// capabilityDoc.
+// dev_plan's description, as a client lists it, names every step the
+// root serves with its synopsis, and says which are unavailable.
 func TestPlanDocCoversEveryStep(t *testing.T) {
-	for _, st := range engine.Steps() {
-		head := "- " + string(st.Name) + " " + st.Synopsis
-		if st.Kind == "" && !strings.Contains(planDoc, head) {
-			t.Errorf("dev_plan's description has no %q", head)
+	for _, kinds := range [][]engine.Kind{{engine.Format, engine.Lint, engine.Check}, {engine.Lint}} {
+		tools, _ := listTools(t, kinds...)
+		d := toolNamed(tools, "dev_plan").Description
+		for _, st := range engine.Steps() {
+			head := "- " + string(st.Name) + " " + st.Synopsis
+			if on := st.Kind == "" || slices.Contains(kinds, st.Kind); on != strings.Contains(d, head) {
+				t.Errorf("kinds %v: dev_plan's description lists %q: %v, want %v", kinds, head, !on, on)
+			}
 		}
-		if st.Kind != "" && capabilityDoc[st.Name] == "" {
-			t.Errorf("capability step %s has no capabilityDoc", st.Name)
+		if len(kinds) == 1 && !strings.Contains(d, "format and check unavailable") {
+			t.Errorf("kinds %v: dev_plan's description does not say format and check are unavailable:\n%s", kinds, d)
 		}
 	}
 }

@@ -23,9 +23,9 @@ type DiscardResult struct {
 	Left      []string `json:"left" jsonschema:"the paths that left the workspace because they are no longer on disk (or no longer text files)"`
 }
 
-const discardDoc = `Drop unwritten changes in this session's workspace (what dev_plan or a step changed but did not write) and take what the disk holds now. With paths, only those files (a renamed file under either of its paths); without, everything. Each file discarded is read again from disk, so it holds the disk's current content; a file gone from disk leaves the workspace. A file with no unwritten change is read again too, so discard is also how to take up a change someone else made on disk. Nothing on disk changes.
+const discardDoc = `Drop unwritten changes from the session's workspace (the in-memory copy of the project's files that dev_plan and the step tools change) and read those files again from disk; nothing on disk changes. With paths (relative to the root, or globs), only those files (a renamed file under either of its paths); without, every file. A file gone from disk leaves the workspace. A file with no unwritten change is read again too, so discard also takes up a change made on disk by someone else.
 
-Use it when write is refused because a file changed on disk since it was read: discard with paths [that file], then make your change again on the new content and write (or stop there to drop your change). Use it also to abandon a plan's edits, or before edit_file on a file that has unwritten workspace changes. A session's unwritten changes are otherwise dropped only when the session ends.`
+Use it when write is refused with a conflict (discard the files it names, make your change again on the new content, write), to abandon a plan's edits, or before edit_file on a file with unwritten changes. Otherwise unwritten changes are dropped only when the session ends.`
 
 func (s *Server) discardTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[DiscardParams]()
@@ -36,6 +36,7 @@ func (s *Server) discardTool() (*sdk.Tool, sdk.ToolHandler) {
 		InputSchema:  in,
 		OutputSchema: schemaFor[DiscardResult](),
 	}
+	destructive(tool, true)
 	return tool, s.handler("discard", func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult {
 		var p DiscardParams
 		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {

@@ -1,6 +1,6 @@
 package mcp
 
-// This file defines seed 004's edit_file tool and its siblings read_file and
+// This file defines the edit_file tool and its siblings read_file and
 // write_file. They work on the files on disk (absolute paths), with this
 // session's read tracking and undo history; edit_file refuses a file that
 // has unwritten changes in this session's workspace.
@@ -44,17 +44,17 @@ type EditFileParams struct {
 	Force              bool    `json:"force,omitempty" jsonschema:"str_replace/insert/patch/replace_symbol/undo_edit: change the file even though its owner has no write permission (mode such as 0444); the file keeps its mode. Without it such a file is refused, naming its mode."`
 }
 
-// editFileDoc is seed 004's description, plus what this broker adds.
-const editFileDoc = `Edit a file. Pass command:
-- view: show the file, or the view_range [start,end] (1-based, -1 = end), or the region around an anchor string or a named symbol (context_before/context_after lines, default 20), with line numbers.
-- str_replace: replace old_str with new_str. old_str MUST match the file byte-for-byte (indentation and all) and appear EXACTLY ONCE - copy it from a view or read_file, or pass occurrence to pick one of several matches. Instead of old_str you can pass start_anchor/end_anchor to replace everything between two unique anchor strings. No fuzzy matching.
-- insert: insert new_str after line insert_line (0 = before the first line), or pass insert_before_anchor/insert_after_anchor instead of a line number.
-- patch: apply a standard unified diff (one or more @@ hunks) atomically. Each hunk's context+removed lines must match the file byte-for-byte and appear exactly once. In a file with CRLF endings an LF-written diff matches too and the endings are kept; a diff whose lines end in \r\n and match the file's real bytes is applied as written, so it can convert lines to CRLF or back.
-- replace_symbol: replace a whole function/type/class/etc. by symbol name with new_str. The symbol must be declared exactly once in the file; its extent (where the block ends) is found lexically (brace depth or indentation), not with a language parser.
-- undo_edit: revert the last mutation on this file.
-str_replace, insert, patch, and replace_symbol require that you have read the file this turn, and return a numbered snippet of the changed region plus the file's new revision. Pass revision (from a prior view/edit) to reject the edit if the file changed since you read it. Pass dry_run to preview the result without writing. Pass validate_syntax to reject a result that fails a syntax check instead of writing it. A read-only file (no write permission for its owner, e.g. mode 0444) is refused unless you pass force. A view shows at most 256 KiB of numbered lines: a larger one fails (bounds) naming the view_range that fits. Absolute path required.
-Constraints: read the file this turn before str_replace/insert/patch/replace_symbol; old_str must be byte-exact and unique unless occurrence is given (add surrounding lines to disambiguate instead); replace_symbol's extent detection is lexical, not a parser - an ambiguous or unrecognized declaration errors rather than guessing; validate_syntax runs before any write, so a rejected edit is never written, never needing an undo.
-edit_file works on the file on disk and writes it at once; it refuses a file with unwritten changes in this session's dev_plan workspace (write or discard them first). See also: read_file, write_file.`
+// editFileDoc is edit_file's description: when to use it, the commands
+// in one line each (their parameters say the rest), and the rules a model
+// must follow.
+const editFileDoc = `Change one file on disk by exact text, by absolute file_path, writing it at once; use edit instead to replace whole lines by a path relative to the root in the in-memory copy that dev_plan uses. command:
+- view: numbered lines (view_range, or around an anchor or a symbol) and the file's revision.
+- str_replace: old_str must match byte-for-byte, indentation included, exactly once (or pass occurrence); part of a line may match; start_anchor/end_anchor replace a range.
+- insert: new_str after insert_line (0 = top), or before/after an anchor's line.
+- patch: a standard unified diff; each hunk must match exactly once; all or none.
+- replace_symbol: replace a function, type or class by name (found lexically, not parsed).
+- undo_edit: revert this session's last change to the file.
+Read the file first (view or read_file): a change to a file this session has not seen at its current content is refused. dry_run previews the diff; validate_syntax refuses a result that does not parse; force changes a read-only file. In a file whose lines all end in CRLF, write old_str with LF. Refused while dev_plan holds unwritten changes to the file (write or discard them first).`
 
 func (s *Server) editFileTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[EditFileParams]()
@@ -63,11 +63,12 @@ func (s *Server) editFileTool() (*sdk.Tool, sdk.ToolHandler) {
 	in.Properties["view_range"].MaxItems = ptr(2)
 	tool := &sdk.Tool{
 		Name:         "edit_file",
-		Title:        "Edit a file",
+		Title:        "Edit a file on disk (absolute path)",
 		Description:  editFileDoc,
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.FileResult](),
 	}
+	destructive(tool, false)
 	return tool, s.fileHandler("edit_file", (*broker.Session).EditFile)
 }
 
@@ -83,11 +84,12 @@ type ReadFileParams struct {
 func (s *Server) readFileTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:         "read_file",
-		Title:        "Read a file",
-		Description:  "Read a file from disk: numbered lines (N<TAB>text), offset/limit for a part of a long file, and the file's revision. An answer holds at most 256 KiB of lines: a larger one fails (bounds) naming the limit that fits. Reading marks the file as read this turn, which edit_file needs before it edits. Absolute path required.",
+		Title:        "Read a file on disk (absolute path)",
+		Description:  "Read a file as it is on disk, by absolute file_path: numbered lines (N<TAB>text) and the file's revision. Use it before edit_file or write_file, which change only a file this session has read at its current content. Use read_lines instead to read a file by a path relative to the root as the in-memory copy that dev_plan edits holds it, with changes not yet written. offset (1-based) and limit (default 2000 lines) select part of a long file; an answer holds at most 256 KiB, and a larger one fails naming the limit that fits. Changes nothing.",
 		InputSchema:  schemaFor[ReadFileParams](),
 		OutputSchema: schemaFor[wire.FileResult](),
 	}
+	readOnly(tool)
 	return tool, s.fileHandler("read_file", (*broker.Session).ReadFile)
 }
 
@@ -102,11 +104,12 @@ type WriteFileParams struct {
 func (s *Server) writeFileTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:         "write_file",
-		Title:        "Write a whole file",
-		Description:  "Write a whole file atomically and return its revision. An existing file must have been read this turn (read_file or edit_file view) at its current revision, like an edit. A read-only file (no write permission for its owner) is refused unless force is given. Content must be text: valid UTF-8 with no NUL byte. Absolute path required.",
+		Title:        "Write a whole file on disk (absolute path)",
+		Description:  "Create a file, or replace its whole content, on disk by absolute file_path, atomically, and return its new revision. Use write instead to save to disk the changes dev_plan made in its in-memory copy of the files (paths relative to the root). An existing file must have been read first (read_file or edit_file view) and not changed since; revision makes that check explicit. Missing directories are created. Content must be text: UTF-8 with no NUL byte. A read-only file (no write permission for its owner) is refused unless force is true.",
 		InputSchema:  schemaFor[WriteFileParams](),
 		OutputSchema: schemaFor[wire.FileResult](),
 	}
+	destructive(tool, true)
 	return tool, s.fileHandler("write_file", (*broker.Session).WriteFile)
 }
 

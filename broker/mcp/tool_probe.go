@@ -19,11 +19,12 @@ func (s *Server) probeTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[ProbeParams]()
 	tool := &sdk.Tool{
 		Name:         "probe",
-		Title:        "Probe the drivers",
-		Description:  "Re-read the root's configuration (.devbroker.toml over the defaults) and probe every driver again: found, missing, failed or untrusted, with versions and reasons. Until the user trusts the root outside this server (devbroker trust DIR), none of .devbroker.toml applies (the embedded defaults alone serve; the answer's project part says so and lists the commands the file would run) and drivers that run code the repository provides (prettier, eslint, cargo clippy) are untrusted and run not even their version check; an edit of .devbroker.toml makes the root untrusted again, and no tool can trust it. format, lint and check tools are offered only while a working driver serves them, so the tool list changes (and you are notified) when this finds a driver installed or gone. The drivers are shared by every session on this root.",
+		Title:        "Find the working tools",
+		Description:  "Report which formatters, linters and checkers work for this project, with versions, and why the others do not (missing, failed, untrusted), after reading the configuration again (.devbroker.toml over the built-in defaults). Use it when format, lint or check is missing from the tool list, or after installing a tool: the tool list follows what it finds, and clients are notified when it changes. A project's .devbroker.toml applies only once the user has run devbroker trust DIR outside this server; until then, drivers that run code the repository provides (prettier, eslint, cargo clippy) are untrusted and never run. No tool can trust a project, and an edit of .devbroker.toml untrusts it again. Changes no file.",
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.ProbeResult](),
 	}
+	readOnly(tool)
 	return tool, s.handler("probe", func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult {
 		var p ProbeParams
 		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {

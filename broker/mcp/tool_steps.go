@@ -1,7 +1,7 @@
 package mcp
 
 // This file defines the granular step tools: read_lines, edit, apply_patch,
-// write, format, lint and check, each one seed-000 step over the session's
+// write, format, lint and check, each one step of a plan over the session's
 // workspace. The mutating ones (edit, apply_patch, format, lint) write the
 // files they changed before they return. Each tool decodes its parameters
 // once (decodeArgs, against the schema a model reads) and hands the step's
@@ -16,11 +16,37 @@ import (
 )
 
 // persists is appended to the description of every mutating step tool.
-const persists = ` This tool PERSISTS: it is the step followed by a write of the files it changed, so they are on disk when it returns (other unwritten workspace changes stay unwritten); when the step fails, nothing is written. To validate before writing, use dev_plan with the ordering edit -> lint -> check -> write instead: a lint or check with an error diagnostic or an incomplete answer ends the plan before the write.`
+const persists = ` When it succeeds it writes the files it changed to disk before it returns (other unwritten changes stay unwritten); when it fails, nothing is written. To check code before it is written, use dev_plan with edit, lint, check, write instead.`
+
+// workspace explains the word once in every step tool's description.
+const workspace = "the session's workspace (an in-memory copy of the project's files that dev_plan and the step tools change)"
+
+// The MCP annotations of the tools: read-only ones; ones that may
+// overwrite or delete what is there (destructive); and ones that change
+// files without losing what they held (format keeps the code's meaning).
+// No tool reaches beyond the root: the open-world hint is false for all.
+func readOnly(t *sdk.Tool) {
+	annotate(t, sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true})
+}
+
+func destructive(t *sdk.Tool, idempotent bool) {
+	annotate(t, sdk.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: idempotent})
+}
+
+func additive(t *sdk.Tool, idempotent bool) {
+	annotate(t, sdk.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: idempotent})
+}
+
+// annotate sets t's annotations to a, with t's title (for clients that
+// read the title there) and a false open-world hint.
+func annotate(t *sdk.Tool, a sdk.ToolAnnotations) {
+	a.Title, a.OpenWorldHint = t.Title, ptr(false)
+	t.Annotations = &a
+}
 
 // ReadLinesParams are read_lines's parameters.
 type ReadLinesParams struct {
-	Path  string `json:"path" jsonschema:"the file, relative to the root. It is read from this session's workspace (with its unwritten changes), acquired from disk first; a file the workspace holds with no unwritten change is read again if the disk changed."`
+	Path  string `json:"path" jsonschema:"the file, relative to the root (e.g. src/main.go). Read from the workspace with its unwritten changes; a file not yet in it is read from disk first, and one with no unwritten change is read again if the disk changed."`
 	Start int    `json:"start" jsonschema:"the first line to read, 1-based"`
 	End   *int   `json:"end,omitempty" jsonschema:"the last line to read, inclusive; past the end of the file clamps to it; omit to read to the end"`
 }
@@ -29,11 +55,12 @@ func (s *Server) readLinesTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[ReadLinesParams]()
 	tool := &sdk.Tool{
 		Name:         string(engine.StepReadLines),
-		Title:        "Read lines from the workspace",
-		Description:  "Read lines of a file as this session's workspace holds it: the disk's current content, or your unwritten changes (a file with unwritten changes that changed on disk is listed in stale). Lines are 1-based and end is inclusive; start past the end fails naming the line count; an empty file has 0 lines; more than 256 KiB at once fails (bounds) naming the end that fits. The text is in reads[path], joined with newlines, with no trailing newline.",
+		Title:        "Read lines (in-memory copy)",
+		Description:  "Read a range of lines of a file as " + workspace + " holds it, including edits not yet written to disk; path is relative to the root. Use read_file instead to read the file on disk by absolute path, with line numbers and the revision edit_file needs. Lines are 1-based and end is inclusive (past the end clamps; omit it to read to the end); start past the end fails naming the line count. The text is returned in reads[path], lines joined with newlines, without line numbers; more than 256 KiB at once fails naming the end that fits. Changes nothing on disk.",
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
+	readOnly(tool)
 	return tool, run(s, engine.StepReadLines, in, func(p *ReadLinesParams) broker.StepRequest {
 		return broker.StepRequest{Args: &engine.ReadLinesArgs{Path: p.Path, Start: &p.Start, End: p.End}}
 	})
@@ -41,7 +68,7 @@ func (s *Server) readLinesTool() (*sdk.Tool, sdk.ToolHandler) {
 
 // EditParams are edit's parameters.
 type EditParams struct {
-	Path  string        `json:"path" jsonschema:"the file to edit, relative to the root"`
+	Path  string        `json:"path" jsonschema:"the file to edit, relative to the root (e.g. src/main.go)"`
 	Edits []FindReplace `json:"edits" jsonschema:"the replacements, applied in order with one forward cursor: each find must lie after the previous one. At least one."`
 }
 
@@ -55,12 +82,13 @@ func (s *Server) editTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[EditParams]()
 	tool := &sdk.Tool{
 		Name:  string(engine.StepEdit),
-		Title: "Replace whole lines",
-		Description: "Replace whole lines of a file. Read the file first (read_lines or read_file): each find must be complete lines copied exactly, and must match exactly one place after the previous edit. Matching is whole-line: a part of a line never matches. Empty replace deletes. All edits apply or none. Line endings: find matches regardless of line endings; kept lines keep theirs and new lines take the file's. To change a line's ending, find it and replace it with the new one (find a\\n, replace a\\r\\n); when find's lines end in \\r\\n, replace's lines are written with the endings they have. " +
-			`Errors: "patch context is ambiguous and matches multiple locations" (add surrounding lines to find); "the patch could not be applied cleanly to the source text" (re-read the lines).` + persists,
+		Title: "Replace whole lines (relative path)",
+		Description: "Replace whole lines of one file, found by their text, in " + workspace + "; path is relative to the root. Use edit_file instead to replace part of a line or any exact text by absolute path. Each find is one or more complete lines copied exactly from the file (read them first) and must match exactly once, after the previous edit's match; a fragment of a line never matches. An empty replace deletes the lines; all edits apply or none. Lines match whatever their line ending; kept lines keep theirs and new lines take the file's. " +
+			`"ambiguous": add surrounding lines to find; "could not be applied cleanly": read the lines again.` + persists,
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
+	destructive(tool, false)
 	return tool, run(s, engine.StepEdit, in, func(p *EditParams) broker.StepRequest {
 		a := &engine.EditArgs{Path: p.Path, Edits: make([]engine.FindReplace, len(p.Edits))}
 		for i := range p.Edits {
@@ -80,11 +108,12 @@ func (s *Server) applyPatchTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:  string(engine.StepApplyPatch),
 		Title: "Apply a multi-file patch",
-		Description: "Apply a '*** Begin Patch' envelope that adds, deletes, updates and moves files. Context and removed lines must match the file exactly, as whole lines, and each hunk exactly once; the patch applies all or nothing. A unified diff is refused (use edit, or edit_file's patch command). Line endings: lines match regardless of line endings; kept lines keep theirs and '+' lines take the file's, unless a '+' line ends in \\r\\n (then CRLF) or its hunk's context or '-' lines end in \\r\\n (then every '+' line has the ending it is written with). So '-a' then '+a\\r\\n' converts a line to CRLF, and a diff of the real bytes converts LF to CRLF or back." +
+		Description: "Add, delete, move and change several files in one all-or-nothing patch, applied to " + workspace + "; paths are relative to the root. Use edit for a simple change of whole lines; a standard unified diff is refused here (edit_file's patch command takes one). The patch is a '*** Begin Patch' envelope, described in the patch parameter. Context and '-' lines must match whole lines of the file exactly, and each hunk must match exactly once. Lines match whatever their line ending; kept lines keep theirs and '+' lines take the file's unless they end in \\r\\n themselves, so '-a' then '+a\\r\\n' converts a line to CRLF." +
 			persists,
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
+	destructive(tool, false)
 	return tool, run(s, engine.StepApplyPatch, in, func(p *ApplyPatchParams) broker.StepRequest {
 		return broker.StepRequest{Args: &engine.ApplyPatchArgs{Patch: p.Patch}}
 	})
@@ -92,7 +121,7 @@ func (s *Server) applyPatchTool() (*sdk.Tool, sdk.ToolHandler) {
 
 // WriteParams are write's parameters.
 type WriteParams struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"write only these workspace paths (or globs); omit to write every unwritten change. A selector that matches no unwritten change is an error."`
+	Paths []string `json:"paths,omitempty" jsonschema:"write only these paths (relative to the root) or globs; omit to write every unwritten change. A path or glob that matches no unwritten change is an error."`
 	Force bool     `json:"force,omitempty" jsonschema:"also overwrite, delete or move files whose owner has no write permission (mode such as 0444); a written file keeps its mode. Without it the write is refused before anything is written, naming each such file and its mode."`
 }
 
@@ -100,11 +129,12 @@ func (s *Server) writeTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[WriteParams]()
 	tool := &sdk.Tool{
 		Name:         string(engine.StepWrite),
-		Title:        "Write the workspace to disk",
-		Description:  "Write this session's unwritten workspace changes (left by dev_plan) to disk: renames, then deletions, then creates and modifications. Nothing is written if any of those files changed on disk since the workspace read them; the error names them (also in stale) and says how to recover: discard those paths, then make the change again. Not atomic across files: a failure reports what was written.",
+		Title:        "Save in-memory changes to disk",
+		Description:  "Write the changes that dev_plan left unwritten in " + workspace + " to disk: all of them, or those under paths (relative to the root). Use write_file instead to put content you give into one file on disk by absolute path. Renames go first, then deletions, then new and changed files, each file replaced atomically. If any of those files changed on disk since it was read, nothing is written (error kind conflict, files listed in stale): discard those paths, make the change again, then write. A read-only file (mode such as 0444) is refused unless force is true. Not atomic across files: a failure reports what was already written.",
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
+	destructive(tool, true)
 	return tool, run(s, engine.StepWrite, in, func(p *WriteParams) broker.StepRequest {
 		return broker.StepRequest{Args: &engine.WriteArgs{Paths: p.Paths, Force: p.Force}}
 	})
@@ -112,7 +142,7 @@ func (s *Server) writeTool() (*sdk.Tool, sdk.ToolHandler) {
 
 // FormatParams are format's parameters.
 type FormatParams struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to acquire and format; omit to format every file the workspace holds"`
+	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to format, read from disk first if needed; omit to format every file the workspace holds"`
 }
 
 func (s *Server) formatTool() (*sdk.Tool, sdk.ToolHandler) {
@@ -120,10 +150,11 @@ func (s *Server) formatTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:         string(engine.StepFormat),
 		Title:        "Format files",
-		Description:  "Format files with the configured formatter. It formats the workspace content, including unwritten changes." + persists,
+		Description:  "Format files with the project's formatter for their language (gofumpt for Go, for example); it formats the content of " + workspace + ", including unwritten changes." + persists,
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
+	additive(tool, true)
 	return tool, run(s, engine.StepFormat, in, func(p *FormatParams) broker.StepRequest {
 		return broker.StepRequest{Args: &engine.FormatArgs{Paths: p.Paths}}
 	})
@@ -131,7 +162,7 @@ func (s *Server) formatTool() (*sdk.Tool, sdk.ToolHandler) {
 
 // LintParams are lint's parameters.
 type LintParams struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to acquire and lint; omit to lint every file the workspace holds"`
+	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to lint, read from disk first if needed; omit to lint every file the workspace holds"`
 	Fix   bool     `json:"fix,omitempty" jsonschema:"apply the fixes the linters offer (then the fixed files are written)"`
 }
 
@@ -140,11 +171,12 @@ func (s *Server) lintTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:  string(engine.StepLint),
 		Title: "Lint files",
-		Description: "Lint files with the configured linters and report diagnostics (most severe first; each driver says whether its answer is complete: ok, timeout, crashed, not_installed, indexing, or unchecked for an entry of a language's lint list that no working linter served, even when the others ran). Diagnostics describe the workspace content, including unwritten changes. With fix: true the fixes are applied. " +
-			"An error diagnostic fails the step (error kind diagnostics; the findings are the answer, not a tool error) and an incomplete answer fails it too (kind timeout, crashed, indexing or unchecked): then NOTHING is written, and fixes stay unwritten in the workspace." + persists,
+		Description: "Run the project's linters (staticcheck for Go, shellcheck for shell, for example) and report their findings, most severe first; with fix: true, apply the fixes they offer. It lints the content of " + workspace + ", including unwritten changes. Each driver's status says whether its answer is complete: ok, timeout, crashed, not_installed, indexing, or unchecked (no working linter for a language that lists one). " +
+			"An error finding fails the call with error kind diagnostics (the findings are the answer, not a tool failure); an incomplete answer fails it with its status; fixes then stay unwritten." + persists,
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
+	destructive(tool, false)
 	return tool, run(s, engine.StepLint, in, func(p *LintParams) broker.StepRequest {
 		return broker.StepRequest{Args: &engine.LintArgs{Paths: p.Paths, Fix: p.Fix}}
 	})
@@ -152,19 +184,20 @@ func (s *Server) lintTool() (*sdk.Tool, sdk.ToolHandler) {
 
 // CheckParams are check's parameters.
 type CheckParams struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to acquire into the workspace before checking, e.g. **/*.go; omit to check what the workspace holds"`
+	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to read from disk into the workspace before checking, e.g. **/*.go; omit to check what the workspace holds"`
 }
 
 func (s *Server) checkTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[CheckParams]()
 	tool := &sdk.Tool{
 		Name:  string(engine.StepCheck),
-		Title: "Check the workspace",
-		Description: "Type-check or build-check the workspace content, including unwritten changes, and report diagnostics (most severe first; each driver says whether its answer is complete: ok, timeout, crashed, not_installed, indexing, or unchecked for an entry of a language's check list that no working checker served, with the install hint; a fallback says what it served in place of). Changes nothing. " +
-			"ok is true only when no diagnostic is an error and every driver answered completely: an error diagnostic fails the step with kind diagnostics (the findings are the answer, not a tool error), an incomplete answer with its status (timeout, crashed, indexing, unchecked). In dev_plan either ends the plan, so edit -> lint -> check -> write writes only validated code. Long checks send progress notifications and stop when cancelled.",
+		Title: "Type-check the code",
+		Description: "Type-check or build the code (gopls, or go build and go vet, for Go) and report errors such as a caller an edit broke, most severe first; changes nothing. It checks the content of " + workspace + ", including unwritten changes, so an edit can be checked before it is written. ok is true only when no finding is an error and every checker answered completely; each driver's status says ok, timeout, crashed, not_installed, indexing or unchecked (no working checker for a language that lists one, with how to install it). " +
+			"Error findings come back with error kind diagnostics: they are the answer, not a tool failure. Long checks send progress notifications and stop when cancelled.",
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
+	readOnly(tool)
 	return tool, run(s, engine.StepCheck, in, func(p *CheckParams) broker.StepRequest {
 		return broker.StepRequest{Args: &engine.CheckArgs{}, Acquire: p.Paths}
 	})

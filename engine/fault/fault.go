@@ -12,7 +12,7 @@ import (
 // Kind classifies a failure. The values are the error kinds of a DevResult.
 type Kind string
 
-// The error kinds of CONTRACT §3.
+// The error kinds (docs/semantics.md, "Errors").
 const (
 	BadArgument Kind = "bad_argument" // the call is malformed; fix the arguments
 	NotFound    Kind = "not_found"    // a path or symbol does not exist

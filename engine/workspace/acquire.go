@@ -23,7 +23,8 @@ type Limits struct {
 	MaxTotalBytes int64 `json:"max_total_bytes,omitempty"`
 }
 
-// DefaultLimits are the limits of CONTRACT §2.
+// DefaultLimits are the default workspace limits (docs/semantics.md, "Files
+// are text"); a project's .devbroker.toml sets others in its limits table.
 var DefaultLimits = Limits{MaxFiles: 500, MaxFileBytes: 2 << 20, MaxTotalBytes: 32 << 20}
 
 // checkSize checks a file of size bytes at path against the per-file limit
