@@ -229,3 +229,8 @@ func sortedKeys[T any](m map[string]T) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// DriverTypes lists the driver types a configuration may name. The
+// registry of implemented types (capabilities/drivers.Types) must name
+// exactly these; a test there holds the two together.
+func DriverTypes() []string { return slices.Clone(driverTypes) }
