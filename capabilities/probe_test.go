@@ -78,7 +78,11 @@ func TestRequestWaitsForItsLanguageOnly(t *testing.T) {
 	}
 	probed := make(chan struct{}, 4)
 	s.OnProbe(func() { probed <- struct{}{} })
-	go s.ProbeLanguages(context.Background(), []string{"slow"})
+	// Start slow's probe without waiting for it: a cancelled context
+	// stops the wait, not the probe.
+	started, cancel := context.WithCancel(context.Background())
+	cancel()
+	s.ProbeLanguages(started, []string{"slow"})
 	resp, err := s.Run(context.Background(), engine.Request{Kind: engine.Check, Files: map[string]*text.Doc{"a.quick": text.FromString("x\n")}})
 	if err != nil {
 		t.Fatal(err)
@@ -151,5 +155,26 @@ func write(t *testing.T, root, name, content string) {
 	}
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Once ProbeRoot has run, a file devbroker writes of a language not probed
+// yet starts its probe, without a request waiting for it.
+func TestWrittenFileStartsItsLanguagesProbe(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "a.quick", "x\n")
+	s, made := lazySet(t, root)
+	s.DiskChanged([]string{"b.slow"})
+	if made["slow"].count() != 0 {
+		t.Fatal("a write before ProbeRoot started a probe")
+	}
+	s.ProbeRoot(context.Background())
+	probed := make(chan struct{}, 1)
+	s.OnProbe(func() { probed <- struct{}{} })
+	s.DiskChanged([]string{"b.slow"})
+	close(made["slow"].release)
+	<-probed
+	if stateOf(s.Report(), "slow") != capabilities.Found || made["slow"].count() != 1 {
+		t.Fatalf("after writing b.slow: %+v", s.Report().Drivers)
 	}
 }
