@@ -26,6 +26,25 @@ type Drivers interface {
 
 var _ Drivers = (*capabilities.Set)(nil)
 
+// Lazy is Drivers that probe in the background and on first use
+// (*capabilities.Set): the Root starts the probe of the languages present
+// under the root without waiting for it, advertises a kind once a driver
+// serving it was found working, and tells its subscribers as more are
+// found.
+type Lazy interface {
+	// Serves reports whether a driver found working serves kind.
+	Serves(kind engine.Kind) bool
+	// OnProbe calls fn after each driver's probe ends.
+	OnProbe(fn func())
+	// ProbeRoot probes the drivers of the languages present under the
+	// root, and of also, and waits for them (or ctx).
+	ProbeRoot(ctx context.Context, also ...string) *capabilities.Report
+	// Languages lists the languages probed or being probed.
+	Languages() []string
+}
+
+var _ Lazy = (*capabilities.Set)(nil)
+
 // Loader reads root's configuration, builds its drivers and probes them.
 // prev is the drivers the new ones will replace (nil on the first load):
 // a loader builds the new drivers beside them, taking over what keeps
@@ -54,6 +73,8 @@ type Root struct {
 	subMu sync.Mutex
 	subs  map[int]func()
 	next  int
+	// kinds are the kinds last told to the subscribers (under subMu).
+	kinds []engine.Kind
 
 	// writeMu is the root's one writer: every session's engine and
 	// edit_file session hold it over each write to the root, so that a
@@ -79,9 +100,29 @@ func newRoot(ctx context.Context, dir string, load Loader) (*Root, error) {
 		}
 		if d != nil {
 			r.cur = &generation{d: d}
+			r.kinds = r.Kinds()
+			if l, ok := d.(Lazy); ok {
+				l.OnProbe(r.probed)
+				// The first requests need not wait: the probe runs
+				// beside them, and a request for a language waits
+				// only for that language's drivers.
+				go l.ProbeRoot(context.WithoutCancel(ctx))
+			}
 		}
 	}
 	return r, nil
+}
+
+// probed tells the subscribers when a probe changed the available kinds.
+func (r *Root) probed() {
+	kinds := r.Kinds()
+	r.subMu.Lock()
+	changed := !equalKinds(kinds, r.kinds)
+	r.kinds = kinds
+	r.subMu.Unlock()
+	if changed {
+		r.notify()
+	}
 }
 
 // WriteLock is the lock every writer of the root holds over each write
@@ -101,10 +142,22 @@ func (r *Root) current() Drivers {
 	return r.cur.d
 }
 
-// Has reports whether a working driver serves kind.
+// Has reports whether a driver serves kind, or may: of drivers that probe
+// lazily, one not probed yet counts, and a request for kind waits for the
+// probes of its files' languages (not for the others). What the servers
+// advertise is [Root.Kinds]: the kinds a driver found working serves.
 func (r *Root) Has(kind engine.Kind) bool {
 	d := r.current()
 	return d != nil && d.Has(kind)
+}
+
+// serves reports whether a driver found working serves kind: what Kinds
+// lists and the servers advertise.
+func (r *Root) serves(kind engine.Kind) bool {
+	if l, ok := r.current().(Lazy); ok {
+		return l.Serves(kind)
+	}
+	return r.Has(kind)
 }
 
 // Run runs a format, lint or check request on the current drivers; a
@@ -136,12 +189,12 @@ func (r *Root) DiskChanged(paths []string) {
 
 var _ engine.DiskObserver = (*Root)(nil)
 
-// Kinds lists the capability kinds that have a working driver, in the
-// seed's order (format, lint, check).
+// Kinds lists the capability kinds that have a driver found working, in
+// the seed's order (format, lint, check).
 func (r *Root) Kinds() []engine.Kind {
 	var out []engine.Kind
 	for _, k := range []engine.Kind{engine.Format, engine.Lint, engine.Check} {
-		if r.Has(k) {
+		if r.serves(k) {
 			out = append(out, k)
 		}
 	}
@@ -173,10 +226,20 @@ func (r *Root) Reprobe(ctx context.Context) (*capabilities.Report, error) {
 	}
 	r.reprobeMu.Lock()
 	defer r.reprobeMu.Unlock()
-	before := r.Kinds()
-	d, err := r.load(ctx, r.dir, r.current())
+	prev := r.current()
+	d, err := r.load(ctx, r.dir, prev)
 	if err != nil {
 		return nil, err
+	}
+	if l, ok := d.(Lazy); ok {
+		// The languages present now, and those the current drivers
+		// were asked for since.
+		var also []string
+		if pl, ok := prev.(Lazy); ok {
+			also = pl.Languages()
+		}
+		l.ProbeRoot(ctx, also...)
+		l.OnProbe(r.probed)
 	}
 	r.mu.Lock()
 	if r.closed {
@@ -202,9 +265,7 @@ func (r *Root) Reprobe(ctx context.Context) (*capabilities.Report, error) {
 			old.d.Close()
 		}()
 	}
-	if !equalKinds(before, r.Kinds()) {
-		r.notify()
-	}
+	r.probed()
 	return r.Report(), nil
 }
 
@@ -221,7 +282,8 @@ func equalKinds(a, b []engine.Kind) bool {
 }
 
 // Subscribe calls fn, on its own goroutine's time, whenever the available
-// kinds change after a reprobe. The returned function unsubscribes.
+// kinds change: after a probe (in the background or on first use) or a
+// reprobe. The returned function unsubscribes.
 func (r *Root) Subscribe(fn func()) (cancel func()) {
 	r.subMu.Lock()
 	defer r.subMu.Unlock()

@@ -48,7 +48,7 @@ func (s *Set) Report() *Report {
 		sp := s.drivers[n].Spec()
 		p, ok := s.probes[n]
 		if !ok {
-			p = Probe{State: Missing, Reason: "not probed yet"}
+			p = s.unprobed(n)
 		}
 		r.Drivers = append(r.Drivers, DriverReport{Name: n, Type: sp.Type, Kinds: sp.Kinds, Doc: sp.Doc, Probe: p})
 	}

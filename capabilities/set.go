@@ -8,13 +8,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"path"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -75,8 +73,24 @@ type Set struct {
 	trees   *Trees
 	calls   Calls
 
+	cfgKey map[string]string // driver name → its configuration's probe cache key
+	langOf map[string]string // driver name → the language it serves first
+
 	mu     sync.Mutex
 	probes map[string]Probe
+	// running are the probes started and not ended, each with a channel
+	// closed when it ends.
+	running map[string]chan struct{}
+	// probeCtx bounds the probes; Close cancels it.
+	probeCtx    context.Context
+	probeCancel context.CancelFunc
+	onProbe     []func()
+	cache       *ProbeCache
+	// warm: the set probes the languages of the files devbroker writes
+	// (see ProbeRoot).
+	warm bool
+	// Probed counts the probes that ran (not answered from the cache).
+	probed int
 	// untrusted are the drivers that must not run, with what the probe
 	// reports of them.
 	untrusted map[string]Probe
@@ -119,7 +133,9 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 	for _, t := range types {
 		byName[t.Name] = t
 	}
-	s = &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics, limits: cfg.Limits, trees: NewTrees(0)}
+	s = &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics, limits: cfg.Limits, trees: NewTrees(0),
+		cfgKey: map[string]string{}, langOf: map[string]string{}, running: map[string]chan struct{}{}}
+	s.probeCtx, s.probeCancel = context.WithCancel(context.Background())
 	if prev != nil {
 		s.shared = prev.shared.hold()
 	} else {
@@ -173,6 +189,7 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 			}
 			s.drivers[dn] = d
 			s.install[dn] = dc.Install
+			s.cfgKey[dn], s.langOf[dn] = configKey(dn, ln, dc), ln
 		}
 	}
 	return s, nil
@@ -188,91 +205,6 @@ func typeNames(types []Type) string {
 
 // Drivers returns the set's drivers by name.
 func (s *Set) Drivers() map[string]Driver { return s.drivers }
-
-// ProbeTimeout bounds one driver's probe. It only stops a probe that hangs:
-// a language server's smoke test on a loaded machine (pyright's took 20 s
-// at a load of 15 on 2 cores) must still pass.
-const ProbeTimeout = 2 * time.Minute
-
-// Untrust marks the driver name as one that must not run: the probe does
-// not probe it and reports p (whose state is [Untrusted]), and no request
-// is routed to it. A name the set does not use is ignored.
-func (s *Set) Untrust(name string, p Probe) {
-	if _, ok := s.drivers[name]; !ok {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.untrusted == nil {
-		s.untrusted = map[string]Probe{}
-	}
-	p.State = Untrusted
-	s.untrusted[name] = p
-}
-
-// Probe probes every driver, concurrently, and records the results: only
-// drivers found working serve requests afterwards. Untrusted drivers are
-// not probed.
-func (s *Set) Probe(ctx context.Context) *Report {
-	if !s.calls.Begin() {
-		return s.Report() // closed: the last results stand
-	}
-	defer s.calls.End()
-	var wg sync.WaitGroup
-	results := make(map[string]Probe, len(s.drivers))
-	var mu sync.Mutex
-	s.mu.Lock()
-	untrusted := maps.Clone(s.untrusted)
-	s.mu.Unlock()
-	maps.Copy(results, untrusted)
-	for name, d := range s.drivers {
-		// results is written by the probes from here on: only untrusted,
-		// which nothing writes, is read.
-		if _, ok := untrusted[name]; ok {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			pctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
-			defer cancel()
-			start := time.Now()
-			p := safeProbe(pctx, d)
-			if p.Took == 0 {
-				p.Took = time.Since(start)
-			}
-			mu.Lock()
-			results[name] = p
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	s.mu.Lock()
-	s.probes = results
-	s.mu.Unlock()
-	return s.Report()
-}
-
-// safeProbe runs a probe, turning a panic into a failed state.
-func safeProbe(ctx context.Context, d Driver) (p Probe) {
-	defer func() {
-		if r := recover(); r != nil {
-			p = Probe{State: Failed, Reason: fmt.Sprintf("the probe panicked: %v", r)}
-		}
-	}()
-	return d.Probe(ctx)
-}
-
-// Has reports whether any language has a slot for kind that a working
-// alternative serves.
-func (s *Set) Has(kind engine.Kind) bool {
-	for i := range s.langs {
-		if len(s.route(&s.langs[i], kind).drivers) > 0 {
-			return true
-		}
-	}
-	return false
-}
 
 func supports(d Driver, kind engine.Kind) bool {
 	for _, k := range d.Spec().Kinds {
@@ -319,6 +251,9 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		}
 	}
 	sort.Strings(targets)
+	if err := s.probeFor(ctx, req.Kind, targets); err != nil {
+		return nil, err
+	}
 	rf := s.routeFiles(req.Kind, targets)
 	resp := &engine.Response{Edits: map[string]*text.Doc{}, Diagnostics: rf.infos}
 	all, changed := req.Files, req.Changed
@@ -428,6 +363,7 @@ var ErrSetClosed = errors.New("the drivers were closed (a re-probe replaced them
 // staged trees and lets go of the shared resources (the last set holding
 // them stops the language servers). It is idempotent and blocking.
 func (s *Set) Close() error {
+	s.probeCancel() // the probes end first: nothing waits for them now
 	return s.calls.Close(func() error {
 		var errs []error
 		for _, d := range s.drivers {

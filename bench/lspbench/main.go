@@ -25,6 +25,9 @@ import (
 	"os/signal"
 	"strings"
 	"time"
+
+	"github.com/devbroker/devbroker/bench/internal/host"
+	"github.com/devbroker/devbroker/bench/internal/section"
 )
 
 // options are the command line.
@@ -87,7 +90,7 @@ func run(ctx context.Context, o options) error {
 		defer os.RemoveAll(b.tmp)
 	}
 	res := &results{opts: o, module: b.label, file: b.file, start: time.Now()}
-	res.machine = machine()
+	res.machine = host.Machine()
 	res.gopls = b.goplsVersion
 	if err := b.devbroker(ctx, res); err != nil {
 		return fmt.Errorf("devbroker: %w", err)
@@ -102,7 +105,10 @@ func run(ctx context.Context, o options) error {
 	table := res.markdown()
 	fmt.Println(table)
 	if o.out != "" {
-		if err := os.WriteFile(o.out, []byte(res.document(table)), 0o644); err != nil {
+		// Other benchmarks' sections (startbench's) stay.
+		prev, _ := os.ReadFile(o.out)
+		doc := res.document(table) + section.Keep(string(prev), "")
+		if err := os.WriteFile(o.out, []byte(doc), 0o644); err != nil {
 			return err
 		}
 		logf("wrote %s", o.out)

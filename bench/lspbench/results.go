@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -141,32 +140,6 @@ func childGopls() int {
 		}
 	}
 	return 0
-}
-
-// machine describes the host: CPU model, cores, memory, OS.
-func machine() string {
-	model := ""
-	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for line := range strings.Lines(string(data)) {
-			if name, val, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(name) == "model name" {
-				model = strings.TrimSpace(val)
-				break
-			}
-		}
-	}
-	memTotal := ""
-	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
-		for line := range strings.Lines(string(data)) {
-			if v, ok := strings.CutPrefix(line, "MemTotal:"); ok {
-				kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-				memTotal = fmt.Sprintf(", %.1f GiB RAM", float64(kb)/(1<<20))
-			}
-		}
-	}
-	if model == "" {
-		model = runtime.GOARCH
-	}
-	return fmt.Sprintf("%s, %d cores%s, %s/%s, %s", model, runtime.NumCPU(), memTotal, runtime.GOOS, runtime.GOARCH, runtime.Version())
 }
 
 func ms(d time.Duration) string {

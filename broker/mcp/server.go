@@ -160,8 +160,9 @@ func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*S
 	})
 	s.drain.init()
 	s.sdk.AddReceivingMiddleware(s.track, s.unavailable)
-	s.syncTools()
+	// Subscribed first: a probe that ends between the two is not missed.
 	s.unsub = root.Subscribe(s.syncTools)
+	s.syncTools()
 	return s, nil
 }
 

@@ -29,7 +29,7 @@ type DriverReport struct {
 	Type    string   `json:"type" jsonschema:"gofumpt, staticcheck, lsp or external"`
 	Kinds   []string `json:"kinds" jsonschema:"what the driver does: format, lint, check"`
 	Doc     string   `json:"doc,omitempty" jsonschema:"what the driver is"`
-	State   string   `json:"state" jsonschema:"found, missing, failed or untrusted (the driver runs code the repository provides and the user has not trusted the root; it does not run)"`
+	State   string   `json:"state" jsonschema:"found, missing, failed or untrusted (the driver runs code the repository provides and the user has not trusted the root; it does not run); probing while its probe runs, not_probed when no file of its language is under the root (it is probed when a request first needs it)"`
 	Reason  string   `json:"reason,omitempty" jsonschema:"why a driver is not found, and what to do"`
 	Version string   `json:"version,omitempty"`
 	Path    string   `json:"path,omitempty"`

@@ -35,7 +35,28 @@ type Options struct {
 	// language servers whose configuration did not change (see
 	// capabilities.NewSetAfter). The caller still closes Previous.
 	Previous *capabilities.Set
+	// Probe is what LoadWith probes before it returns; the set probes
+	// the rest of its drivers when a request first needs them.
+	Probe ProbeMode
+	// Cache answers the probes of tools unchanged since a run found
+	// them working, and records what this load finds; nil probes every
+	// driver.
+	Cache *capabilities.ProbeCache
 }
+
+// ProbeMode is what [LoadWith] probes before it returns.
+type ProbeMode int
+
+const (
+	// ProbeAll probes every driver of every configured language.
+	ProbeAll ProbeMode = iota
+	// ProbePresent probes the drivers of the languages whose files are
+	// under the root (capabilities.Set.ProbeRoot).
+	ProbePresent
+	// ProbeLazy probes nothing: each request probes the drivers of its
+	// files' languages first.
+	ProbeLazy
+)
 
 // Load reads root's configuration, builds its drivers and probes them.
 // The project file (root/.devbroker.toml) applies, merged over the
@@ -67,8 +88,15 @@ func LoadWith(ctx context.Context, root string, opts Options) (*capabilities.Set
 		return nil, nil, err
 	}
 	set.SetProject(projectTrust(p, v))
+	set.UseCache(opts.Cache)
 	if !v.Trusted {
 		untrustRepositoryCode(set, cfg, v.Reason)
+	}
+	switch opts.Probe {
+	case ProbePresent:
+		return set, set.ProbeRoot(ctx), nil
+	case ProbeLazy:
+		return set, set.Report(), nil
 	}
 	return set, set.Probe(ctx), nil // the caller closes set
 }

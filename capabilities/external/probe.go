@@ -32,14 +32,43 @@ func (d *Driver) Probe(ctx context.Context) capabilities.Probe {
 	return p
 }
 
-func (d *Driver) probe(ctx context.Context) capabilities.Probe {
-	name := d.cfg.Command[0]
+// lookup finds the command's binary: on PATH, or a project-local tool
+// ("node_modules/.bin/eslint") under the driver's directory in the root.
+// name is what it looked for.
+func (d *Driver) lookup() (bin, name string, err error) {
+	name = d.cfg.Command[0]
 	if strings.ContainsRune(name, filepath.Separator) && !filepath.IsAbs(name) {
-		// A project-local tool ("node_modules/.bin/eslint") runs from the
-		// driver's directory under the root.
 		name = filepath.Join(d.env.Root, filepath.FromSlash(d.cfg.Dir), name)
 	}
-	bin, err := exec.LookPath(name)
+	if bin, err = exec.LookPath(name); err != nil {
+		return "", name, err
+	}
+	if abs, err := filepath.Abs(bin); err == nil {
+		bin = abs
+	}
+	return bin, name, nil
+}
+
+// Locate finds the files the probe's result depends on: the command's
+// binary and the version command's (see capabilities.Locator).
+func (d *Driver) Locate(context.Context) ([]string, error) {
+	bin, _, err := d.lookup()
+	if err != nil {
+		return nil, err
+	}
+	out := []string{bin}
+	if v := d.cfg.VersionCommand; len(v) > 0 && v[0] != d.cfg.Command[0] {
+		vbin, err := exec.LookPath(v[0])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, vbin)
+	}
+	return out, nil
+}
+
+func (d *Driver) probe(ctx context.Context) capabilities.Probe {
+	bin, name, err := d.lookup()
 	if err != nil {
 		reason := fmt.Sprintf("%s is not on PATH", d.cfg.Command[0])
 		if name != d.cfg.Command[0] {
@@ -49,9 +78,6 @@ func (d *Driver) probe(ctx context.Context) capabilities.Probe {
 			reason += "; install: " + d.cfg.Install
 		}
 		return capabilities.Probe{State: capabilities.Missing, Reason: reason}
-	}
-	if abs, err := filepath.Abs(bin); err == nil {
-		bin = abs
 	}
 	p := capabilities.Probe{State: capabilities.Found, Path: bin}
 	if len(d.cfg.VersionCommand) > 0 {

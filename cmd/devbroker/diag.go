@@ -69,7 +69,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	set, _, err := drivers.LoadWith(ctx, *root, trusted(*root))
+	set, _, err := drivers.LoadWith(ctx, *root, loadOptions(trusted(*root), drivers.ProbeLazy))
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitToolFailure

@@ -24,7 +24,7 @@ func TestServeCheckFollowsDisk(t *testing.T) {
 	if !probeAvailable(t, root)["driver:gopls"] {
 		t.Skip("no gopls driver found by the probe")
 	}
-	cs := connectStdio(t, root)
+	cs := connectSettled(t, root)
 	check := func(what string, tool bool, want string) {
 		t.Helper()
 		var dr devResult

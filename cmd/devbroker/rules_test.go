@@ -159,6 +159,7 @@ var starters = map[string]string{
 	"lsp":                   "language servers, and the go command that locates gopls (go env, go tool -n)",
 	"capabilities/external": "the configured commands, from argv lists",
 	"bench/lspbench":        "the benchmark harness, not part of the product",
+	"bench/startbench":      "the start-up benchmark, not part of the product",
 }
 
 // TestWhoStartsProcesses: only lsp/ and capabilities/external start
@@ -230,6 +231,8 @@ var diskDoors = map[string]string{
 	"engine/rootfs/links.go": "the door: finds the symlinks that leave the root",
 
 	"capabilities/trees.go":                   "the set's store of staged trees in the temp directory: writes workspace content, measures and removes its own trees",
+	"capabilities/probecache.go":              "the probe cache in the user's cache directory, outside every root",
+	"capabilities/present.go":                 "lists the root's names (no content, no symlink followed) to find its languages; .gitignore is read through rootfs",
 	"capabilities/external/stage.go":          "the driver's private staged tree and Go overlay in the temp directory",
 	"capabilities/external/probe.go":          "the probe's private smoke-test tree",
 	"capabilities/lspdriver/probe.go":         "the probe's private smoke-test tree",

@@ -59,7 +59,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts.Limits = opts.Limits.Overlay(broker.ConfigLimits(cfg.Limits))
 	if needsCapabilities(plan) {
 		// Probe only when the plan asks for format, lint or check.
-		set, _, err := drivers.LoadWith(ctx, *root, trusted(*root))
+		set, _, err := drivers.LoadWith(ctx, *root, loadOptions(trusted(*root), drivers.ProbeLazy))
 		if err != nil {
 			fmt.Fprintf(stderr, "devbroker run: %v\n", err)
 			return exitBadUsage

@@ -128,14 +128,20 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return serveHTTP(ctx, srv, *addr, hf, log, stderr)
 }
 
-// loaderWith is the broker's loader: the root's configuration, built and
-// probed, its project file applied only when trusted as opts decide. Every load asks
+// loaderWith is the broker's loader: the root's configuration, built, its
+// project file applied only when trusted as opts decide. Nothing is probed
+// before it returns: the broker probes the languages present under the
+// root in the background, and a request first needing another language
+// probes it. Every load asks
 // again, so a session's edit of .devbroker.toml is untrusted until the
 // user trusts it. A re-probe's set is built beside the previous one and
 // takes over its running language servers.
 func loaderWith(opts drivers.Options) broker.Loader {
 	return func(ctx context.Context, root string, prev broker.Drivers) (broker.Drivers, error) {
-		opts := opts
+		opts := loadOptions(opts, drivers.ProbeLazy)
+		if prev != nil {
+			opts = probeOptions(opts, drivers.ProbeLazy) // a re-probe probes again
+		}
 		opts.Previous, _ = prev.(*capabilities.Set)
 		set, _, err := drivers.LoadWith(ctx, root, opts)
 		if err != nil {

@@ -286,7 +286,7 @@ const goMain = "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n"
 func TestServeAdvertisesWhatTheProbeFinds(t *testing.T) {
 	root := testtree.New(t, map[string]string{"go.mod": goModule, "main.go": goMain})
 	avail := probeAvailable(t, root)
-	cs := connectStdio(t, root)
+	cs := connectSettled(t, root)
 	tools := listTools(t, cs)
 	for _, k := range []string{"format", "lint", "check"} {
 		if slices.Contains(tools, k) != avail[k] {

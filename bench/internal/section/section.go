@@ -1,0 +1,62 @@
+// Package section keeps several benchmarks' results in one Markdown file:
+// each benchmark owns a section between two HTML comments, which it
+// replaces whole, and leaves the rest of the file as it was.
+package section
+
+import "strings"
+
+// markers are the comments around the section name.
+func markers(name string) (begin, end string) {
+	return "<!-- " + name + " -->\n", "<!-- /" + name + " -->\n"
+}
+
+// Replace returns doc with the section name's body set to body: in place
+// when doc has the section, appended otherwise.
+func Replace(doc, name, body string) string {
+	begin, end := markers(name)
+	if !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	block := begin + body + end
+	j := strings.LastIndex(doc, end)
+	i := -1
+	if j >= 0 {
+		i = strings.LastIndex(doc[:j], begin)
+	}
+	if i >= 0 {
+		return doc[:i] + block + doc[j+len(end):]
+	}
+	if doc != "" && !strings.HasSuffix(doc, "\n\n") {
+		doc = strings.TrimRight(doc, "\n") + "\n\n"
+	}
+	return doc + block
+}
+
+// Keep returns the sections of old other than the one named skip, as
+// Replace would write them, to carry into a rewritten file.
+func Keep(old, skip string) string {
+	var out strings.Builder
+	rest := old
+	for {
+		i := strings.Index(rest, "<!-- ")
+		if i < 0 {
+			return out.String()
+		}
+		rest = rest[i:]
+		nl := strings.IndexByte(rest, '\n')
+		if nl < 0 {
+			return out.String()
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(rest[:nl], "<!-- "), " -->")
+		_, end := markers(name)
+		j := strings.Index(rest, end)
+		if strings.HasPrefix(name, "/") || j < 0 {
+			rest = rest[nl+1:]
+			continue
+		}
+		if name != skip {
+			out.WriteString("\n" + rest[:j+len(end)])
+		}
+		rest = rest[j+len(end):]
+	}
+}

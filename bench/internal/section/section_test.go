@@ -1,0 +1,39 @@
+package section
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestReplace(t *testing.T) {
+	doc := Replace("# results\n\ntable\n", "startup", "one")
+	if want := "# results\n\ntable\n\n<!-- startup -->\none\n<!-- /startup -->\n"; doc != want {
+		t.Fatalf("appended:\n%q\nwant\n%q", doc, want)
+	}
+	doc = Replace(doc+"after\n", "startup", "two\n")
+	if want := "# results\n\ntable\n\n<!-- startup -->\ntwo\n<!-- /startup -->\nafter\n"; doc != want {
+		t.Fatalf("replaced:\n%q\nwant\n%q", doc, want)
+	}
+	if got, want := Keep(doc, "other"), "\n<!-- startup -->\ntwo\n<!-- /startup -->\n"; got != want {
+		t.Fatalf("Keep = %q, want %q", got, want)
+	}
+	if got := Keep(doc, "startup"); got != "" {
+		t.Fatalf("Keep without startup = %q", got)
+	}
+}
+
+// FuzzReplace: replacing twice is replacing once, and the body is kept.
+func FuzzReplace(f *testing.F) {
+	f.Add("# r\n<!-- s -->\nx\n<!-- /s -->\n", "y")
+	f.Add("<!-- /s -->\n<!-- s -->\n", "")
+	f.Fuzz(func(t *testing.T, doc, body string) {
+		if strings.Contains(body, "<!--") {
+			return // a body holding markers is not a body
+		}
+		once := Replace(doc, "s", body)
+		if twice := Replace(once, "s", body); twice != once {
+			t.Fatalf("not idempotent:\n%q\n%q", once, twice)
+		}
+		_ = Keep(once, "")
+	})
+}

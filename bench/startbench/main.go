@@ -1,0 +1,177 @@
+// Command startbench measures how long an MCP client waits for devbroker
+// at start-up: from starting `devbroker serve --mcp` to the answer of
+// tools/list (initialize included), through the Go SDK's client, for an
+// empty root and a Go module, each with a cold and a warm probe cache. It
+// writes its section of bench/RESULTS.md. See bench/README.md.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/devbroker/devbroker/bench/internal/host"
+	"github.com/devbroker/devbroker/bench/internal/section"
+)
+
+// target is the issue's start-up target on a warm machine.
+const target = 300 * time.Millisecond
+
+func main() {
+	n := flag.Int("n", 15, "starts per root and cache state")
+	out := flag.String("out", "bench/RESULTS.md", "the results file whose startup section is rewritten (\"\" for none)")
+	flag.Parse()
+	if err := run(*n, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "startbench:", err)
+		os.Exit(1)
+	}
+}
+
+// series is one root and cache state's start-up times.
+type series struct {
+	name    string
+	samples []time.Duration
+}
+
+func (s *series) percentile(p int) time.Duration {
+	v := slices.Clone(s.samples)
+	slices.Sort(v)
+	if len(v) == 0 {
+		return 0
+	}
+	i := (p*len(v)+99)/100 - 1 // nearest rank
+	return v[max(i, 0)]
+}
+
+func run(n int, out string) error {
+	tmp, err := os.MkdirTemp("", "startbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "devbroker")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/devbroker")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("building devbroker: %w", err)
+	}
+	roots := map[string]map[string]string{
+		"empty root": {},
+		"Go module":  {"go.mod": "module example.com/m\n\ngo 1.22\n", "main.go": "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n"},
+	}
+	start, load := time.Now(), host.Load()
+	var all []*series
+	for _, name := range []string{"empty root", "Go module"} {
+		root := filepath.Join(tmp, strings.ReplaceAll(name, " ", "-"))
+		if err := writeTree(root, roots[name]); err != nil {
+			return err
+		}
+		warm := filepath.Join(tmp, "warm-cache-"+filepath.Base(root))
+		for _, state := range []string{"cold", "warm"} {
+			s := &series{name: name + ", " + state + " probe cache"}
+			for i := range n + 1 {
+				cache := warm
+				if state == "cold" {
+					cache = filepath.Join(tmp, fmt.Sprintf("cold-%s-%d", filepath.Base(root), i))
+				}
+				d, err := startOnce(bin, root, cache)
+				if err != nil {
+					return fmt.Errorf("%s: %w", s.name, err)
+				}
+				if i > 0 { // the first start primes the warm cache (and the page cache)
+					s.samples = append(s.samples, d)
+				}
+			}
+			fmt.Fprintf(os.Stderr, "startbench: %s: p50 %s\n", s.name, ms(s.percentile(50)))
+			all = append(all, s)
+		}
+	}
+	body := document(all, n, start, load, host.Load())
+	fmt.Print(body)
+	if out == "" {
+		return nil
+	}
+	prev, _ := os.ReadFile(out)
+	return os.WriteFile(out, []byte(section.Replace(string(prev), "startbench", body)), 0o644)
+}
+
+// startOnce starts the server on root with its probe cache under
+// cacheHome, and returns the time to the answer of tools/list. The server
+// is then closed (its input ends) and waited for.
+func startOnce(bin, root, cacheHome string) (time.Duration, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.Command(bin, "serve", "--mcp", "--root", root, "--log-level", "error")
+	// Only the probe cache starts cold: Go's build cache stays the user's.
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cacheHome, "GOCACHE="+goEnv("GOCACHE"))
+	c := sdk.NewClient(&sdk.Implementation{Name: "startbench", Version: "1"}, nil)
+	t0 := time.Now()
+	cs, err := c.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer cs.Close()
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		return 0, err
+	}
+	return time.Since(t0), nil
+}
+
+var goEnvCache = map[string]string{}
+
+func goEnv(name string) string {
+	if v, ok := goEnvCache[name]; ok {
+		return v
+	}
+	out, _ := exec.Command("go", "env", name).Output()
+	goEnvCache[name] = strings.TrimSpace(string(out))
+	return goEnvCache[name]
+}
+
+func writeTree(root string, files map[string]string) error {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return err
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
+}
+
+// document is startbench's section of the results file.
+func document(all []*series, n int, start time.Time, loadBefore, loadAfter string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Start-up: initialize + tools/list\n\n")
+	fmt.Fprintf(&b, "Written by `go run ./bench/startbench -n %d` (see README.md): from starting `devbroker serve --mcp` to the answer of tools/list, initialize included, through the Go SDK's client over stdio.\n\n", n)
+	fmt.Fprintf(&b, "- date: %s (the run took %s)\n", start.Format("2006-01-02 15:04 MST"), time.Since(start).Round(time.Second))
+	fmt.Fprintf(&b, "- machine: %s\n", host.Machine())
+	fmt.Fprintf(&b, "- load average (1, 5, 15 min): %s before, %s after\n\n", loadBefore, loadAfter)
+	fmt.Fprintf(&b, "| root, probe cache | starts | p50 | p95 |\n|---|---:|---:|---:|\n")
+	worst := time.Duration(0)
+	for _, s := range all {
+		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", s.name, len(s.samples), ms(s.percentile(50)), ms(s.percentile(95)))
+		if strings.Contains(s.name, "warm") {
+			worst = max(worst, s.percentile(50))
+		}
+	}
+	verdict := "met"
+	if worst > target {
+		verdict = "NOT met"
+	}
+	fmt.Fprintf(&b, "\n- target: initialize + tools/list p50 ≤ %s with a warm cache, for any root: %s (%s at worst)\n", ms(target), verdict, ms(worst))
+	return b.String()
+}

@@ -1,0 +1,309 @@
+package capabilities
+
+// This file defines the probe: each driver is probed once, on its own
+// goroutine, when something first needs it — a request for a file of its
+// language, the languages present under the root (ProbeRoot), or all of
+// them (Probe). A request waits for the probes of the drivers it needs,
+// not for the others. A probe whose tool's binary did not change since a
+// run that found it working is answered from the [ProbeCache].
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/devbroker/devbroker/engine"
+)
+
+// ProbeTimeout bounds one driver's probe. It only stops a probe that hangs:
+// a language server's smoke test on a loaded machine (pyright's took 20 s
+// at a load of 15 on 2 cores) must still pass.
+const ProbeTimeout = 2 * time.Minute
+
+// Probe states of a driver whose probe has not ended, as the report shows
+// them.
+const (
+	// Probing is a driver whose probe runs now.
+	Probing ProbeState = "probing"
+	// NotProbed is a driver that nothing has needed yet: no file of its
+	// language was found under the root. It is probed on first use.
+	NotProbed ProbeState = "not_probed"
+)
+
+// Untrust marks the driver name as one that must not run: the probe does
+// not probe it and reports p (whose state is [Untrusted]), and no request
+// is routed to it. A name the set does not use is ignored.
+func (s *Set) Untrust(name string, p Probe) {
+	if _, ok := s.drivers[name]; !ok {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.untrusted == nil {
+		s.untrusted = map[string]Probe{}
+	}
+	p.State = Untrusted
+	s.untrusted[name] = p
+	s.probes[name] = p
+}
+
+// UseCache makes the set answer probes from c when the tool's binary is
+// unchanged, and record there what it finds working. Call it before the
+// first probe.
+func (s *Set) UseCache(c *ProbeCache) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cache = c
+}
+
+// OnProbe calls fn after each driver's probe ends (on the probe's
+// goroutine): what the set serves may have changed.
+func (s *Set) OnProbe(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onProbe = append(s.onProbe, fn)
+}
+
+// Probe probes every driver, concurrently, waits for the probes (or ctx)
+// and returns the report: only drivers found working serve requests.
+// Untrusted drivers are not probed.
+func (s *Set) Probe(ctx context.Context) *Report {
+	s.wait(ctx, s.start(ctx, slices.Collect(maps.Keys(s.drivers))))
+	return s.Report()
+}
+
+// ProbeLanguages probes the drivers of the named languages and waits for
+// them (or ctx). Names the configuration does not have are ignored.
+func (s *Set) ProbeLanguages(ctx context.Context, langs []string) *Report {
+	var names []string
+	for i := range s.langs {
+		if slices.Contains(langs, s.langs[i].name) {
+			names = append(names, s.langs[i].drivers("")...)
+		}
+	}
+	s.wait(ctx, s.start(ctx, names))
+	return s.Report()
+}
+
+// ProbeRoot probes the drivers of the languages whose files are present
+// under the root (see [Set.Present]), and of also, and waits for them (or
+// ctx). From then on, a file devbroker writes of another language starts
+// the probe of its language's drivers.
+func (s *Set) ProbeRoot(ctx context.Context, also ...string) *Report {
+	s.mu.Lock()
+	s.warm = true
+	s.mu.Unlock()
+	return s.ProbeLanguages(ctx, append(s.Present(), also...))
+}
+
+// Languages lists the languages whose drivers were probed or are being
+// probed.
+func (s *Set) Languages() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for i := range s.langs {
+		for _, dn := range s.langs[i].drivers("") {
+			if _, ok := s.running[dn]; ok || s.probes[dn].State != "" {
+				if _, untrusted := s.untrusted[dn]; !untrusted {
+					out = append(out, s.langs[i].name)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Probes counts the probes the set ran, not counting those the cache
+// answered.
+func (s *Set) Probes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.probed
+}
+
+// drivers lists the drivers of the language's slots for kind ("" for
+// every kind) that do kind, sorted.
+func (l *language) drivers(kind engine.Kind) []string {
+	var out []string
+	for k, slots := range l.byKind {
+		if kind != "" && k != kind {
+			continue
+		}
+		for _, slot := range slots {
+			for _, alt := range slot {
+				out = append(out, alt...)
+			}
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// probeFor probes the drivers that serve kind for the targets' languages
+// and waits for them: a request waits for its drivers only.
+func (s *Set) probeFor(ctx context.Context, kind engine.Kind, targets []string) error {
+	var names []string
+	seen := map[string]bool{}
+	for _, p := range targets {
+		if l := s.languageOf(p); l != nil && !seen[l.name] {
+			seen[l.name] = true
+			names = append(names, l.drivers(kind)...)
+		}
+	}
+	return s.wait(ctx, s.start(ctx, names))
+}
+
+// warmPaths starts, without waiting, the probes of the drivers of the
+// paths' languages, once ProbeRoot has run.
+func (s *Set) warmPaths(paths []string) {
+	s.mu.Lock()
+	warm := s.warm
+	s.mu.Unlock()
+	if !warm {
+		return
+	}
+	var names []string
+	for _, p := range paths {
+		if l := s.languageOf(p); l != nil {
+			names = append(names, l.drivers("")...)
+		}
+	}
+	s.start(context.Background(), names)
+}
+
+// start starts the probe of each named driver that has neither run nor
+// started, and returns the channels of the named drivers' probes that have
+// not ended. The first caller's deadline, if it has one, bounds the probe;
+// its cancellation does not (another caller may wait for the probe too):
+// the set's Close does.
+func (s *Set) start(ctx context.Context, names []string) []chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []chan struct{}
+	for _, name := range names {
+		if ch, ok := s.running[name]; ok {
+			out = append(out, ch)
+			continue
+		}
+		if _, done := s.probes[name]; done {
+			continue
+		}
+		d, ok := s.drivers[name]
+		if !ok || !s.calls.Begin() {
+			continue // closed: the last results stand
+		}
+		ch := make(chan struct{})
+		s.running[name] = ch
+		out = append(out, ch)
+		timeout := ProbeTimeout
+		if dl, ok := ctx.Deadline(); ok {
+			timeout = min(timeout, time.Until(dl))
+		}
+		go s.probeOne(name, d, timeout, ch)
+	}
+	return out
+}
+
+// wait waits for the channels to close, or for ctx.
+func (s *Set) wait(ctx context.Context, chans []chan struct{}) error {
+	for _, ch := range chans {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// probeOne probes one driver (or answers from the cache), records the
+// result and tells the OnProbe callbacks.
+func (s *Set) probeOne(name string, d Driver, timeout time.Duration, done chan struct{}) {
+	defer s.calls.End()
+	ctx, cancel := context.WithTimeout(s.probeCtx, timeout)
+	defer cancel()
+	s.mu.Lock()
+	cache := s.cache
+	s.mu.Unlock()
+	start := time.Now()
+	var key string
+	var fp []FileID
+	if l, ok := d.(Locator); ok && cache != nil {
+		key = s.cfgKey[name]
+		fp = fingerprint(ctx, l)
+	}
+	p, hit := cache.Get(key, fp)
+	if !hit {
+		p = safeProbe(ctx, d)
+		if p.Took == 0 {
+			p.Took = time.Since(start)
+		}
+		if p.State == Found && ctx.Err() == nil {
+			cache.Put(key, fp, p)
+		}
+	}
+	s.mu.Lock()
+	s.probes[name] = p
+	delete(s.running, name)
+	if !hit {
+		s.probed++
+	}
+	fns := slices.Clone(s.onProbe)
+	s.mu.Unlock()
+	close(done)
+	for _, fn := range fns {
+		fn()
+	}
+}
+
+// safeProbe runs a probe, turning a panic into a failed state.
+func safeProbe(ctx context.Context, d Driver) (p Probe) {
+	defer func() {
+		if r := recover(); r != nil {
+			p = Probe{State: Failed, Reason: fmt.Sprintf("the probe panicked: %v", r)}
+		}
+	}()
+	return d.Probe(ctx)
+}
+
+// Serves reports whether a driver found working serves kind for some
+// language: what the MCP server advertises.
+func (s *Set) Serves(kind engine.Kind) bool {
+	for i := range s.langs {
+		if len(s.route(&s.langs[i], kind).drivers) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Has reports whether a driver may serve kind: one found working, or one
+// not probed yet, which a request for its language probes first.
+func (s *Set) Has(kind engine.Kind) bool {
+	if s.Serves(kind) {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.langs {
+		for _, dn := range s.langs[i].drivers(kind) {
+			if _, done := s.probes[dn]; !done && supports(s.drivers[dn], kind) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unprobed is what the report says of a driver whose probe has not ended.
+func (s *Set) unprobed(name string) Probe {
+	if _, ok := s.running[name]; ok {
+		return Probe{State: Probing, Reason: "its probe is running; a request that needs it waits for it"}
+	}
+	return Probe{State: NotProbed, Reason: fmt.Sprintf("no %s file was found under the root; it is probed when a request first needs it", s.langOf[name])}
+}
