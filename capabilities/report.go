@@ -150,7 +150,9 @@ func shellWord(s string) string {
 	if s == "" {
 		return "."
 	}
-	if strings.IndexFunc(s, func(c rune) bool { return !strings.ContainsRune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@", c) }) < 0 {
+	if strings.IndexFunc(s, func(c rune) bool {
+		return !strings.ContainsRune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@", c)
+	}) < 0 {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
