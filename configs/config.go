@@ -129,6 +129,12 @@ type Driver struct {
 	// absolute path of the file's copy (in the staged tree for input
 	// "staged"), {path} its workspace path, {root} the root directory (or
 	// the staged tree), {overlay} the Go overlay file (input "overlay").
+	// For an external command, a bare program name (as in fix_command and
+	// version_command) is looked up, in a root you trust, first among the
+	// project's own tools: node_modules/.bin, .venv/bin and venv/bin under
+	// the root, then a tool directive of the root's go.mod (run as go tool
+	// NAME); then on PATH. In a root you have not trusted, on PATH only:
+	// those are binaries the repository controls.
 	Command []string `toml:"command"`
 	// FixCommand is the argv that applies fixes (lint with fix: true);
 	// empty when the driver cannot fix.

@@ -60,6 +60,8 @@ func LoadWith(ctx context.Context, root string, opts Options) (*capabilities.Set
 	cfg := p.Config
 	if !v.Trusted {
 		cfg = p.Untrusted // the defaults and the user's file
+	} else {
+		external.UseProjectTools(cfg, root) // the project's own tools before PATH
 	}
 	set, err := capabilities.NewSetAfter(opts.Previous, cfg, Types, root)
 	if err != nil {
