@@ -12,7 +12,7 @@ import (
 
 // ProjectTrust is, in a report, the root's project file (.devbroker.toml)
 // and whether it applies. A file the user has not trusted applies not at
-// all: the embedded defaults alone serve.
+// all: the embedded defaults and the user's own configuration serve.
 type ProjectTrust struct {
 	// File is the project file's path; "" when the root has none.
 	File string
@@ -46,7 +46,7 @@ func (p *ProjectTrust) Summary() string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s is not trusted: none of it applies, the embedded defaults alone serve (%s).", p.File, p.Reason)
+	fmt.Fprintf(&b, "%s is not trusted: none of it applies, the embedded defaults and your own configuration serve (%s).", p.File, p.Reason)
 	if len(p.Runs) > 0 {
 		b.WriteString(" Trusted, it would run:")
 		for _, r := range p.Runs {

@@ -21,6 +21,8 @@ type Report struct {
 	// Project is the root's project file and whether it applies; nil
 	// when the set was built without one in mind.
 	Project *ProjectTrust
+	// Root is the root the drivers serve; "" when unknown.
+	Root string
 }
 
 // DriverReport is one driver's line of the report.
@@ -29,12 +31,15 @@ type DriverReport struct {
 	Type  string
 	Kinds []engine.Kind
 	Doc   string
+	// Install is, for a driver the probe found missing, how to install
+	// its tool (the configuration's install hint); "" otherwise.
+	Install string
 	Probe
 }
 
 // Report returns the latest probe results.
 func (s *Set) Report() *Report {
-	r := &Report{Available: map[engine.Kind][]string{}}
+	r := &Report{Available: map[engine.Kind][]string{}, Root: s.root}
 	s.mu.Lock()
 	r.Project = s.project
 	s.mu.Unlock()
@@ -47,10 +52,14 @@ func (s *Set) Report() *Report {
 	for _, n := range names {
 		sp := s.drivers[n].Spec()
 		p, ok := s.probes[n]
-		if !ok {
+		var install string
+		switch {
+		case !ok:
 			p = s.unprobed(n)
+		case p.State == Missing:
+			install = s.install[n]
 		}
-		r.Drivers = append(r.Drivers, DriverReport{Name: n, Type: sp.Type, Kinds: sp.Kinds, Doc: sp.Doc, Probe: p})
+		r.Drivers = append(r.Drivers, DriverReport{Name: n, Type: sp.Type, Kinds: sp.Kinds, Doc: sp.Doc, Install: install, Probe: p})
 	}
 	s.mu.Unlock()
 	for _, kind := range []engine.Kind{engine.Format, engine.Lint, engine.Check} {
@@ -67,8 +76,9 @@ func (s *Set) Report() *Report {
 // WriteText writes the report as text: what the project file's trust
 // means (when it is not trusted), a table of the drivers (an untrusted
 // driver with the command it would run), and per capability the languages
-// served. It is the report's one text form: devbroker probe prints it, and
-// the MCP probe tool answers with it.
+// served, and last the commands that fix what is missing (see
+// [Report.WriteFixes]). It is the report's one text form: devbroker probe
+// prints it, and the MCP probe tool answers with it.
 func (r *Report) WriteText(w io.Writer) error {
 	r.Project.writeText(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -98,7 +108,54 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "%s: %s\n", kind, strings.Join(langs, ", "))
 	}
+	r.WriteFixes(w)
 	return nil
+}
+
+// WriteFixes writes, when something is missing, a "to fix:" block: per
+// install hint, the missing drivers it installs and the hint; and when
+// the root is not trusted (its project file, or drivers that run the
+// repository's code), the trust command.
+func (r *Report) WriteFixes(w io.Writer) {
+	var hints []string
+	drivers := map[string][]string{}
+	untrusted := r.Project != nil && !r.Project.Trusted && r.Project.File != ""
+	for _, d := range r.Drivers {
+		if d.State == Untrusted {
+			untrusted = true
+		}
+		if d.Install == "" {
+			continue
+		}
+		if drivers[d.Install] == nil {
+			hints = append(hints, d.Install)
+		}
+		drivers[d.Install] = append(drivers[d.Install], d.Name)
+	}
+	if len(hints) == 0 && !untrusted {
+		return
+	}
+	fmt.Fprintln(w, "to fix:")
+	for _, h := range hints {
+		fmt.Fprintf(w, "  install %s: %s\n", strings.Join(drivers[h], ", "), h)
+	}
+	if untrusted {
+		fmt.Fprintf(w, "  trust the root, once you have reviewed it (and its .devbroker.toml, if any): devbroker trust %s\n", shellWord(r.Root))
+	}
+}
+
+// shellWord quotes s for a POSIX shell when it needs quoting; "" is the
+// current directory.
+func shellWord(s string) string {
+	if s == "" {
+		return "."
+	}
+	if strings.IndexFunc(s, func(c rune) bool {
+		return !strings.ContainsRune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@", c)
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func oneLine(s string) string {

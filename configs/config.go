@@ -1,7 +1,7 @@
 package configs
 
-// Config is a whole configuration: the embedded defaults with a project
-// file merged over them.
+// Config is a whole configuration: the embedded defaults with the user's
+// file and a project's file merged over them.
 //
 // The file's top level holds three tables: [languages], [drivers] and
 // [limits].
@@ -14,9 +14,10 @@ type Config struct {
 	Drivers map[string]*Driver `toml:"drivers"`
 	// Limits bound what one answer holds.
 	Limits Limits `toml:"limits"`
-	// InheritDefaults, in a project file, set to false makes the project
-	// file the whole configuration: the embedded defaults are not loaded
-	// under it. Default true.
+	// InheritDefaults, in a project file or the user's, set to false makes
+	// that file the whole configuration: the embedded defaults (and, under
+	// a project file, the user's file) are not loaded under it. Default
+	// true.
 	InheritDefaults *bool `toml:"inherit_defaults"`
 }
 
@@ -109,8 +110,10 @@ type Language struct {
 // runs does not run until the user trusts the root (see Trust, above).
 type Driver struct {
 	// Disabled removes the driver: a project writes
-	// [drivers.NAME] disabled = true to turn off a default driver (and
-	// takes it out of every language that names it).
+	// [drivers.NAME] disabled = true to turn off a default driver, and it
+	// is taken out of every language that names it ("gopls | go-build +
+	// go-vet" without gopls is "go-build + go-vet"; a list left empty has
+	// nothing configured).
 	Disabled bool `toml:"disabled"`
 	// Type is how the driver runs, and is required: "gofumpt" and
 	// "staticcheck" are linked into devbroker, "lsp" is a language server,
@@ -126,6 +129,12 @@ type Driver struct {
 	// absolute path of the file's copy (in the staged tree for input
 	// "staged"), {path} its workspace path, {root} the root directory (or
 	// the staged tree), {overlay} the Go overlay file (input "overlay").
+	// For an external command, a bare program name (as in fix_command and
+	// version_command) is looked up, in a root you trust, first among the
+	// project's own tools: node_modules/.bin, .venv/bin and venv/bin under
+	// the root, then a tool directive of the root's go.mod (run as go tool
+	// NAME); then on PATH. In a root you have not trusted, on PATH only:
+	// those are binaries the repository controls.
 	Command []string `toml:"command"`
 	// FixCommand is the argv that applies fixes (lint with fix: true);
 	// empty when the driver cannot fix.

@@ -11,18 +11,36 @@
 //
 // # Merging
 //
-// A project's .devbroker.toml at the root is merged over the embedded
-// defaults:
+// A configuration is merged from up to three files, each over the one
+// before: the embedded defaults; the user's own configuration,
+// $XDG_CONFIG_HOME/devbroker/config.toml (~/.config/devbroker/config.toml
+// when XDG_CONFIG_HOME is unset or not an absolute path), which applies to
+// every root; and the project's .devbroker.toml at the root. The user's
+// file is the user's own, outside any repository, so it applies without
+// trust; the project's applies only once the user trusts the root (see
+// Trust, below). Both are read when devbroker loads a root's
+// configuration. Each file merges over the ones before it:
 //
-//   - A [languages.NAME] or [drivers.NAME] table replaces the default
-//     table of the same name whole: keys it leaves out take their
-//     documented defaults, not the values of the default table. Copy the
-//     keys you keep.
-//   - A table with disabled = true removes the language or driver, whatever
-//     else it holds. A language that still names a removed driver is an
-//     error.
-//   - Each key of [limits] overrides the default of that key alone.
-//   - Names the defaults do not have are added.
+//   - A [languages.NAME] or [drivers.NAME] table that exists already
+//     overrides the keys it writes and keeps the others: [drivers.gopls]
+//     command = ["/opt/go/bin/gopls"] changes gopls's command alone. A
+//     key's value is replaced whole (settings, json and smoke too), and a
+//     key written with an empty value (fix_command = [], lint = [])
+//     empties it. Writing errorformat drops an inherited json, and writing json an
+//     inherited errorformat.
+//   - A driver table whose type differs from the driver's before it
+//     replaces it whole: keys it leaves out take their documented
+//     defaults.
+//   - A table with disabled = true removes the language or driver,
+//     whatever else it holds (a later file's disabled = false brings it
+//     back). A removed driver is taken out of every language's lists: out
+//     of each entry that names it, an alternative left with no driver is
+//     dropped, and an entry left with no alternative. A list left empty
+//     is a list with nothing configured (see [Language]).
+//   - Each key of [limits] overrides the key before it alone.
+//   - Names the files before do not have are added.
+//   - A file that sets inherit_defaults = false is the whole
+//     configuration: the files before it are not loaded under it.
 //
 // # Validation
 //
@@ -46,8 +64,8 @@
 // A repository's .devbroker.toml can name programs to run, and can also
 // weaken the verdict (an emptied check list answers ok for a file that
 // does not compile), and opening a repository must do neither: until you
-// trust the root, none of its .devbroker.toml applies, and the embedded
-// defaults alone serve. This is the rule of VS Code's workspace trust
+// trust the root, none of its .devbroker.toml applies (not one key of a
+// table), and the embedded defaults and your own configuration serve. This is the rule of VS Code's workspace trust
 // (restricted mode until you trust the folder), direnv's allow and mise's
 // trust (a file does nothing until you approve it, and an edited file
 // needs approving again). Once you trust the root, all of the file

@@ -44,7 +44,8 @@ func Default() (*Config, error) {
 }
 
 // Load returns the configuration for the project at root: the embedded
-// defaults with root's ProjectFile merged over them when it exists (see
+// defaults, the user's configuration ([UserFile]) when it exists, and
+// root's ProjectFile when it exists, each merged over the one before (see
 // the package documentation for the rules). A missing file is no error;
 // an unreadable or invalid one is, and every problem is reported as an
 // [ErrorList] of [*Error] values that name file, line and field.
@@ -60,23 +61,11 @@ func Load(root string) (*Config, error) {
 	return p.Config, nil
 }
 
-// loadProject loads a project file's content over the defaults, or alone
-// when it sets inherit_defaults = false.
-func loadProject(data []byte) (*merged, error) {
-	var head struct {
-		InheritDefaults *bool `toml:"inherit_defaults"`
-	}
-	if toml.Unmarshal(data, &head) == nil && head.InheritDefaults != nil && !*head.InheritDefaults {
-		return load(source{name: ProjectFile, data: data}, nil)
-	}
-	return load(source{name: DefaultsName, data: defaultsTOML}, &source{name: ProjectFile, data: data})
-}
-
 // Parse decodes one file, named name in errors, as a whole configuration
 // (no defaults under it), validates it and fills in the documented
 // defaults.
 func Parse(name string, data []byte) (*Config, error) {
-	m, err := load(source{name: name, data: data}, nil)
+	m, err := load(&source{name: name, data: data})
 	if err != nil {
 		return nil, err
 	}
@@ -92,18 +81,19 @@ type source struct {
 	idx  index
 }
 
-// load decodes base and over (nil: none), merges, validates and fills in
-// defaults.
-func load(base source, over *source) (*merged, error) {
+// load decodes base and each of overs that is not decoded yet, merges
+// overs over base in order, validates and fills in defaults.
+func load(base *source, overs ...*source) (*merged, error) {
 	var errs ErrorList
-	errs = append(errs, base.decode()...)
-	if over != nil {
-		errs = append(errs, over.decode()...)
+	for _, s := range append([]*source{base}, overs...) {
+		if s.cfg == nil {
+			errs = append(errs, s.decode()...)
+		}
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
-	m := merge(&base, over)
+	m := merge(base, overs...)
 	if err := m.validate().Err(); err != nil {
 		return nil, err
 	}

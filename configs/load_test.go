@@ -125,8 +125,9 @@ errorformat = ["%f:%l:%c: %m"]
 		t.Fatal(err)
 	}
 	g := cfg.Languages["go"]
-	if !slices.Equal(g.Lint, []string{"vet"}) || !slices.Equal(g.Format, []string{"gofumpt"}) || len(g.Check) != 0 {
-		t.Errorf("go = %+v, want lint [vet], format [gofumpt], no check", g)
+	// Check, which the table leaves out, keeps the default's value.
+	if !slices.Equal(g.Lint, []string{"vet"}) || !slices.Equal(g.Format, []string{"gofumpt"}) || !slices.Equal(g.Check, []string{"gopls | go-build + go-vet"}) {
+		t.Errorf("go = %+v, want lint [vet], format [gofumpt], the default check", g)
 	}
 }
 
@@ -195,7 +196,7 @@ command = ["shellcheck", "-"]
 `
 
 func loadOver(base, over string) (*Config, error) {
-	m, err := load(source{name: DefaultsName, data: []byte(base)}, &source{name: ProjectFile, data: []byte(over)})
+	m, err := load(&source{name: DefaultsName, data: []byte(base)}, &source{name: ProjectFile, data: []byte(over)})
 	if err != nil {
 		return nil, err
 	}
@@ -226,12 +227,12 @@ func TestMergeErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name, over, want string
 	}{
-		{"disabled driver still used", "\n[drivers.sc]\ndisabled = true\n",
-			`configs/defaults.toml:6:9: languages.sh.lint[0]: driver "sc" is disabled (.devbroker.toml:3); remove it from this list or override the language`},
-		{"partial replacement", "[languages.sh]\nlint = []\n",
-			`.devbroker.toml:1:12: languages.sh.file_types: must list at least one file name pattern, like "*.go" (this table replaces the default [languages.sh] whole: repeat the keys you keep)`},
-		{"partial driver replacement", "[drivers.sc]\ntimeout = \"5s\"\n",
-			`.devbroker.toml:1:10: drivers.sc.type: missing; one of gofumpt, staticcheck, external, lsp (this table replaces the default [drivers.sc] whole: repeat the keys you keep)`},
+		{"emptied file types", "[languages.sh]\nfile_types = []\n",
+			`.devbroker.toml:2:1: languages.sh.file_types: must list at least one file name pattern, like "*.go"`},
+		{"a new type replaces the driver whole", "[drivers.sc]\ntype = \"lsp\"\n",
+			`.devbroker.toml:1:10: drivers.sc.command: a language server needs a command, an argv list like ["pyright-langserver", "--stdio"] (this table changes the driver's type, so it replaces [drivers.sc] whole: repeat the keys you keep)`},
+		{"an overridden key's error is in the file that wrote it", "[drivers.sc]\ncommand = [\"\"]\n",
+			`.devbroker.toml:2:12: drivers.sc.command[0]: the program name is empty`},
 		{"error in each file", "[languages.sh]\nfile_types = [\"*.sh\"]\nlint = [\"sc\", \"nope\"]\n[limits]\nmax_diagnostics = -2\n",
 			".devbroker.toml:3:15: languages.sh.lint[1]: driver \"nope\" is not defined under [drivers]; defined: sc\n" +
 				".devbroker.toml:5:1: limits.max_diagnostics: must not be negative, got -2 (0 means the default, 200)"},

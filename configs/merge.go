@@ -1,39 +1,39 @@
 package configs
 
-// This file defines the merge of a project's file over the defaults and
+// This file defines the merge of configuration files in layers (the
+// embedded defaults, the user's file, the project's file), key by key, and
 // the bookkeeping that lets errors point into the file that wrote a key.
 
 import (
 	"maps"
 	"reflect"
+	"strings"
 )
 
 // merged is a merged configuration and where each part of it came from.
 type merged struct {
 	cfg  *Config
 	base *source
-	// from maps an entry ("languages.go", "drivers.gopls") or a limit
-	// ("limits.max_diagnostics") to the file that wrote it, when that is
-	// not base.
+	// from maps an entry ("drivers.gopls"), a key of one
+	// ("drivers.gopls.command") or a limit ("limits.max_diagnostics") to
+	// the file that wrote it, when that is not base.
 	from map[string]*source
-	// replaced holds the entries of the project file that replaced a
-	// default entry of the same name.
+	// replaced holds the entries that a later file replaced whole (a
+	// driver whose type it changed).
 	replaced map[string]bool
-	// disabled maps each entry removed with disabled = true to the file
-	// that removed it.
-	disabled map[string]*source
 }
 
-// merge lays over (nil: none) over base: entries replace entries of the
-// same name whole, limits are overridden key by key, and entries with
-// disabled = true are then removed.
-func merge(base, over *source) *merged {
+// merge lays each of overs over base in order: an entry a later file
+// writes overrides the keys it writes and keeps the others (a driver
+// table that changes the type replaces the entry whole), limits are
+// overridden key by key, entries with disabled = true are then removed,
+// and a removed driver is taken out of every language's lists.
+func merge(base *source, overs ...*source) *merged {
 	m := &merged{
 		cfg:      &Config{Limits: base.cfg.Limits},
 		base:     base,
 		from:     map[string]*source{},
 		replaced: map[string]bool{},
-		disabled: map[string]*source{},
 	}
 	m.cfg.Languages = maps.Clone(base.cfg.Languages)
 	m.cfg.Drivers = maps.Clone(base.cfg.Drivers)
@@ -43,37 +43,119 @@ func merge(base, over *source) *merged {
 	if m.cfg.Drivers == nil {
 		m.cfg.Drivers = map[string]*Driver{}
 	}
-	if over != nil {
-		overlay(m, "languages", m.cfg.Languages, over.cfg.Languages, over)
-		overlay(m, "drivers", m.cfg.Drivers, over.cfg.Drivers, over)
+	for _, over := range overs {
+		overlay(m, "languages", m.cfg.Languages, over.cfg.Languages, over, nil)
+		overlay(m, "drivers", m.cfg.Drivers, over.cfg.Drivers, over, retyped)
 		m.overlayLimits(over)
 	}
 	for name, l := range m.cfg.Languages {
 		if l.Disabled {
-			m.disabled[fieldPath("languages", name)] = m.source(fieldPath("languages", name))
 			delete(m.cfg.Languages, name)
 		}
 	}
+	removed := map[string]bool{}
 	for name, d := range m.cfg.Drivers {
 		if d.Disabled {
-			m.disabled[fieldPath("drivers", name)] = m.source(fieldPath("drivers", name))
+			removed[name] = true
 			delete(m.cfg.Drivers, name)
+		}
+	}
+	if len(removed) > 0 {
+		for name, l := range m.cfg.Languages {
+			c := *l
+			c.Format, c.Lint, c.Check = without(l.Format, removed), without(l.Lint, removed), without(l.Check, removed)
+			m.cfg.Languages[name] = &c
 		}
 	}
 	return m
 }
 
+// retyped reports whether a later driver table changes the driver's type:
+// a driver of another type shares nothing with the one it replaces.
+func retyped(old, over *Driver) bool {
+	return over.Type != "" && over.Type != old.Type
+}
+
 // overlay puts over's entries of one table into dst, recording that they
-// come from src.
-func overlay[T any](m *merged, table string, dst, over map[string]T, src *source) {
+// come from src: a new entry whole, and over an existing one (unless
+// whole says to replace it) each key src writes.
+func overlay[T any](m *merged, table string, dst, over map[string]*T, src *source, whole func(old, over *T) bool) {
 	for name, v := range over {
 		path := fieldPath(table, name)
-		if _, ok := dst[name]; ok {
-			m.replaced[path] = true
+		old, ok := dst[name]
+		if !ok || (whole != nil && whole(old, v)) {
+			if ok {
+				m.replaced[path] = true
+			}
+			dst[name] = v
+			m.from[path] = src
+			continue
 		}
-		dst[name] = v
-		m.from[path] = src
+		c := *old
+		m.overlayKeys(reflect.ValueOf(&c).Elem(), reflect.ValueOf(v).Elem(), path, src)
+		dst[name] = &c
 	}
+}
+
+// overlayKeys copies into dst each field of val whose key src writes
+// under path. A driver's output parsers exclude each other: writing
+// errorformat drops an inherited json, and writing json an inherited
+// errorformat.
+func (m *merged) overlayKeys(dst, val reflect.Value, path string, src *source) {
+	wrote := map[string]bool{}
+	for i := 0; i < dst.NumField(); i++ {
+		key := tomlKey(dst.Type().Field(i))
+		if kp := path + "." + keyPart(key); src.idx.has(kp) {
+			dst.Field(i).Set(val.Field(i))
+			m.from[kp] = src
+			wrote[key] = true
+		}
+	}
+	if d, ok := dst.Addr().Interface().(*Driver); ok {
+		switch {
+		case wrote["errorformat"] && !wrote["json"]:
+			d.JSON = nil
+		case wrote["json"] && !wrote["errorformat"]:
+			d.Errorformat = nil
+		}
+	}
+}
+
+// without returns list with the removed drivers taken out of each entry:
+// out of the alternatives that name them, an alternative left with no
+// driver is dropped, and so is an entry left with no alternative. An
+// entry that does not parse is kept for validation to report.
+func without(list []string, removed map[string]bool) []string {
+	var out []string
+	for _, entry := range list {
+		slot, err := ParseSlot(entry)
+		if err != nil {
+			out = append(out, entry)
+			continue
+		}
+		var kept Slot
+		for _, alt := range slot {
+			var names []string
+			for _, n := range alt {
+				if !removed[n] {
+					names = append(names, n)
+				}
+			}
+			if len(names) > 0 {
+				kept = append(kept, names)
+			}
+		}
+		switch {
+		case len(kept) == len(slot) && len(kept.Drivers()) == len(slot.Drivers()):
+			out = append(out, entry) // untouched: keep it as written
+		case len(kept) > 0:
+			out = append(out, kept.String())
+		}
+	}
+	if list != nil && out == nil {
+		out = []string{}
+	}
+	return out
 }
 
 // overlayLimits copies each limit that src writes.
@@ -98,6 +180,19 @@ func (m *merged) source(path string) *source {
 		}
 	}
 	return m.base
+}
+
+// wrote reports whether src wrote the entry at path, or any key of it.
+func (m *merged) wrote(path string, src *source) bool {
+	if m.source(path) == src {
+		return true
+	}
+	for p, s := range m.from {
+		if s == src && (p == path || strings.HasPrefix(p, path+".")) {
+			return true
+		}
+	}
+	return false
 }
 
 // errorAt locates an error about path in the file that wrote it.

@@ -15,16 +15,18 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"sync"
 )
 
 // Project is a root's configuration as loaded, with what the user trusts
 // when trusting it.
 type Project struct {
 	// Config is the merged configuration, every entry of it: it applies
-	// only once the user trusts the root (until then the embedded
-	// defaults alone serve).
+	// only once the user trusts the root.
 	Config *Config
+	// Untrusted is what applies until the user trusts the root: the
+	// embedded defaults and the user's configuration, none of the project
+	// file. It is Config when the root has no project file.
+	Untrusted *Config
 	// File is the project file's path; "" when the root has none and the
 	// defaults alone apply.
 	File string
@@ -69,29 +71,35 @@ type Run struct {
 var ExecKeys = []string{"type", "command", "fix_command", "version_command", "dir", "env", "input", "per_file", "smoke", "settings"}
 
 // LoadProject is [Load], and also says what trusting the root means: the
-// project file's hash and the commands it names.
+// project file's hash and the commands it names, and the configuration
+// that applies until the user trusts it.
 func LoadProject(root string) (*Project, error) {
-	file := filepath.Join(root, ProjectFile)
+	user, err := readUserFile()
+	if err != nil {
+		return nil, err
+	}
 	data, err := readProjectFile(root)
 	if errors.Is(err, fs.ErrNotExist) {
-		cfg, err := Default()
+		m, err := loadLayers(user, nil)
 		if err != nil {
 			return nil, err
 		}
-		return &Project{Config: cfg}, nil
+		return &Project{Config: m.cfg, Untrusted: m.cfg}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	m, err := loadProject(data)
+	project := &source{name: ProjectFile, data: data}
+	m, err := loadLayers(user, project)
 	if err != nil {
 		return nil, err
 	}
-	p := &Project{Config: m.cfg, File: file, Hash: hashOf(data)}
-	p.Commands, err = m.commands()
+	base, err := loadLayers(user, nil)
 	if err != nil {
 		return nil, err
 	}
+	p := &Project{Config: m.cfg, Untrusted: base.cfg, File: filepath.Join(root, ProjectFile), Hash: hashOf(data)}
+	p.Commands = m.commands(project, base.cfg.Drivers)
 	return p, nil
 }
 
@@ -147,33 +155,21 @@ func hashOf(data []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// defaultDrivers are the embedded defaults' drivers, decoded once.
-var defaultDrivers = sync.OnceValues(func() (map[string]*Driver, error) {
-	cfg, err := Default()
-	if err != nil {
-		return nil, err
-	}
-	return cfg.Drivers, nil
-})
-
-// commands lists the drivers the project file wrote that name what runs.
-// A project that does not inherit the defaults is still compared with
-// them: a copy of a default driver runs nothing the defaults would not.
-func (m *merged) commands() ([]Command, error) {
-	defaults, err := defaultDrivers()
-	if err != nil {
-		return nil, err
-	}
+// commands lists the drivers the project file wrote (whole, or some of
+// their keys) that name what runs. Each is compared with the driver of
+// the same name under the project's file (base: the defaults and the
+// user's configuration, which the user trusts), also when the project does
+// not inherit them: a copy of such a driver runs nothing new.
+func (m *merged) commands(project *source, base map[string]*Driver) []Command {
 	var out []Command
 	for _, name := range sortedKeys(m.cfg.Drivers) {
 		d := m.cfg.Drivers[name]
 		path := fieldPath("drivers", name)
-		src := m.source(path)
-		if src.name != ProjectFile || (d.Type != "external" && d.Type != "lsp") {
+		if !m.wrote(path, project) || (d.Type != "external" && d.Type != "lsp") {
 			continue
 		}
-		c := Command{Driver: name, Line: src.idx.find(path).line, Runs: runs(d)}
-		if def, ok := defaults[name]; ok {
+		c := Command{Driver: name, Line: project.idx.find(path).line, Runs: runs(d)}
+		if def, ok := base[name]; ok {
 			c.Keys = execDiff(def, d)
 			if len(c.Keys) == 0 {
 				continue
@@ -181,7 +177,7 @@ func (m *merged) commands() ([]Command, error) {
 		}
 		out = append(out, c)
 	}
-	return out, nil
+	return out
 }
 
 // execDiff lists the ExecKeys that b sets to other values than a. A key b

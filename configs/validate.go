@@ -95,18 +95,14 @@ func (v *validator) defined(ep, dn string) {
 	if _, ok := v.m.cfg.Drivers[dn]; ok {
 		return
 	}
-	if src, ok := v.m.disabled[fieldPath("drivers", dn)]; ok {
-		at := src.idx.find(fieldPath("drivers", dn, "disabled"))
-		v.errorf(ep, "driver %q is disabled (%s:%d); remove it from this list or override the language", dn, src.name, at.line)
-		return
-	}
 	v.errorf(ep, "driver %q is not defined under [drivers]; defined: %s", dn, strings.Join(sortedKeys(v.m.cfg.Drivers), ", "))
 }
 
-// replacedHint reminds that a project entry replaced the default whole.
+// replacedHint reminds that a later file's table replaced an entry whole
+// (a driver table that changes the type).
 func (v *validator) replacedHint(entry string) string {
 	if v.m.replaced[entry] {
-		return " (this table replaces the default [" + entry + "] whole: repeat the keys you keep)"
+		return " (this table changes the driver's type, so it replaces [" + entry + "] whole: repeat the keys you keep)"
 	}
 	return ""
 }

@@ -60,12 +60,13 @@ const (
 
 // Load reads root's configuration, builds its drivers and probes them.
 // The project file (root/.devbroker.toml) applies, merged over the
-// embedded defaults, only when the user's trust list trusts the root with
-// this content of the file; otherwise none of it applies and the embedded
-// defaults alone serve, and the report says so and lists what the file
-// would run. In a root the user has not trusted (with a project file or
-// without), the drivers that run the repository's code
-// (runs_repository_code) are reported untrusted, neither probed nor run.
+// embedded defaults and the user's configuration, only when the user's
+// trust list trusts the root with this content of the file; otherwise
+// none of it applies (configs.Project.Untrusted), and the report says so
+// and lists what the file would run. In a root the user has not trusted
+// (with a project file or without), the drivers that run the repository's
+// code (runs_repository_code) are reported untrusted, neither probed nor
+// run.
 func Load(ctx context.Context, root string) (*capabilities.Set, *capabilities.Report, error) {
 	return LoadWith(ctx, root, Options{})
 }
@@ -78,10 +79,10 @@ func LoadWith(ctx context.Context, root string, opts Options) (*capabilities.Set
 	}
 	v := check(opts.Trust, root, p.Hash)
 	cfg := p.Config
-	if !v.Trusted && p.File != "" {
-		if cfg, err = configs.Default(); err != nil {
-			return nil, nil, err
-		}
+	if !v.Trusted {
+		cfg = p.Untrusted // the defaults and the user's file
+	} else {
+		external.UseProjectTools(cfg, root) // the project's own tools before PATH
 	}
 	set, err := capabilities.NewSetAfter(opts.Previous, cfg, Types, root)
 	if err != nil {

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
 
 	"github.com/devbroker/devbroker/engine"
 )
@@ -17,33 +20,60 @@ const (
 	exitBadUsage = 2 // malformed invocation or input (and, as exitToolFailure, a tool failure)
 )
 
-const usage = `devbroker — a language-server-backed capability broker
-
-Usage:
-  devbroker run [--root DIR] [--trust] PLAN.json|-
-                                           run a plan; print the DevResult as JSON
-  devbroker edit [--root DIR] [--json] CALLS.json|-
-                                           run edit_file calls (one object, or an array as one session)
-  devbroker probe [--root DIR] [--json] [--trust]
-                                           report which drivers work
-  devbroker format|lint|check [--root DIR] [--trust] [--format text|json|sarif] [--fix] [--write] [PATH...]
+// commands are the command line's commands, in the order help lists
+// them: run dispatches through this table, so a command without a help
+// line cannot exist (TestEveryCommandHasHelp).
+var commands = []struct {
+	name string
+	help string // the usage lines, each starting "devbroker NAME"
+	run  func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}{
+	{"run", `devbroker run [--root DIR] [--trust] PLAN.json|-
+                                           run a plan; print the DevResult as JSON`, cmdRun},
+	{"edit", `devbroker edit [--root DIR] [--json] CALLS.json|-
+                                           run edit_file calls (one object, or an array as one session)`, cmdEdit},
+	{"probe", `devbroker probe [--root DIR] [--json] [--trust]
+                                           report which drivers work, and the commands that fix what
+                                           is missing`, func(a []string, _ io.Reader, o, e io.Writer) int { return cmdProbe(a, o, e) }},
+	{"format", `devbroker format|lint|check [--root DIR] [--trust] [--format text|json|sarif] [--fix] [--write] [PATH...]
                                            format, lint or check files on disk
-                                           (exit 0 clean, 1 findings, 2 tool failure)
-  devbroker serve --mcp [--root DIR] [--trust] [--http ADDR [--token-file FILE]]
-                                           serve the MCP tools over stdio, or streamable HTTP
-                                           (a non-loopback ADDR needs DEVBROKER_TOKEN or --token-file;
-                                           see devbroker serve --help)
-  devbroker trust [DIR]                    trust DIR: its .devbroker.toml applies, and drivers that run
+                                           (exit 0 clean, 1 findings, 2 tool failure)`, diagCommand(engine.Format)},
+	{"lint", "", diagCommand(engine.Lint)},
+	{"check", "", diagCommand(engine.Check)},
+	{"serve", `devbroker serve --mcp [--root DIR] [--trust] [--http ADDR [--token-file FILE]]
+                                           serve the MCP tools to agents over stdio, or streamable HTTP
+                                           (a non-loopback ADDR needs DEVBROKER_TOKEN or --token-file)
+  devbroker serve --stdio [--root DIR] [--trust]
+                                           serve the editor protocol (JSON-RPC) on stdin/stdout
+                                           (see devbroker serve --help)`, cmdServe},
+	{"trust", `devbroker trust [DIR]                    trust DIR: its .devbroker.toml applies, and drivers that run
                                            the repository's code run (prints what will run; editing the
-                                           file untrusts it again)
-  devbroker untrust [DIR]                  forget DIR
-  devbroker help                           show this help
+                                           file untrusts it again)`, func(a []string, _ io.Reader, o, e io.Writer) int { return cmdTrust(a, o, e) }},
+	{"untrust", `devbroker untrust [DIR]                  forget DIR`, func(a []string, _ io.Reader, o, e io.Writer) int { return cmdUntrust(a, o, e) }},
+	{"version", `devbroker version, devbroker --version   print devbroker's version and the Go version it was built with`, cmdVersion},
+	{"help", `devbroker help, devbroker --help         show this help`, nil}, // run answers it: it reads this table
+}
 
-A project's .devbroker.toml applies not at all until you trust the root
+// usage is the help text: every command's lines, then the rules that
+// hold across them.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("devbroker — a language-server-backed capability broker\n\nUsage:\n")
+	for _, c := range commands {
+		if c.help != "" {
+			b.WriteString("  " + c.help + "\n")
+		}
+	}
+	b.WriteString("\n" + usageRules)
+	return b.String()
+}
+
+const usageRules = `A project's .devbroker.toml applies not at all until you trust the root
 (devbroker trust DIR, or --trust for one run): until then the embedded
-defaults alone serve, the probe says so and lists what the file would run,
-and the drivers that run the repository's code (prettier, eslint, clippy)
-are untrusted.
+defaults and your own configuration ($XDG_CONFIG_HOME/devbroker/config.toml,
+by default ~/.config/devbroker/config.toml) serve, the probe says so and
+lists what the file would run, and the drivers that run the repository's
+code (prettier, eslint, clippy) are untrusted.
 
 Exit codes: 0 ok; 1 not ok (a failed step, an error diagnostic, findings);
 2 a tool failure (a driver timed out, crashed, was still indexing, or left a
@@ -58,30 +88,65 @@ func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	pinGoToolchain()
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		return exitBadUsage
 	}
-	switch args[0] {
-	case "run":
-		return cmdRun(args[1:], stdin, stdout, stderr)
-	case "edit":
-		return cmdEdit(args[1:], stdin, stdout, stderr)
-	case "probe":
-		return cmdProbe(args[1:], stdout, stderr)
-	case "serve":
-		return cmdServe(args[1:], stdin, stdout, stderr)
-	case "trust":
-		return cmdTrust(args[1:], stdout, stderr)
-	case "untrust":
-		return cmdUntrust(args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+	name := args[0]
+	switch name {
+	case "-h", "--help":
+		name = "help"
+	case "--version":
+		name = "version"
+	}
+	if name == "help" {
+		fmt.Fprint(stdout, usage())
 		return exitOK
-	default:
-		if st, ok := engine.LookupStep(engine.StepName(args[0])); ok && st.Kind != "" {
-			return cmdDiag(st.Kind, args[1:], stdout, stderr) // format, lint and check
-		}
-		fmt.Fprintf(stderr, "devbroker: unknown command %q\n\n%s", args[0], usage)
-		return exitBadUsage
 	}
+	for _, c := range commands {
+		if c.name == name {
+			return c.run(args[1:], stdin, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "devbroker: unknown command %q\n\n%s", args[0], usage())
+	return exitBadUsage
+}
+
+// diagCommand is the format, lint or check command.
+func diagCommand(kind engine.Kind) func([]string, io.Reader, io.Writer, io.Writer) int {
+	return func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return cmdDiag(kind, args, stdout, stderr)
+	}
+}
+
+// cmdVersion prints the module's version (a release tag, or "(devel)"
+// with the commit for a build from a checkout) and the Go version.
+func cmdVersion(_ []string, _ io.Reader, stdout, _ io.Writer) int {
+	fmt.Fprintln(stdout, versionLine())
+	return exitOK
+}
+
+func versionLine() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devbroker (unknown version) " + runtime.Version()
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = ", modified"
+			}
+		}
+	}
+	if rev != "" && (v == "(devel)" || strings.Contains(v, "+dirty")) {
+		v += fmt.Sprintf(" (commit %.12s%s)", rev, modified)
+	}
+	return fmt.Sprintf("devbroker %s %s %s/%s", v, bi.GoVersion, runtime.GOOS, runtime.GOARCH)
 }

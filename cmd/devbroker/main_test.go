@@ -56,9 +56,11 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") != "",
 		RequireExplicitExec: true,
 		Cmds:                scriptCmds,
-		// The trust list of each script is its own, never the user's.
+		// The trust list and the user's configuration of each script are
+		// its own, never the user's.
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, ".state"))
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
 			return nil
 		},
 	})

@@ -235,6 +235,7 @@ var diskDoors = map[string]string{
 	"capabilities/present.go":                 "lists the root's names (no content, no symlink followed) to find its languages; .gitignore is read through rootfs",
 	"capabilities/external/stage.go":          "the driver's private staged tree and Go overlay in the temp directory",
 	"capabilities/external/probe.go":          "the probe's private smoke-test tree",
+	"capabilities/external/local.go":          "a trusted root's own tools (node_modules/.bin, .venv/bin, go.mod's tool directives): programs on disk, not workspace content",
 	"capabilities/lspdriver/probe.go":         "the probe's private smoke-test tree",
 	"capabilities/staticcheck/staticcheck.go": "the probe's smoke-test module and the stage's directory",
 	"capabilities/staticcheck/stage.go":       "the stage: copies the module into a private tree, leaving out links that leave the root (rootfs.Leaves)",
@@ -243,6 +244,7 @@ var diskDoors = map[string]string{
 	"capabilities/gofumpt/module.go":          "the go.mod of the root's module context above the root (capabilities.GoModule)",
 
 	"configs/project.go":                      "the root's .devbroker.toml: configs depends on no other layer, and refuses a symlinked file",
+	"configs/layers.go":                       "the user's own config.toml, outside every root",
 	"configs/trust/store.go":                  "the user's trust store, outside every root",
 	"configs/internal/configdoc/configdoc.go": "go generate: the configuration reference",
 

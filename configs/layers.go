@@ -1,0 +1,91 @@
+package configs
+
+// This file defines the layers a root's configuration is merged from: the
+// embedded defaults, the user's own file, and the project's file.
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// UserFile is the path of the user's configuration:
+// $XDG_CONFIG_HOME/devbroker/config.toml, or
+// ~/.config/devbroker/config.toml when XDG_CONFIG_HOME is unset, empty or
+// relative (the XDG Base Directory specification says to ignore a
+// relative path). It is "" when neither variable gives a directory.
+func UserFile() string {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" || !filepath.IsAbs(dir) {
+		home, err := os.UserHomeDir()
+		if err != nil || !filepath.IsAbs(home) {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "devbroker", "config.toml")
+}
+
+// readUserFile reads the user's configuration: nil without one.
+func readUserFile() (*source, error) {
+	file := UserFile()
+	if file == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the user configuration: %w (fix or remove the file)", err)
+	}
+	return &source{name: file, data: data}, nil
+}
+
+// inherits reports whether a file's content builds on the layers under it:
+// false when it sets inherit_defaults = false.
+func inherits(data []byte) bool {
+	var head struct {
+		InheritDefaults *bool `toml:"inherit_defaults"`
+	}
+	return toml.Unmarshal(data, &head) != nil || head.InheritDefaults == nil || *head.InheritDefaults
+}
+
+// layers are the files under a project's: the embedded defaults, and the
+// user's file over them (or alone, when it does not inherit them).
+func baseLayers(user *source) []*source {
+	defaults := &source{name: DefaultsName, data: defaultsTOML}
+	switch {
+	case user == nil:
+		return []*source{defaults}
+	case !inherits(user.data):
+		return []*source{user}
+	}
+	return []*source{defaults, user}
+}
+
+// loadLayers loads the project's file (project, nil: none) over the layers
+// under it, or alone when it does not inherit them.
+func loadLayers(user, project *source) (*merged, error) {
+	if project != nil && !inherits(project.data) {
+		return load(project)
+	}
+	layers := baseLayers(copySource(user))
+	if project != nil {
+		layers = append(layers, project)
+	}
+	return load(layers[0], layers[1:]...)
+}
+
+// copySource is an undecoded copy of s (nil: nil), so that each load
+// decodes its own.
+func copySource(s *source) *source {
+	if s == nil {
+		return nil
+	}
+	return &source{name: s.name, data: s.data}
+}
