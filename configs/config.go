@@ -209,6 +209,11 @@ type Driver struct {
 	// initializationOptions and in answer to workspace/configuration.
 	// Any keys are allowed.
 	Settings map[string]any `toml:"settings"`
+
+	// ProjectTools is set by the loader, never by a file: the root is
+	// trusted, so a language server may be the project's own copy (a
+	// gopls its go.mod declares as a tool).
+	ProjectTools bool `toml:"-"`
 }
 
 // ExitCodes classifies an external command's exit status. A code may not

@@ -39,8 +39,11 @@ const GoplsInstall = "go install golang.org/x/tools/gopls@latest"
 
 // FindGopls resolves a gopls command (see the file comment) for root. It
 // returns the absolute path of the binary and how it was found, or an
-// error wrapping ErrNotInstalled.
-func FindGopls(ctx context.Context, command, root string) (path, how string, err error) {
+// error wrapping ErrNotInstalled. moduleTool allows the last way, the
+// gopls that root's go.mod declares as a tool: that is a binary the
+// repository chooses (a replace directive can point it anywhere), so it
+// is allowed only for a root the user trusts.
+func FindGopls(ctx context.Context, command, root string, moduleTool bool) (path, how string, err error) {
 	if command != "gopls" {
 		p, err := exec.LookPath(command)
 		if err != nil {
@@ -53,6 +56,9 @@ func FindGopls(ctx context.Context, command, root string) (path, how string, err
 	}
 	if p := goInstalled(ctx); p != "" {
 		return p, "GOBIN", nil
+	}
+	if !moduleTool {
+		return "", "", fmt.Errorf("%w: gopls is not on PATH nor in $GOBIN or $GOPATH/bin (a gopls that %s's go.mod declares as a tool is used only once you trust the root: devbroker trust %s); install: %s", ErrNotInstalled, root, root, GoplsInstall)
 	}
 	if p := goTool(ctx, root); p != "" {
 		return p, "go tool (the module's tool dependency)", nil

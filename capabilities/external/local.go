@@ -23,11 +23,21 @@ var localDirs = []string{"node_modules/.bin", ".venv/bin", "venv/bin"}
 // bare name at the project's own copy of it under root, when there is
 // one: an executable file in node_modules/.bin, .venv/bin or venv/bin,
 // or else a tool that root's go.mod declares with a tool directive (run
-// as go tool NAME). These are binaries the repository controls: call it
-// only for a root the user trusts.
+// as go tool NAME). A language server other than gopls is looked up in
+// the same directories; gopls may be the one the go.mod declares
+// (configs.Driver.ProjectTools). These are binaries the repository
+// controls: call it only for a root the user trusts.
 func UseProjectTools(cfg *configs.Config, root string) {
 	tools := goTools(root)
 	for _, d := range cfg.Drivers {
+		if d.Type == "lsp" {
+			d.ProjectTools = true // gopls: the module's tool directive (lsp.FindGopls)
+			if len(d.Command) > 0 && d.Command[0] != "gopls" {
+				d.Command = projectTool(root, nil, d.Command)
+				d.VersionCommand = projectTool(root, nil, d.VersionCommand)
+			}
+			continue
+		}
 		if d.Type != "external" {
 			continue
 		}

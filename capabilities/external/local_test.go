@@ -39,7 +39,8 @@ func TestUseProjectTools(t *testing.T) {
 	for _, name := range []string{"prettier", "ruff", "yamllint", "notexec", "shfmt", "lint", "shellcheck", "/usr/bin/prettier"} {
 		cfg.Drivers[name] = &configs.Driver{Type: "external", Command: []string{name, "-"}, VersionCommand: []string{name, "--version"}}
 	}
-	cfg.Drivers["gopls"] = &configs.Driver{Type: "lsp", Command: []string{"prettier"}}
+	cfg.Drivers["server"] = &configs.Driver{Type: "lsp", Command: []string{"prettier", "--stdio"}}
+	cfg.Drivers["gopls"] = &configs.Driver{Type: "lsp", Command: []string{"gopls"}}
 	UseProjectTools(cfg, root)
 	for name, want := range map[string]string{
 		"prettier":          filepath.Join(root, "node_modules/.bin/prettier"),
@@ -59,8 +60,11 @@ func TestUseProjectTools(t *testing.T) {
 			t.Errorf("%s: command %q, want go tool %s -", name, got, name)
 		}
 	}
-	if got := cfg.Drivers["gopls"].Command[0]; got != "prettier" {
-		t.Errorf("a language server's command became %q: only external drivers are resolved here", got)
+	if got := cfg.Drivers["server"].Command; !slices.Equal(got, []string{filepath.Join(root, "node_modules/.bin/prettier"), "--stdio"}) {
+		t.Errorf("a language server's command is %q, want the project's own copy", got)
+	}
+	if d := cfg.Drivers["gopls"]; d.Command[0] != "gopls" || !d.ProjectTools {
+		t.Errorf("gopls: command %q, project tools %v; want gopls, found by lsp.FindGopls with the module's tool allowed", d.Command, d.ProjectTools)
 	}
 }
 

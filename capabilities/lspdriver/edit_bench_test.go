@@ -55,7 +55,7 @@ func benchModule(b *testing.B, n int) string {
 
 func BenchmarkEditToDiagnostics(b *testing.B) {
 	wd, _ := os.Getwd()
-	gopls, _, err := lsp.FindGopls(context.Background(), "gopls", filepath.Join(wd, "../.."))
+	gopls, _, err := lsp.FindGopls(context.Background(), "gopls", filepath.Join(wd, "../.."), true)
 	if err != nil {
 		b.Skipf("no gopls: %v", err)
 	}

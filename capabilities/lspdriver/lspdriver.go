@@ -120,7 +120,7 @@ func (d *Driver) resolve(ctx context.Context, root string) (string, error) {
 	if d.resolved {
 		return d.bin, d.findErr
 	}
-	bin, how, err := lsp.FindGopls(ctx, d.cfg.Command[0], root)
+	bin, how, err := lsp.FindGopls(ctx, d.cfg.Command[0], root, d.cfg.ProjectTools)
 	if err != nil && d.cfg.Install != "" && !d.isGopls() {
 		err = fmt.Errorf("%w; install: %s", err, d.cfg.Install)
 	}

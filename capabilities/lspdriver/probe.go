@@ -35,7 +35,7 @@ func (d *Driver) probe(ctx context.Context) capabilities.Probe {
 	if root == "" {
 		root, _ = os.Getwd()
 	}
-	bin, how, err := lsp.FindGopls(ctx, d.cfg.Command[0], root)
+	bin, how, err := lsp.FindGopls(ctx, d.cfg.Command[0], root, d.cfg.ProjectTools)
 	if err != nil {
 		reason := err.Error()
 		if d.cfg.Install != "" {

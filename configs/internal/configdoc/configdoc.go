@@ -134,6 +134,9 @@ func (g *gen) walk(name, path string) error {
 		if err != nil {
 			return err
 		}
+		if key == "-" {
+			continue // not read from a file
+		}
 		sub := key
 		if path != "" {
 			sub = path + "." + key
@@ -178,6 +181,9 @@ func (g *gen) table(t table) error {
 	g.printf("\n| Key | Type | Description |\n|---|---|---|\n")
 	for _, f := range st.Fields.List {
 		key, _ := tomlKey(f)
+		if key == "-" {
+			continue // not read from a file
+		}
 		text := f.Doc.Text()
 		if strings.TrimSpace(text) == "" {
 			return fmt.Errorf("%s.%s has no doc comment: every key needs one", t.typ.Name, f.Names[0].Name)
