@@ -39,7 +39,7 @@ type DriverReport struct {
 // ProjectReport is the probe's word on the root's project file.
 type ProjectReport struct {
 	File    string       `json:"file,omitempty" jsonschema:"the root's .devbroker.toml; absent when it has none"`
-	Trusted bool         `json:"trusted" jsonschema:"whether the user trusts the root: when false, none of .devbroker.toml applies (the embedded defaults alone serve) and drivers that run the repository's code do not run"`
+	Trusted bool         `json:"trusted" jsonschema:"whether the user trusts the root: when false, none of .devbroker.toml applies (the embedded defaults and the user's own configuration serve) and drivers that run the repository's code do not run"`
 	Reason  string       `json:"reason,omitempty" jsonschema:"when not trusted, why, and how the user trusts it (devbroker trust DIR, outside this server)"`
 	Summary string       `json:"summary,omitempty" jsonschema:"when the file is not trusted, that none of it applies and what it would run"`
 	Runs    []ProjectRun `json:"runs,omitempty" jsonschema:"the commands the file would run once trusted"`
