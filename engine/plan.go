@@ -104,14 +104,21 @@ func (*LintArgs) Step() StepName { return StepLint }
 // Step is check.
 func (*CheckArgs) Step() StepName { return StepCheck }
 
-// planWire is a plan as JSON; each op's arguments are decoded by its step.
-type planWire struct {
+// PlanJSON is a plan as JSON: the one form in which every surface
+// receives a plan. Its ops' arguments stay raw until [PlanJSON.Plan]
+// decodes each by its step. A surface whose request holds a plan beside
+// fields of its own embeds PlanJSON in its request's struct and decodes
+// the request once, with [DecodePlanJSON].
+type PlanJSON struct {
 	Paths []string `json:"paths"`
-	Ops   []struct {
-		Step  string          `json:"step"`
-		Args  json.RawMessage `json:"args,omitempty"`
-		Label string          `json:"label,omitempty"`
-	} `json:"ops"`
+	Ops   []OpJSON `json:"ops"`
+}
+
+// OpJSON is one op of a [PlanJSON].
+type OpJSON struct {
+	Step  string          `json:"step"`
+	Args  json.RawMessage `json:"args,omitempty"`
+	Label string          `json:"label,omitempty"`
 }
 
 // ParsePlan decodes a plan from JSON, each step's arguments by its step's
@@ -120,10 +127,26 @@ type planWire struct {
 // arguments) do not fail ParsePlan: [Engine.Validate] reports them, with
 // every other problem of the plan.
 func ParsePlan(data []byte) (*Plan, error) {
-	var w planWire
-	if err := planJSON.Decode(data, &w); err != nil {
-		return nil, fault.Wrap(fault.BadArgument, err, "the plan is not valid JSON of the form {\"paths\": [...], \"ops\": [{\"step\": ..., \"args\": {...}}]}")
+	var w PlanJSON
+	if err := DecodePlanJSON(data, &w); err != nil {
+		return nil, err
 	}
+	return w.Plan(), nil
+}
+
+// DecodePlanJSON decodes data strictly into v, a pointer to a [PlanJSON]
+// or to a struct that embeds one, and words a failure as [ParsePlan] does.
+func DecodePlanJSON(data []byte, v any) error {
+	if err := planJSON.Decode(data, v); err != nil {
+		return fault.Wrap(fault.BadArgument, err, "the plan is not valid JSON of the form {\"paths\": [...], \"ops\": [{\"step\": ..., \"args\": {...}}]}")
+	}
+	return nil
+}
+
+// Plan makes the plan, decoding each op's arguments by its step's
+// [Step.Decode]. An unknown step or arguments that do not decode are kept
+// in the op, for [Engine.Validate] to report.
+func (w *PlanJSON) Plan() *Plan {
 	p := &Plan{Paths: w.Paths}
 	if w.Ops != nil {
 		p.Ops = make([]Op, len(w.Ops))
@@ -135,7 +158,7 @@ func ParsePlan(data []byte) (*Plan, error) {
 		}
 		p.Ops[i] = op
 	}
-	return p, nil
+	return p
 }
 
 // planJSON decodes a plan and its steps' arguments strictly: exactly one

@@ -4,6 +4,7 @@ package editor
 // Each is plumbing: decode, call the session, map the answer.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -79,26 +80,32 @@ func version() string {
 	return "(devel)"
 }
 
+// planRequest is devbroker/plan's params: a plan and its apply mode.
+type planRequest struct {
+	engine.PlanJSON
+	Apply json.RawMessage `json:"apply"`
+}
+
 func (c *conn) plan(ctx context.Context, params json.RawMessage) (any, error) {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(params, &raw); err != nil || raw == nil {
+	// The request is decoded once, the plan with it; each op's arguments
+	// by their step's decoder.
+	if p := bytes.TrimSpace(params); len(p) == 0 || p[0] != '{' {
 		return nil, badParams("devbroker/plan", fmt.Errorf(`want an object {"paths": [...], "ops": [...], "apply": "editor" | "disk"}`))
 	}
-	apply := ApplyEditor
-	if a, ok := raw["apply"]; ok {
-		if err := json.Unmarshal(a, &apply); err != nil || (apply != ApplyEditor && apply != ApplyDisk) {
-			return nil, badParams("devbroker/plan", fmt.Errorf(`apply must be "editor" or "disk", got %s`, a))
-		}
-		delete(raw, "apply")
-	}
-	body, _ := json.Marshal(raw)
-	plan, err := engine.ParsePlan(body)
-	if err != nil {
+	var req planRequest
+	if err := engine.DecodePlanJSON(params, &req); err != nil {
 		return nil, badParams("devbroker/plan", err)
 	}
-	if plan.Paths == nil {
-		plan.Paths = []string{}
+	apply := ApplyEditor
+	if req.Apply != nil {
+		if err := json.Unmarshal(req.Apply, &apply); err != nil || (apply != ApplyEditor && apply != ApplyDisk) {
+			return nil, badParams("devbroker/plan", fmt.Errorf(`apply must be "editor" or "disk", got %s`, req.Apply))
+		}
 	}
+	if req.Paths == nil {
+		req.Paths = []string{}
+	}
+	plan := req.Plan()
 	if err := c.checkApply(plan, apply); err != nil {
 		return nil, err
 	}

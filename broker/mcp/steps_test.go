@@ -1,6 +1,9 @@
 package mcp
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"slices"
 	"strings"
 	"testing"
@@ -52,6 +55,51 @@ func TestStepCallDecodesOnce(t *testing.T) {
 	}
 	if h.read("a.txt") != "one\ntwo\n" {
 		t.Fatalf("a.txt = %q", h.read("a.txt"))
+	}
+}
+
+// A dev_plan call decodes its plan once: decodeArgs decodes the request,
+// leaving each op's arguments raw for its step's decoder; the handler
+// neither re-encodes the request nor parses it again as a plan. A step's
+// bad arguments are reported as before, with the plan's other problems.
+func TestPlanCallDecodesOnce(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "tool_plan.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && slices.Contains([]string{"ParsePlan", "Marshal", "Unmarshal"}, sel.Sel.Name) {
+			t.Errorf("%s: tool_plan.go calls %s: build the plan from the decoded parameters", fset.Position(sel.Pos()), sel.Sel.Name)
+		}
+		return true
+	})
+	h := newHarness(t, nil, map[string]string{"a.txt": "one\ntwo\n"})
+	cs := h.connect(nil)
+	before := argDecodes.Load()
+	res := call(t, cs, "dev_plan", map[string]any{"paths": []string{"a.txt"}, "ops": []any{
+		map[string]any{"step": "edit", "args": map[string]any{"path": "a.txt", "edits": []any{map[string]any{"find": "two", "replace": "2"}}}},
+		map[string]any{"step": "read_lines", "args": map[string]any{"path": "a.txt", "start": 2}, "label": "second"},
+		map[string]any{"step": "discard_me"},
+		map[string]any{"step": "read_lines", "args": map[string]any{"path": "a.txt", "start": "2"}},
+		map[string]any{"step": "read_lines", "args": "a.txt"},
+	}})
+	if n := argDecodes.Load() - before; n != 1 {
+		t.Errorf("dev_plan decoded its arguments %d times", n)
+	}
+	want := []string{"the plan was rejected and nothing was run", `step 3 (discard_me): unknown step "discard_me"`, "step 4 (read_lines): bad arguments: start must be an integer, got a JSON string",
+		"step 5 (read_lines): bad arguments: the value must be an object, got a JSON string"}
+	for _, w := range want {
+		if !res.IsError || !strings.Contains(text(res), w) {
+			t.Errorf("dev_plan's error lacks %q:\n%s", w, text(res))
+		}
+	}
+	res = call(t, cs, "dev_plan", map[string]any{"paths": []string{"a.txt"}, "ops": []any{
+		map[string]any{"step": "edit", "args": map[string]any{"path": "a.txt", "edits": []any{map[string]any{"find": "two", "replace": "2"}}}},
+		map[string]any{"step": "read_lines", "args": map[string]any{"path": "a.txt", "start": 2}, "label": "second"},
+	}})
+	if dr := structured[wire.DevResult](t, res); res.IsError || !dr.OK || dr.Reads["second"] != "2" {
+		t.Fatalf("dev_plan: %s", text(res))
 	}
 }
 

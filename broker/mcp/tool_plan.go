@@ -4,9 +4,11 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/devbroker/devbroker/broker"
@@ -22,9 +24,9 @@ type PlanParams struct {
 
 // PlanOp is one step of a plan.
 type PlanOp struct {
-	Step  string         `json:"step" jsonschema:"the step to run"`
-	Args  map[string]any `json:"args,omitempty" jsonschema:"the step's arguments (each step's are listed in the tool's schema)"`
-	Label string         `json:"label,omitempty" jsonschema:"read_lines only: the key of its text in reads (default: the path); labels must be unique in a plan"`
+	Step  string          `json:"step" jsonschema:"the step to run"`
+	Args  json.RawMessage `json:"args,omitempty" jsonschema:"the step's arguments (each step's are listed in the tool's schema)"`
+	Label string          `json:"label,omitempty" jsonschema:"read_lines only: the key of its text in reads (default: the path); labels must be unique in a plan"`
 }
 
 // planDoc is dev_plan's description; %s is the list of steps available,
@@ -45,6 +47,8 @@ func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
 	steps := s.availableSteps()
 	op := in.Properties["ops"].Items
 	setEnum(op, "step", steps)
+	// args stay raw for their step's decoder, but are an object.
+	op.Properties["args"] = &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{}}
 	var synopses, lines, missing []string
 	for _, st := range engine.Steps() {
 		synopses = append(synopses, fmt.Sprintf("%s %s", st.Name, st.Synopsis))
@@ -71,16 +75,23 @@ func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
 		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {
 			return devToolResult(failedResult("", err), bs.Pending())
 		}
-		plan, err := engine.ParsePlan(req.Params.Arguments)
-		if err != nil {
-			return devToolResult(failedResult("", err), bs.Pending())
-		}
-		if plan.Paths == nil {
-			plan.Paths = []string{}
-		}
+		plan := p.plan()
 		stop := s.progress(ctx, req, "dev_plan")
 		r := bs.Run(ctx, plan)
 		stop()
 		return devToolResult(r, bs.Pending())
 	})
+}
+
+// plan makes the engine's plan from the decoded parameters, each op's
+// arguments decoded by its step: the request is decoded once.
+func (p *PlanParams) plan() *engine.Plan {
+	w := engine.PlanJSON{Paths: p.Paths, Ops: make([]engine.OpJSON, len(p.Ops))}
+	if w.Paths == nil {
+		w.Paths = []string{}
+	}
+	for i, o := range p.Ops {
+		w.Ops[i] = engine.OpJSON{Step: o.Step, Args: o.Args, Label: o.Label}
+	}
+	return w.Plan()
 }

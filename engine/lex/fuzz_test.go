@@ -1,13 +1,15 @@
 package lex
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
 
 // FuzzLex lexes arbitrary text in every language: the scanner never panics,
 // its tokens cover the input exactly and in order, their lines agree with
-// the text, and an error lies inside the text.
+// the text, an error lies inside the text, and with SkipSpace the scanner
+// yields the same tokens but the Space ones, and the same error.
 func FuzzLex(f *testing.F) {
 	seeds := []string{
 		"package a\nfunc f() { return \"}\" + `{` } // {\n",
@@ -32,14 +34,47 @@ func FuzzLex(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, which uint8, src string) {
 		lang := langs[int(which)%len(langs)]
-		checkTokens(t, lang, src)
+		toks := checkTokens(t, lang, src)
+		checkSkipSpace(t, lang, src, toks)
 	})
+}
+
+// checkSkipSpace fails unless lexing src with SkipSpace yields toks (which
+// holds no EOF) without their Space tokens, then EOF, and the same error.
+func checkSkipSpace(t *testing.T, lang *Language, src string, toks []Token) {
+	t.Helper()
+	s := New(src, lang, SkipSpace)
+	for _, want := range append(toks, eofToken(t, lang, src)) {
+		if want.Kind == Space {
+			continue
+		}
+		if got := s.Next(); got != want {
+			t.Fatalf("%s: with SkipSpace, token %+v, want %+v in %q", lang.Name, got, want, src)
+		}
+	}
+	full := New(src, lang, 0)
+	for full.Next().Kind != EOF {
+	}
+	if got, want := fmt.Sprint(s.Err()), fmt.Sprint(full.Err()); got != want {
+		t.Fatalf("%s: with SkipSpace, error %s, want %s in %q", lang.Name, got, want, src)
+	}
+}
+
+// eofToken returns the EOF token of src.
+func eofToken(t *testing.T, lang *Language, src string) Token {
+	t.Helper()
+	s := New(src, lang, 0)
+	for {
+		if tok := s.Next(); tok.Kind == EOF {
+			return tok
+		}
+	}
 }
 
 // checkTokens lexes src and fails unless the tokens tile it.
 func checkTokens(t *testing.T, lang *Language, src string) []Token {
 	t.Helper()
-	s := New(src, lang)
+	s := New(src, lang, 0)
 	var toks []Token
 	var b strings.Builder
 	pos, line := 0, 1

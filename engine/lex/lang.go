@@ -48,7 +48,8 @@ type Language struct {
 	CSSURL     bool // url(...) with an unquoted URL is one token
 	PHP        bool // text outside <?php ... ?> is HTML; # comments but #[ attributes; heredoc and nowdoc
 
-	forms forms // the string forms, derived from the fields above
+	forms  forms     // the string forms, derived from the fields above
+	starts [256]bool // the bytes that may start something other than a punctuator (see startBytes)
 }
 
 // Common comment forms.
@@ -106,7 +107,7 @@ var languages = []*Language{
 var byExt = func() map[string]*Language {
 	m := make(map[string]*Language)
 	for _, l := range languages {
-		l.forms = makeForms(l)
+		l.forms, l.starts = makeForms(l), startBytes(l)
 		for _, ext := range l.Exts {
 			if _, dup := m[ext]; dup {
 				panic("lex: extension " + ext + " registered twice")
@@ -116,6 +117,35 @@ var byExt = func() map[string]*Language {
 	}
 	return m
 }()
+
+// startBytes returns the bytes at which scan may find more than a
+// punctuator in l: an identifier, number, comment, directive or literal,
+// or a PHP tag. (A shebang, only at offset 0, is checked apart.) scan
+// skips its tests for every other byte.
+func startBytes(l *Language) (t [256]bool) {
+	for c := range 256 {
+		t[c] = isIdentByte(byte(c), l.DollarIdent)
+	}
+	for _, lc := range l.LineComments {
+		t[lc[0]] = true
+	}
+	if l.BlockOpen != "" {
+		t[l.BlockOpen[0]] = true
+	}
+	for _, c := range "\"'`" {
+		t[c] = true
+	}
+	mark := func(on bool, bytes string) {
+		for i := range len(bytes) {
+			t[bytes[i]] = t[bytes[i]] || on
+		}
+	}
+	mark(l.Directives || l.SwiftRaw, "#")
+	mark(l.Regex, "/")
+	mark(l.CSharp, "@$")
+	mark(l.PHP, "?<")
+	return t
+}
 
 // ForFile returns the language of filename, chosen by its extension
 // (matched case-insensitively), or nil.

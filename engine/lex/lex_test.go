@@ -14,7 +14,9 @@ func tokens(t *testing.T, file, src string) []string {
 		t.Fatalf("%s: no language", file)
 	}
 	var out []string
-	for _, tok := range checkTokens(t, lang, src) {
+	toks := checkTokens(t, lang, src)
+	checkSkipSpace(t, lang, src, toks)
+	for _, tok := range toks {
 		if tok.Kind != Space {
 			out = append(out, fmt.Sprintf("%v:%s", tok.Kind, src[tok.Start:tok.End]))
 		}
@@ -30,6 +32,8 @@ func TestTokens(t *testing.T) {
 		{"a.cpp", `R"x(a " ) })x" u8R"(})"`, []string{`String:R"x(a " ) })x"`, `String:u8R"(})"`}},
 		{"a.cpp", "#define A \\\n  { /* x\n */ }\nint", []string{"Directive:#define A \\\n  { /* x\n */ }", "Ident:int"}},
 		{"a.cpp", "1'000 'x' '\\''", []string{"Number:1'000", "String:'x'", `String:'\''`}},
+		{"a.scala", "'\\\n'", []string{"Punct:'", "Punct:\\", "Punct:'"}},                        // an escaped line break is no character
+		{"a.js", "x = /\\\n/", []string{"Ident:x", "Punct:=", "Punct:/", "Punct:\\", "Punct:/"}}, // nor part of a regular expression
 		{"a.cs", `@"C:\{""x""" $"{x:N2}}" """a""b"""`, []string{`String:@"C:\{""x"""`, `StrOpen:$"{`, "Ident:x", `StrClose::N2}}"`, `String:"""a""b"""`}},
 		{"a.rs", `r#"a"}"# b'(' 'a /* /* } */ */ r#match`, []string{`String:r#"a"}"#`, "Ident:b", "String:'('", "Ident:'a", "Comment:/* /* } */ */", "Ident:r#match"}},
 		{"a.js", "x = /[/]}/g; a / b / c; return /}/", []string{"Ident:x", "Punct:=", "String:/[/]}/g", "Punct:;",
@@ -63,7 +67,7 @@ func TestErrors(t *testing.T) {
 		{"a.jsx", "x = 'a\n", ""},
 	}
 	for _, c := range cases {
-		s := New(c.src, ForFile(c.file))
+		s := New(c.src, ForFile(c.file), 0)
 		for s.Next().Kind != EOF {
 		}
 		got := ""
@@ -78,7 +82,7 @@ func TestErrors(t *testing.T) {
 
 func TestNL(t *testing.T) {
 	src := "a /* x\n */ b\n  c \\\n d"
-	s := New(src, ForFile("a.py"))
+	s := New(src, ForFile("a.py"), 0)
 	var nl []string
 	for tok := s.Next(); tok.Kind != EOF; tok = s.Next() {
 		if tok.Kind != Space && tok.NL {
@@ -102,7 +106,7 @@ func BenchmarkLex1MB(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		s := New(src, lang)
+		s := New(src, lang, 0)
 		for s.Next().Kind != EOF {
 		}
 	}

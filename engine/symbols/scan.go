@@ -11,7 +11,7 @@ import (
 	"github.com/devbroker/devbroker/engine/lex"
 )
 
-// The token kinds the scanner sees (lex's Space never reaches it).
+// The token kinds the scanner sees (it asks lex to skip Space).
 type tokKind = lex.Kind
 
 const (
@@ -47,7 +47,7 @@ type cursor struct {
 }
 
 func newCursor(src string, lang *language) cursor {
-	return cursor{lx: lex.New(src, lang.lex)}
+	return cursor{lx: lex.New(src, lang.lex, lex.SkipSpace)}
 }
 
 // next returns the next code token. Its nl field reports a line break
@@ -55,7 +55,7 @@ func newCursor(src string, lang *language) cursor {
 func (c *cursor) next() token {
 	for {
 		lt := c.lx.Next()
-		if lt.Kind == lex.Space || lt.Kind == lex.Text {
+		if lt.Kind == lex.Text {
 			continue
 		}
 		t := token{kind: lt.Kind, nl: lt.NL, start: lt.Start, end: lt.End, line: lt.Line, endLine: lt.EndLine}

@@ -77,7 +77,7 @@ func (s *delimScanner) errorAt(off int, format string, args ...any) *Error {
 
 // run scans the whole text.
 func (s *delimScanner) run() *Error {
-	sc := lex.New(string(s.src), s.lang)
+	sc := lex.New(string(s.src), s.lang, lex.SkipSpace)
 	for {
 		t := sc.Next()
 		if e, ok := sc.Err(); ok {
