@@ -103,7 +103,7 @@ func (d *Driver) smoke(ctx context.Context, bin string) string {
 	cfg.IdleTimeout = -1
 	srv := lsp.NewServer(cfg)
 	defer srv.Close()
-	rep, err := srv.Diagnose(ctx, []lsp.Document{{Path: file, LanguageID: d.langID, Text: content}}, []string{file})
+	rep, err := srv.Diagnose(ctx, []lsp.Document{{Path: file, LanguageID: d.languageID(name), Text: content}}, []string{file})
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return fmt.Sprintf("the smoke test timed out: %v", err)
