@@ -6,6 +6,7 @@ package lspdriver_test
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/drivers"
+	"github.com/devbroker/devbroker/capabilities/lspdriver"
+	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/configs/trust"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
@@ -116,5 +119,51 @@ func TestTypeScriptFromDefaults(t *testing.T) {
 	// Broken again: the answer follows the content, not a cache.
 	if resp := checkTS(t, set, root, map[string]string{"src/m.ts": brokenTS}); len(resp.Diagnostics) != 1 {
 		t.Fatalf("broken again: want 1 diagnostic, got %+v", resp.Diagnostics)
+	}
+}
+
+// TestTypeScriptWithoutTypeScript runs the real typescript-language-server
+// from a copy with no typescript package beside it: the probe finds the
+// server but its smoke test fails, and says why and how to install what
+// is missing.
+func TestTypeScriptWithoutTypeScript(t *testing.T) {
+	bin, err := exec.LookPath("typescript-language-server")
+	if err != nil {
+		t.Skip("no typescript-language-server on PATH (npm install -g typescript typescript-language-server; make tools installs them)")
+	}
+	cli, err := filepath.EvalSymlinks(bin) // .../typescript-language-server/lib/cli.mjs
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg := filepath.Dir(filepath.Dir(cli))
+	lone := filepath.Join(t.TempDir(), "node_modules", "typescript-language-server")
+	for _, f := range []string{"package.json", "lib/cli.mjs"} {
+		b, err := os.ReadFile(filepath.Join(pkg, f))
+		if err != nil {
+			t.Fatalf("not an npm install of typescript-language-server at %s: %v", pkg, err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(lone, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(lone, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	def, err := configs.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := *def.Drivers["typescript-language-server"]
+	cfg.Command = []string{"node", filepath.Join(lone, "lib", "cli.mjs"), "--stdio"}
+	d, err := lspdriver.Type.New("typescript-language-server", &cfg, capabilities.Env{Root: t.TempDir(), Language: "typescript"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	p := d.Probe(ctx)
+	if p.State != capabilities.Failed || !strings.Contains(p.Reason, "Could not find a valid TypeScript installation") || !strings.Contains(p.Reason, "install: npm install -g typescript typescript-language-server") {
+		t.Fatalf("probe: %+v", p)
 	}
 }
