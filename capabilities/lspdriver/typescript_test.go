@@ -32,24 +32,7 @@ func (trustAll) Check(string, string) trust.Verdict { return trust.Verdict{Trust
 // builds and probes the Set, and returns it with the server's probe line.
 func typescriptSet(t *testing.T) (*capabilities.Set, capabilities.DriverReport, string) {
 	t.Helper()
-	if _, err := exec.LookPath("typescript-language-server"); err != nil {
-		t.Skip("no typescript-language-server on PATH (npm install -g typescript typescript-language-server; make tools installs them)")
-	}
-	root, _ := filepath.EvalSymlinks(t.TempDir())
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	set, rep, err := drivers.LoadWith(ctx, root, drivers.Options{Trust: trustAll{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = set.Close() })
-	for _, dr := range rep.Drivers {
-		if dr.Name == "typescript-language-server" {
-			return set, dr, root
-		}
-	}
-	t.Fatalf("the default configuration has no typescript-language-server driver: %+v", rep.Drivers)
-	return nil, capabilities.DriverReport{}, ""
+	return defaultsSet(t, "typescript-language-server", "typescript-language-server", "npm install -g typescript typescript-language-server", drivers.Options{Trust: trustAll{}})
 }
 
 // checkTS checks files (workspace path to content) that exist only in
