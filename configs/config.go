@@ -199,7 +199,9 @@ type Driver struct {
 	RunsRepositoryCode bool `toml:"runs_repository_code"`
 
 	// LanguageID is, for a language server, the language identifier sent
-	// in didOpen ("go", "python"); default: the language's name.
+	// in didOpen ("go", "python"); default: by the file's extension for
+	// TypeScript and JavaScript (typescript, typescriptreact, javascript,
+	// javascriptreact), else the language's name.
 	LanguageID string `toml:"language_id"`
 	// IdleTimeout, for a language server, stops it after it has not been
 	// used for this long, as a Go duration; it starts again on the next

@@ -73,7 +73,9 @@
 //
 // Some default drivers run code the repository provides, whatever their
 // command (runs_repository_code = true): prettier (prettier.config.js,
-// .prettierrc.js, plugins), eslint (eslint.config.js) and cargo clippy
+// .prettierrc.js, plugins), eslint (eslint.config.js),
+// typescript-language-server (the project's node_modules/typescript and
+// the tsserver plugins its tsconfig.json names) and cargo clippy
 // (build.rs, procedural macros, .cargo/config.toml aliases, even for
 // cargo clippy --version). In a root you have not trusted, with a
 // .devbroker.toml or without, they are untrusted: neither probed nor run,

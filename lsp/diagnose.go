@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -20,6 +21,7 @@ type Settle string
 // Ways of settling, in order of preference.
 const (
 	SettleBarrier Settle = "barrier" // gopls.diagnose_files
+	SettleRequest Settle = "request" // tsserver's synchronous diagnostics
 	SettlePull    Settle = "pull"    // textDocument/diagnostic per file
 	SettlePush    Settle = "push"    // version-gated publishes and progress end
 )
@@ -87,6 +89,10 @@ func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) 
 		if err == nil {
 			err = in.waitUntil(ctx, func() bool { return in.current(want) })
 		}
+	case in.offers(TSServerRequestCommand):
+		// typescript-language-server: its pushes carry no version.
+		rep.Settle = SettleRequest
+		pulled, err = in.tsserverPull(ctx, slices.Sorted(maps.Keys(want)))
 	default:
 		// A server may register pull diagnostics after initialize, and
 		// then stop pushing for open documents (pyright does): waiting on

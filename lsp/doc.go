@@ -16,8 +16,10 @@
 //
 // Settling is deterministic, without sleeps: a server that offers the
 // gopls.diagnose_files command is asked to run it (it returns after it has
-// published), one that offers pull diagnostics (LSP 3.17) is asked per
-// file, and any other is waited on until it has published for every
+// published), typescript-language-server (it offers
+// typescript.tsserverRequest; its publishes carry no version) has tsserver
+// asked for each open document's syntax and type errors, one that offers
+// pull diagnostics (LSP 3.17) is asked per file, and any other is waited on until it has published for every
 // synced version and ended its work-done progress, up to the caller's
 // deadline. A server may offer pull diagnostics by registering them after
 // initialize, and then stop pushing (pyright does): the wait for pushes

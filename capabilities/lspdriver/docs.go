@@ -39,6 +39,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine/rootfs"
@@ -64,6 +65,27 @@ type view struct {
 // goModFiles are Go's module files, sent with their own language ids.
 var goModFiles = map[string]string{"go.mod": "go.mod", "go.sum": "go.sum", "go.work": "go.work"}
 
+// extLanguageIDs are LSP's language identifiers of the extensions one
+// server (typescript-language-server) takes under several: it parses a
+// document by its identifier, so a .tsx file sent as typescript would be
+// full of syntax errors.
+var extLanguageIDs = map[string]string{
+	".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
+	".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
+}
+
+// languageID is the language identifier the file at workspace path p is
+// sent with: the configured language_id; without one, its extension's
+// identifier among extLanguageIDs, else the language's name.
+func (d *Driver) languageID(p string) string {
+	if d.cfg.LanguageID == "" {
+		if id, ok := extLanguageIDs[strings.ToLower(path.Ext(p))]; ok {
+			return id
+		}
+	}
+	return d.langID
+}
+
 func (d *Driver) view(req *capabilities.Request) *view {
 	v := &view{root: req.Root, docs: map[string]lsp.Document{}, deleted: map[string]bool{}, outside: map[string]bool{}}
 	exts := map[string]bool{}
@@ -75,7 +97,7 @@ func (d *Driver) view(req *capabilities.Request) *view {
 		for _, p := range fsys.OutsideLinks(rootfs.SkipDir) {
 			if exts[path.Ext(p)] {
 				v.outside[p] = true
-				v.docs[p] = lsp.Document{Path: v.abs(p), LanguageID: d.langID, Text: outsideStandIn(p)}
+				v.docs[p] = lsp.Document{Path: v.abs(p), LanguageID: d.languageID(p), Text: outsideStandIn(p)}
 			}
 		}
 	}
@@ -85,13 +107,13 @@ func (d *Driver) view(req *capabilities.Request) *view {
 		}
 	}
 	for _, p := range req.Files {
-		add(p, d.langID)
+		add(p, d.languageID(p))
 	}
 	for _, p := range req.Changed {
 		if id, ok := goModFiles[path.Base(p)]; ok && d.langID == "go" {
 			add(p, id)
 		} else if exts[path.Ext(p)] {
-			add(p, d.langID)
+			add(p, d.languageID(p))
 		}
 	}
 	for _, p := range req.Deleted {

@@ -68,7 +68,8 @@ func (d *Driver) probe(ctx context.Context) capabilities.Probe {
 	return p
 }
 
-// smoke runs the server on a temporary root; "" means it passed.
+// smoke runs the server on a temporary root; "" means it passed. A
+// failure other than a timeout ends with the install hint.
 func (d *Driver) smoke(ctx context.Context, bin string) string {
 	name, content, expect := "smoke.go", goSmoke, true
 	if d.cfg.Smoke != nil {
@@ -103,12 +104,18 @@ func (d *Driver) smoke(ctx context.Context, bin string) string {
 	cfg.IdleTimeout = -1
 	srv := lsp.NewServer(cfg)
 	defer srv.Close()
-	rep, err := srv.Diagnose(ctx, []lsp.Document{{Path: file, LanguageID: d.langID, Text: content}}, []string{file})
+	rep, err := srv.Diagnose(ctx, []lsp.Document{{Path: file, LanguageID: d.languageID(name), Text: content}}, []string{file})
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return fmt.Sprintf("the smoke test timed out: %v", err)
 		}
-		return fmt.Sprintf("the smoke test failed: %v", err)
+		// A server that fails to start often lacks a part the install
+		// hint names (typescript-language-server without typescript).
+		reason := fmt.Sprintf("the smoke test failed: %v", err)
+		if d.cfg.Install != "" && !d.isGopls() {
+			reason += "; install: " + d.cfg.Install
+		}
+		return reason
 	}
 	if expect && len(rep.Files[file]) == 0 {
 		return fmt.Sprintf("the smoke test's type error was not reported (%s answered with no diagnostics for %s)", d.name, name)

@@ -175,7 +175,7 @@ func (d *Driver) fix(ctx context.Context, srv *lsp.Server, v *view, req *capabil
 	for p, es := range taken {
 		doc, ok := v.docs[p]
 		if !ok {
-			doc = lsp.Document{Path: v.abs(p), LanguageID: d.langID, Text: req.All[p].Content()}
+			doc = lsp.Document{Path: v.abs(p), LanguageID: d.languageID(p), Text: req.All[p].Content()}
 		}
 		fixed, err := applyEdits(doc.Text, es)
 		if err != nil {

@@ -26,23 +26,32 @@ import (
 // probes the Set, and returns it with pyright's probe line.
 func pyrightSet(t *testing.T) (*capabilities.Set, capabilities.DriverReport, string) {
 	t.Helper()
-	if _, err := exec.LookPath("pyright-langserver"); err != nil {
-		t.Skip("no pyright-langserver on PATH (npm install -g pyright)")
+	return defaultsSet(t, "pyright-langserver", "pyright", "npm install -g pyright", drivers.Options{})
+}
+
+// defaultsSet loads the embedded defaults for a fresh root with opts,
+// builds and probes the Set, and returns it with the probe line of the
+// driver named driver, whose server bin (skipped without it: install
+// says how to install it) must be on PATH.
+func defaultsSet(t *testing.T, bin, driver, install string, opts drivers.Options) (*capabilities.Set, capabilities.DriverReport, string) {
+	t.Helper()
+	if _, err := exec.LookPath(bin); err != nil {
+		t.Skipf("no %s on PATH (%s; make tools installs it)", bin, install)
 	}
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	set, rep, err := drivers.Load(ctx, root)
+	set, rep, err := drivers.LoadWith(ctx, root, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = set.Close() })
 	for _, dr := range rep.Drivers {
-		if dr.Name == "pyright" {
+		if dr.Name == driver {
 			return set, dr, root
 		}
 	}
-	t.Fatalf("the default configuration has no pyright driver: %+v", rep.Drivers)
+	t.Fatalf("the default configuration has no %s driver: %+v", driver, rep.Drivers)
 	return nil, capabilities.DriverReport{}, ""
 }
 
