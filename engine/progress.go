@@ -8,7 +8,10 @@ package engine
 // that context. Nothing waits for a listener: without one, a report does
 // nothing.
 
-import "context"
+import (
+	"context"
+	"strconv"
+)
 
 // Progress is one event of work in progress.
 type Progress struct {
@@ -56,4 +59,21 @@ func ReportProgress(ctx context.Context, p Progress) {
 func WantsProgress(ctx context.Context) bool {
 	_, ok := ctx.Value(progressKey{}).(ProgressFunc)
 	return ok
+}
+
+// String is the event as one line, the same on every surface: "gopls:
+// Setting up workspace: Loading packages... (40%)"; the last event of a
+// piece of work ends in "(done)".
+func (p Progress) String() string {
+	s := p.Driver + ": " + p.Title
+	if p.Message != "" {
+		s += ": " + p.Message
+	}
+	switch {
+	case p.Done:
+		s += " (done)"
+	case p.Percentage >= 0:
+		s += " (" + strconv.Itoa(p.Percentage) + "%)"
+	}
+	return s
 }

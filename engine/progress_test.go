@@ -27,3 +27,19 @@ func TestProgressHook(t *testing.T) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }
+
+func TestProgressString(t *testing.T) {
+	for _, c := range []struct {
+		p    engine.Progress
+		want string
+	}{
+		{engine.Progress{Driver: "gopls", Title: "Setting up workspace", Message: "Loading packages...", Percentage: -1}, "gopls: Setting up workspace: Loading packages..."},
+		{engine.Progress{Driver: "gopls", Title: "check", Message: "driver 1 of 2, 3 files", Percentage: 0}, "gopls: check: driver 1 of 2, 3 files (0%)"},
+		{engine.Progress{Driver: "x", Title: "indexing", Percentage: 40}, "x: indexing (40%)"},
+		{engine.Progress{Driver: "x", Title: "indexing", Message: "finished", Percentage: 100, Done: true}, "x: indexing: finished (done)"},
+	} {
+		if got := c.p.String(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
+		}
+	}
+}

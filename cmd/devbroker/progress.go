@@ -90,13 +90,7 @@ func (s *statusLine) update(p engine.Progress) {
 
 // status is one piece of work as a line.
 func status(cmd string, p engine.Progress) string {
-	line := fmt.Sprintf("devbroker %s: %s: %s", cmd, p.Driver, p.Title)
-	if p.Message != "" {
-		line += ": " + p.Message
-	}
-	if p.Percentage >= 0 && p.Title != cmd {
-		line += fmt.Sprintf(" (%d%%)", p.Percentage)
-	}
+	line := "devbroker " + cmd + ": " + p.String()
 	if r := []rune(line); len(r) > maxStatus {
 		line = string(r[:maxStatus-3]) + "..."
 	}
