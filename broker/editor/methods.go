@@ -91,6 +91,10 @@ func (c *conn) plan(ctx context.Context, params json.RawMessage) (any, error) {
 		}
 		delete(raw, "apply")
 	}
+	token, err := workDoneToken("devbroker/plan", raw)
+	if err != nil {
+		return nil, err
+	}
 	body, _ := json.Marshal(raw)
 	plan, err := engine.ParsePlan(body)
 	if err != nil {
@@ -103,7 +107,9 @@ func (c *conn) plan(ctx context.Context, params json.RawMessage) (any, error) {
 		return nil, err
 	}
 	var edit *WorkspaceEdit
-	res, changes, reverted := c.sess.RunChanges(ctx, plan, c.keep(apply, &edit))
+	pctx, endProgress := c.workDone(ctx, token, "devbroker/plan")
+	res, changes, reverted := c.sess.RunChanges(pctx, plan, c.keep(apply, &edit))
+	endProgress()
 	out := &PlanResult{Apply: apply, Edit: edit}
 	reverts := map[string]bool{}
 	if reverted {
