@@ -33,8 +33,9 @@ type Progress struct {
 	Done bool
 }
 
-// maxQueued bounds a subscriber's backlog: beyond it, reports (not
-// begins or ends) are dropped.
+// maxQueued bounds a subscriber's backlog: beyond it, events other than
+// ends are dropped, so a subscriber that falls behind still learns that
+// the work ended.
 const maxQueued = 256
 
 // hub fans progress out to subscribers.
@@ -63,7 +64,7 @@ func (h *hub) publish(p Progress) {
 
 func (s *subscriber) push(p Progress) {
 	s.mu.Lock()
-	if len(s.queue) < maxQueued || p.Done || p.Message == "" && p.Percentage < 0 {
+	if len(s.queue) < maxQueued || p.Done {
 		s.queue = append(s.queue, p)
 	}
 	s.mu.Unlock()
