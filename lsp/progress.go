@@ -68,6 +68,12 @@ func (s *subscriber) push(p Progress) {
 		s.queue = append(s.queue, p)
 	}
 	s.mu.Unlock()
+	s.signal()
+}
+
+// signal wakes the subscriber's goroutine; a wake-up already pending
+// will do.
+func (s *subscriber) signal() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
@@ -117,6 +123,7 @@ func (h *hub) subscribe(f func(Progress), open func() []Progress) (stop func()) 
 	h.subs[s] = true
 	h.mu.Unlock()
 	go s.run()
+	s.signal() // deliver what is open
 	var once sync.Once
 	return func() {
 		once.Do(func() {

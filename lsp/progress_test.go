@@ -68,8 +68,7 @@ func TestGoplsProgress(t *testing.T) {
 	}
 }
 
-// TestSubscribeStop: events published after stop do not arrive, and a
-// subscriber that joins while a piece of work is open is told it began.
+// TestSubscribeStop: events published after stop do not arrive.
 func TestSubscribeStop(t *testing.T) {
 	s := fake(t, lsptest.Push, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -90,5 +89,33 @@ func TestSubscribeStop(t *testing.T) {
 	}
 	if got := len(rec.events()); got != n {
 		t.Fatalf("%d events after stop", got-n)
+	}
+}
+
+// TestSubscribeReplaysOpenWork: a server whose load never ends is busy,
+// its request times out with the report saying so, and a subscriber that
+// joins later is told first that the load began.
+func TestSubscribeReplaysOpenWork(t *testing.T) {
+	s := fake(t, lsptest.LoadForever, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	p := filepath.Join(t.TempDir(), "x.txt")
+	rep, err := s.Diagnose(ctx, []lsp.Document{{Path: p, LanguageID: "text", Text: "a"}}, []string{p})
+	if err == nil || rep == nil || !rep.Indexing || len(rep.Files[p]) != 1 {
+		t.Fatalf("err %v, report %+v: want a timeout while indexing, with the settled diagnostic", err, rep)
+	}
+	if busy, what := s.Busy(); !busy || what != "Setting up workspace: Loading packages..." {
+		t.Fatalf("busy %v %q", busy, what)
+	}
+	first := make(chan lsp.Progress, 1)
+	stop := s.Subscribe(func(p lsp.Progress) {
+		select {
+		case first <- p:
+		default:
+		}
+	})
+	defer stop()
+	if got := <-first; got.Title != "Setting up workspace" || got.Done || got.Server != "fake" {
+		t.Fatalf("first event %+v", got)
 	}
 }
