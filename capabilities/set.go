@@ -257,11 +257,12 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 	rf := s.routeFiles(req.Kind, targets)
 	resp := &engine.Response{Edits: map[string]*text.Doc{}, Diagnostics: rf.infos}
 	all, changed := req.Files, req.Changed
-	for _, dn := range rf.order {
+	for i, dn := range rf.order {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		d := s.drivers[dn]
+		end := phase(ctx, req.Kind, dn, i, len(rf.order), len(rf.files[dn]))
 		r := safeRun(ctx, d, &Request{
 			Kind: req.Kind, Root: req.Root, Files: rf.files[dn], All: all,
 			Changed: changed, Deleted: req.Deleted, Fix: req.Fix,
@@ -270,6 +271,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		if status == "" {
 			status = engine.StatusOK
 		}
+		end(status)
 		msg := r.Message
 		if n := strings.Join(rf.notes[dn], "; "); n != "" {
 			msg = strings.TrimPrefix(msg+"; "+n, "; ")

@@ -122,6 +122,10 @@ type Driver struct {
 	// Doc is a sentence about what the driver does, shown by the probe.
 	Doc string `toml:"doc"`
 	// Timeout bounds one run, as a Go duration ("30s", "2m"). Default 60s.
+	// For a language server, it does not run out while the server reports
+	// loading its workspace: it runs from the end of the load, up to ten
+	// times the timeout in all, and a request still waiting on a load then
+	// answers indexing (docs/verdicts.md).
 	Timeout Duration `toml:"timeout"`
 
 	// Command is the argv of an external command or a language server,

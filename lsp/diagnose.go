@@ -83,8 +83,9 @@ func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) 
 	case in.offers(DiagnoseFilesCommand):
 		rep.Settle = SettleBarrier
 		err = in.call(ctx, "workspace/executeCommand", executeCommandParams{
-			Command:   DiagnoseFilesCommand,
-			Arguments: []any{map[string]any{"files": uris}},
+			Command:       DiagnoseFilesCommand,
+			Arguments:     []any{map[string]any{"files": uris}},
+			WorkDoneToken: in.ownToken(),
 		}, nil)
 		if err == nil {
 			err = in.waitUntil(ctx, func() bool { return in.current(want) })

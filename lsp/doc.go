@@ -49,6 +49,14 @@
 // file under the root, the latter also the files gone since, so the
 // server misses nothing done meanwhile.
 //
+// A server's work-done progress ($/progress after
+// window/workDoneProgress/create; gopls's "Setting up workspace: Loading
+// packages...") is a stream: [Server.Subscribe] hands each event to a
+// subscriber on its own goroutine, starting with the work open at the
+// time, and [Server.Busy] says whether work is open now. The work of
+// devbroker's own requests (gopls.diagnose_files, run under a token
+// devbroker gives) is in the stream but does not make the server busy.
+//
 // The package knows language servers, not agents: it starts processes
 // (it is the only package that starts language servers), speaks LSP, and
 // converts nothing to devbroker's diagnostics; positions stay UTF-16.

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -47,7 +48,8 @@ type instance struct {
 
 	mu       sync.Mutex
 	diags    map[string]published // by URI
-	progress map[string]string    // active work-done progress: token → title
+	progress map[string]Progress  // open work-done progress, by token key
+	publish  func(Progress)       // tells the Server's subscribers; never blocks
 	pullRegs map[string]bool      // ids of textDocument/diagnostic registrations
 	// watchRegs holds the workspace/didChangeWatchedFiles registrations'
 	// watchers, by registration id.
@@ -58,7 +60,8 @@ type instance struct {
 
 // start starts the server process and initializes it. On any error the
 // process is gone when start returns.
-func start(ctx context.Context, cfg *Config, log *slog.Logger) (*instance, error) {
+// Its work-done progress goes to publish.
+func start(ctx context.Context, cfg *Config, log *slog.Logger, publish func(Progress)) (*instance, error) {
 	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
 	cmd.Dir = cfg.Root
 	cmd.Env = append(os.Environ(), cfg.Env...)
@@ -66,7 +69,7 @@ func start(ctx context.Context, cfg *Config, log *slog.Logger) (*instance, error
 	in := &instance{
 		cfg: cfg, log: log, cmd: cmd, tail: &tailWriter{max: 4096},
 		exited: make(chan struct{}), diags: map[string]published{},
-		progress: map[string]string{}, pullRegs: map[string]bool{}, watchRegs: map[string][]fileWatcher{}, notify: make(chan struct{}),
+		progress: map[string]Progress{}, publish: publish, pullRegs: map[string]bool{}, watchRegs: map[string][]fileWatcher{}, notify: make(chan struct{}),
 	}
 	var stderr io.Writer = in.tail
 	if cfg.Stderr != nil {
@@ -90,6 +93,7 @@ func start(ctx context.Context, cfg *Config, log *slog.Logger) (*instance, error
 	go func() {
 		in.waitErr = cmd.Wait()
 		close(in.exited)
+		in.endProgress()
 	}()
 	in.conn = jsonrpc2.NewConn(newBoundedStream(&pipe{r: stdout, w: stdin}, MaxMessageBytes))
 	in.conn.Go(context.Background(), in.handle)
@@ -283,12 +287,11 @@ func (in *instance) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 		if err := json.Unmarshal(params, &p); err != nil || len(p.Token) == 0 {
 			return nil
 		}
-		key := tokenKey(p.Token)
-		switch p.Value.Kind {
-		case "begin":
-			in.update(func() { in.progress[key] = p.Value.Title })
-		case "end":
-			in.update(func() { delete(in.progress, key) })
+		var ev Progress
+		ok := false
+		in.update(func() { ev, ok = in.progressEvent(&p) })
+		if ok {
+			in.publish(ev)
 		}
 		return nil
 	case protocol.MethodClientRegisterCapability:
@@ -385,15 +388,23 @@ func (in *instance) waitUntil(ctx context.Context, cond func() bool) error {
 	}
 }
 
-// indexing reports whether work-done progress has begun and not ended,
-// and the titles.
+// indexing reports whether work-done progress has begun and not ended
+// (but for devbroker's own requests), and the titles and messages.
 func (in *instance) indexing() (bool, string) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	var titles []string
-	for _, t := range in.progress {
+	for key, p := range in.progress {
+		if own(key) {
+			continue
+		}
+		t := p.Title
+		if p.Message != "" {
+			t += ": " + p.Message
+		}
 		titles = append(titles, t)
 	}
+	slices.Sort(titles)
 	return len(titles) > 0, strings.Join(titles, "; ")
 }
 

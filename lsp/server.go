@@ -138,6 +138,7 @@ type Server struct {
 	log  *slog.Logger
 	sem  chan struct{} // held by the running request
 	done chan struct{} // closed by Close
+	hub  hub           // the subscribers to the servers' progress
 
 	mu       sync.Mutex
 	inst     *instance
@@ -294,7 +295,7 @@ func (s *Server) ensure(ctx context.Context) (*instance, error) {
 	// A new process reads the disk: what changed before it starts is
 	// known to it, what changes from now on is collected.
 	s.freshWatch()
-	in, err := start(ctx, &s.cfg, s.log)
+	in, err := start(ctx, &s.cfg, s.log, s.hub.publish)
 	if err != nil {
 		return nil, err
 	}

@@ -117,9 +117,10 @@ type publishDiagnosticsParams struct {
 type progressParams struct {
 	Token json.RawMessage `json:"token"`
 	Value struct {
-		Kind    string `json:"kind"` // begin, report, end
-		Title   string `json:"title,omitempty"`
-		Message string `json:"message,omitempty"`
+		Kind       string   `json:"kind"` // begin, report, end
+		Title      string   `json:"title,omitempty"`
+		Message    string   `json:"message,omitempty"`
+		Percentage *float64 `json:"percentage,omitempty"`
 	} `json:"value"`
 }
 
@@ -234,6 +235,9 @@ type formattingParams struct {
 type executeCommandParams struct {
 	Command   string `json:"command"`
 	Arguments []any  `json:"arguments,omitempty"`
+	// WorkDoneToken, when set, is the token of the command's own
+	// progress (see ownToken).
+	WorkDoneToken string `json:"workDoneToken,omitempty"`
 }
 
 // documentDiagnosticParams is LSP 3.17's textDocument/diagnostic request.

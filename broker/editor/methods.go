@@ -80,10 +80,12 @@ func version() string {
 	return "(devel)"
 }
 
-// planRequest is devbroker/plan's params: a plan and its apply mode.
+// planRequest is devbroker/plan's params: a plan, its apply mode and
+// the client's progress token.
 type planRequest struct {
 	engine.PlanJSON
-	Apply json.RawMessage `json:"apply"`
+	Apply         json.RawMessage `json:"apply"`
+	WorkDoneToken json.RawMessage `json:"workDoneToken"`
 }
 
 func (c *conn) plan(ctx context.Context, params json.RawMessage) (any, error) {
@@ -105,12 +107,18 @@ func (c *conn) plan(ctx context.Context, params json.RawMessage) (any, error) {
 	if req.Paths == nil {
 		req.Paths = []string{}
 	}
+	token, err := workDoneToken("devbroker/plan", req.WorkDoneToken)
+	if err != nil {
+		return nil, err
+	}
 	plan := req.Plan()
 	if err := c.checkApply(plan, apply); err != nil {
 		return nil, err
 	}
 	var edit *WorkspaceEdit
-	res, changes, reverted := c.sess.RunChanges(ctx, plan, c.keep(apply, &edit))
+	pctx, endProgress := c.workDone(ctx, token, "devbroker/plan")
+	res, changes, reverted := c.sess.RunChanges(pctx, plan, c.keep(apply, &edit))
+	endProgress()
 	out := &PlanResult{Apply: apply, Edit: edit}
 	reverts := map[string]bool{}
 	if reverted {

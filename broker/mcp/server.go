@@ -20,7 +20,6 @@ package mcp
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -370,6 +369,8 @@ func (s *Server) handler(name string, body func(ctx context.Context, req *sdk.Ca
 		if err != nil {
 			return errorResult(err), nil
 		}
+		ctx, endProgress := s.relay(ctx, req) // progress.go
+		defer endProgress()
 		return body(ctx, req, bs), nil
 	}
 }
@@ -396,41 +397,6 @@ func devToolResult(r *engine.Result, unwritten []string) *sdk.CallToolResult {
 		StructuredContent: dr,
 		IsError:           dr.Error != nil && dr.Error.Kind != string(fault.Diagnostics),
 	}
-}
-
-// progress sends progress notifications for a long call, every interval,
-// if the client gave a progress token; stop ends them.
-func (s *Server) progress(ctx context.Context, req *sdk.CallToolRequest, what string) (stop func()) {
-	token := req.Params.GetProgressToken()
-	if token == nil || req.Session == nil {
-		return func() {}
-	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		start := time.Now()
-		tick := time.NewTicker(s.opts.ProgressInterval)
-		defer tick.Stop()
-		n := 0
-		send := func(msg string) {
-			n++
-			_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: float64(n), Message: msg})
-		}
-		send(what + ": started")
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				send(fmt.Sprintf("%s: running for %s", what, time.Since(start).Round(time.Second)))
-			}
-		}
-	}()
-	return func() { close(done); wg.Wait() }
 }
 
 // run is the body shared by the step tools: decode p from the arguments

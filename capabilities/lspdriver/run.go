@@ -31,12 +31,15 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 		return capabilities.ClosedResult(d.name)
 	}
 	defer d.calls.End()
-	ctx, cancel := context.WithTimeout(ctx, d.timeout)
-	defer cancel()
-	srv, err := d.server(ctx, req.Root)
+	sctx, scancel := context.WithTimeout(ctx, d.timeout)
+	srv, err := d.server(sctx, req.Root)
+	scancel()
 	if err != nil {
 		return failed(nil, err, false)
 	}
+	defer d.relay(ctx, srv)()
+	ctx, cancel := d.deadline(ctx, srv)
+	defer cancel()
 	v := d.view(req)
 	ms := &mappers{v: v, req: req, m: map[string]*text.Mapper{}}
 	var res *capabilities.Result
@@ -47,6 +50,9 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 		res = d.lint(ctx, srv, v, ms, req)
 	default:
 		res = d.check(ctx, srv, v, ms, req)
+	}
+	if res.Status == engine.StatusTimeout || res.Status == engine.StatusIndexing {
+		d.cutShort(ctx, srv, res)
 	}
 	if len(v.unhidden) > 0 && res.Status == engine.StatusOK {
 		res.Message = fmt.Sprintf("%s still sees on disk the files deleted in the workspace: %s", d.name, strings.Join(v.unhidden, ", "))

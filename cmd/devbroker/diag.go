@@ -39,6 +39,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	root := fl.String("root", ".", "the root directory")
 	outFormat := fl.String("format", "text", "output format: text, json or sarif")
 	trusted := trustFlag(fl)
+	quiet := quietFlag(fl)
 	fix := false
 	if kind == engine.Lint {
 		fl.BoolVar(&fix, "fix", false, "apply the fixes the linters offer (with --write, to disk)")
@@ -48,7 +49,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		fl.BoolVar(&write, "write", false, "write the formatted or fixed files to disk")
 	}
 	fl.Usage = func() {
-		fmt.Fprintf(stderr, "usage: devbroker %s [--root DIR] [--trust] [--format text|json|sarif]", kind)
+		fmt.Fprintf(stderr, "usage: devbroker %s [--root DIR] [--trust] [--quiet] [--format text|json|sarif]", kind)
 		switch kind {
 		case engine.Lint:
 			fmt.Fprint(stderr, " [--fix] [--write]")
@@ -96,7 +97,9 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		op.Args = &engine.LintArgs{Fix: true}
 	}
 	plan := &engine.Plan{Paths: paths, Ops: []engine.Op{op}}
-	res := eng.Run(ctx, plan)
+	pctx, endProgress := withProgress(ctx, string(kind), stderr, *quiet)
+	res := eng.Run(pctx, plan)
+	endProgress()
 	if write {
 		writeAfter(ctx, eng, res)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -31,6 +32,12 @@ func TestMain(m *testing.M) {
 					return nil
 				}}}
 			}
+			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+		// devbroker-tty is devbroker whose standard error counts as a
+		// terminal: it draws progress.
+		"devbroker-tty": func() {
+			isTerminal = func(io.Writer) bool { return true }
 			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
 		// devbroker-hang is devbroker whose only driver is a linter that

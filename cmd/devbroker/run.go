@@ -23,8 +23,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	root := fl.String("root", ".", "the workspace root directory")
 	trusted := trustFlag(fl)
+	quiet := quietFlag(fl)
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: devbroker run [--root DIR] [--trust] PLAN.json|-\n"+
+		fmt.Fprintln(stderr, "usage: devbroker run [--root DIR] [--trust] [--quiet] PLAN.json|-\n"+
 			"Exit status: 0 ok; 1 not ok (a step failed, or an error diagnostic); 2 a driver's answer\n"+
 			"was incomplete (timeout, crashed, indexing, unchecked) or no driver serves a step, or bad usage.")
 		fl.PrintDefaults()
@@ -72,7 +73,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "devbroker run: %v\n", err)
 		return exitBadUsage
 	}
-	res := eng.Run(ctx, plan)
+	pctx, endProgress := withProgress(ctx, "run", stderr, *quiet)
+	res := eng.Run(pctx, plan)
+	endProgress()
 	if err := writeJSON(stdout, wireResult(eng, res)); err != nil {
 		fmt.Fprintf(stderr, "devbroker run: %v\n", err)
 		return exitNotOK

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -47,6 +48,15 @@ const (
 	// pull with a header announcing a 1 GiB message, then a few bytes of
 	// it, and lives on.
 	HugeMessage = "huge-message"
+	// LoadForever initializes, opens a work-done progress "Loading
+	// packages" (window/workDoneProgress/create, then begin) on
+	// initialized and never ends it, and publishes one warning per
+	// document version: a server that never finishes loading its
+	// workspace, whose diagnostics so far are settled.
+	LoadForever = "load-forever"
+	// LoadLate is LoadForever whose load ends (the progress's end) when
+	// the process gets SIGUSR1, on the platforms that have it.
+	LoadLate = "load-late"
 )
 
 // midRequest reports whether mode fails on a pull diagnostics request.
@@ -73,8 +83,11 @@ type msg struct {
 
 func serve(mode string, r io.Reader, w io.Writer) {
 	br := bufio.NewReader(r)
+	var wmu sync.Mutex
 	send := func(v any) {
 		b, _ := json.Marshal(v)
+		wmu.Lock()
+		defer wmu.Unlock()
 		fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(b), b)
 	}
 	texts := map[string]string{} // by URI
@@ -103,6 +116,10 @@ func serve(mode string, r io.Reader, w io.Writer) {
 				"capabilities": caps,
 				"serverInfo":   map[string]any{"name": "fake-" + mode},
 			}})
+		case "initialized":
+			if mode == LoadForever || mode == LoadLate {
+				load(mode, send)
+			}
 		case "shutdown":
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})
 		case "exit":
@@ -148,6 +165,10 @@ func serve(mode string, r io.Reader, w io.Writer) {
 						map[string]any{"id": "pull-1", "method": "textDocument/diagnostic", "registerOptions": map[string]any{"interFileDependencies": true}},
 					}}})
 				}
+			case LoadForever, LoadLate:
+				pub(map[string]any{"uri": u, "version": v, "diagnostics": []any{
+					map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 1}}, "severity": 2, "message": "settled v" + strconv.Itoa(v)},
+				}})
 			case Push:
 				tok := "t" + strconv.Itoa(v)
 				send(map[string]any{"jsonrpc": "2.0", "method": "$/progress", "params": map[string]any{"token": tok, "value": map[string]any{"kind": "begin", "title": "checking"}}})
@@ -184,6 +205,23 @@ func serve(mode string, r io.Reader, w io.Writer) {
 			}
 		}
 	}
+}
+
+// load opens the fake's workspace load; LoadLate's ends on loadEnd.
+func load(mode string, send func(any)) {
+	var end <-chan struct{}
+	if mode == LoadLate {
+		end = loadEnd() // listening before the load begins
+	}
+	send(map[string]any{"jsonrpc": "2.0", "id": "create-1", "method": "window/workDoneProgress/create", "params": map[string]any{"token": "load"}})
+	send(map[string]any{"jsonrpc": "2.0", "method": "$/progress", "params": map[string]any{"token": "load", "value": map[string]any{"kind": "begin", "title": "Setting up workspace", "message": "Loading packages..."}}})
+	if mode != LoadLate {
+		return
+	}
+	go func() {
+		<-end
+		send(map[string]any{"jsonrpc": "2.0", "method": "$/progress", "params": map[string]any{"token": "load", "value": map[string]any{"kind": "end", "message": "Finished loading packages."}}})
+	}()
 }
 
 func read(br *bufio.Reader) (*msg, error) {

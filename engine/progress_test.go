@@ -1,0 +1,45 @@
+package engine_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/devbroker/devbroker/engine"
+)
+
+// TestProgressHook: reports reach every receiver of the context, outer
+// first, and nothing happens without one.
+func TestProgressHook(t *testing.T) {
+	ctx := context.Background()
+	if engine.WantsProgress(ctx) {
+		t.Fatal("a bare context wants progress")
+	}
+	engine.ReportProgress(ctx, engine.Progress{Title: "nobody listens"})
+	var got []string
+	ctx = engine.WithProgress(ctx, func(p engine.Progress) { got = append(got, "outer:"+p.Title) })
+	ctx = engine.WithProgress(ctx, func(p engine.Progress) { got = append(got, "inner:"+p.Title) })
+	if !engine.WantsProgress(ctx) {
+		t.Fatal("WantsProgress is false with receivers")
+	}
+	engine.ReportProgress(ctx, engine.Progress{Driver: "gopls", Title: "load", Percentage: -1})
+	if want := []string{"outer:load", "inner:load"}; !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+func TestProgressString(t *testing.T) {
+	for _, c := range []struct {
+		p    engine.Progress
+		want string
+	}{
+		{engine.Progress{Driver: "gopls", Title: "Setting up workspace", Message: "Loading packages...", Percentage: -1}, "gopls: Setting up workspace: Loading packages..."},
+		{engine.Progress{Driver: "gopls", Title: "check", Message: "driver 1 of 2, 3 files", Percentage: 0}, "gopls: check: driver 1 of 2, 3 files (0%)"},
+		{engine.Progress{Driver: "x", Title: "indexing", Percentage: 40}, "x: indexing (40%)"},
+		{engine.Progress{Driver: "x", Title: "indexing", Message: "finished", Percentage: 100, Done: true}, "x: indexing: finished (done)"},
+	} {
+		if got := c.p.String(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
+		}
+	}
+}
