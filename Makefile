@@ -11,7 +11,7 @@ tools:
 
 # gopls is installed into $(go env GOPATH)/bin, which may not be on PATH.
 test: tools
-	PATH="$$(go env GOPATH)/bin:$$PATH" go test -count=1 ./...
+	PATH="$$(go env GOPATH)/bin:$$PATH" go test -count=1 -timeout 30m ./...
 
 lint:
 	gofmt -l . | (! grep .)
