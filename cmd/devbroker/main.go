@@ -28,14 +28,14 @@ var commands = []struct {
 	help string // the usage lines, each starting "devbroker NAME"
 	run  func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }{
-	{"run", `devbroker run [--root DIR] [--trust] PLAN.json|-
+	{"run", `devbroker run [--root DIR] [--trust] [--quiet] PLAN.json|-
                                            run a plan; print the DevResult as JSON`, cmdRun},
 	{"edit", `devbroker edit [--root DIR] [--json] CALLS.json|-
                                            run edit_file calls (one object, or an array as one session)`, cmdEdit},
-	{"probe", `devbroker probe [--root DIR] [--json] [--trust]
+	{"probe", `devbroker probe [--root DIR] [--all] [--json] [--trust]
                                            report which drivers work, and the commands that fix what
                                            is missing`, func(a []string, _ io.Reader, o, e io.Writer) int { return cmdProbe(a, o, e) }},
-	{"format", `devbroker format|lint|check [--root DIR] [--trust] [--format text|json|sarif] [--fix] [--write] [PATH...]
+	{"format", `devbroker format|lint|check [--root DIR] [--trust] [--quiet] [--format text|json|sarif] [--fix] [--write] [PATH...]
                                            format, lint or check files on disk
                                            (exit 0 clean, 1 findings, 2 tool failure)`, diagCommand(engine.Format)},
 	{"lint", "", diagCommand(engine.Lint)},
