@@ -22,8 +22,10 @@ type Config struct {
 }
 
 // Limits bound the size of answers and of a session's workspace. A project
-// overrides each key on its own. These keys name no command, so a project's
-// limits take effect without trusting it.
+// overrides each key on its own. Like the rest of a project's file, its
+// limits apply only once the user trusts the root (a repository could
+// otherwise shrink them to deny service, or raise them past what the
+// machine holds); your own configuration's apply everywhere.
 type Limits struct {
 	// MaxDiagnostics is the most diagnostics one answer lists; the answer
 	// says how many more there were. 0 means the default, 200; negative

@@ -142,3 +142,17 @@ func untrustRepositoryCode(set *capabilities.Set, cfg *configs.Config, why strin
 		})
 	}
 }
+
+// Limits are the [limits] that apply to root: the project file's when the
+// root is trusted (by opts.Trust, or the user's trust list), like the rest
+// of it; otherwise the defaults' and the user's own configuration's.
+func Limits(root string, opts Options) (configs.Limits, error) {
+	p, err := configs.LoadProject(root)
+	if err != nil {
+		return configs.Limits{}, err
+	}
+	if check(opts.Trust, root, p.Hash).Trusted {
+		return p.Config.Limits, nil
+	}
+	return p.Untrusted.Limits, nil
+}

@@ -12,21 +12,22 @@ import (
 
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/broker/wire"
-	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/capabilities/drivers"
 	"github.com/devbroker/devbroker/engine/editfile"
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/rootfs"
 )
 
 // cmdEdit runs edit_file calls as one session:
-// devbroker edit [--root DIR] [--json] CALLS.json|-
+// devbroker edit [--root DIR] [--trust] [--json] CALLS.json|-
 func cmdEdit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("edit", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	root := fl.String("root", ".", "the root directory; file_path must be inside it")
+	trusted := trustFlag(fl)
 	asJSON := fl.Bool("json", false, "print each call's result as one line of JSON instead of text: {path, text, revision, diff?, changed, changed_after_write?}, or {error: {kind, message, retryable}}")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: devbroker edit [--root DIR] [--json] CALLS.json|-")
+		fmt.Fprintln(stderr, "usage: devbroker edit [--root DIR] [--trust] [--json] CALLS.json|-")
 		fmt.Fprintln(stderr, `CALLS is one edit_file call (a JSON object with the tool's parameters) or an array of calls run in order as one session; "tool": "read_file" or "write_file" selects a sibling tool.`)
 		fl.PrintDefaults()
 	}
@@ -54,15 +55,15 @@ func cmdEdit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitBadUsage
 	}
 	fsys = fsys.WithHooks(opts.Hooks)
-	// The project's per-file limit ([limits] max_file_bytes in
+	// A trusted project's per-file limit ([limits] max_file_bytes in
 	// .devbroker.toml) bounds what the calls read, as in a session.
-	cfg, err := configs.Load(*root)
+	limits, err := drivers.Limits(*root, trusted(*root))
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker edit: %v\n", err)
 		return exitBadUsage
 	}
 	sess := editfile.NewSession(fsys, nil)
-	sess.SetMaxFileBytes(broker.ConfigLimits(cfg.Limits).MaxFileBytes)
+	sess.SetMaxFileBytes(broker.ConfigLimits(limits).MaxFileBytes)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	code := exitOK

@@ -30,7 +30,7 @@ var commands = []struct {
 }{
 	{"run", `devbroker run [--root DIR] [--trust] [--quiet] PLAN.json|-
                                            run a plan; print the DevResult as JSON`, cmdRun},
-	{"edit", `devbroker edit [--root DIR] [--json] CALLS.json|-
+	{"edit", `devbroker edit [--root DIR] [--trust] [--json] CALLS.json|-
                                            run edit_file calls (one object, or an array as one session)`, cmdEdit},
 	{"probe", `devbroker probe [--root DIR] [--all] [--json] [--trust]
                                            report which drivers work, and the commands that fix what

@@ -12,7 +12,6 @@ import (
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/capabilities/drivers"
-	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/fault"
 )
@@ -50,14 +49,14 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	opts := engineOptions()
-	// The workspace limits a project sets ([limits] in .devbroker.toml)
-	// take effect whether or not the plan needs a driver.
-	cfg, err := configs.Load(*root)
+	// The workspace limits a trusted project sets ([limits] in
+	// .devbroker.toml) take effect whether or not the plan needs a driver.
+	limits, err := drivers.Limits(*root, trusted(*root))
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker run: %v\n", err)
 		return exitBadUsage
 	}
-	opts.Limits = opts.Limits.Overlay(broker.ConfigLimits(cfg.Limits))
+	opts.Limits = opts.Limits.Overlay(broker.ConfigLimits(limits))
 	if needsCapabilities(plan) {
 		// Probe only when the plan asks for format, lint or check.
 		set, _, err := drivers.LoadWith(ctx, *root, loadOptions(trusted(*root), drivers.ProbeLazy))

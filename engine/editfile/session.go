@@ -90,7 +90,7 @@ func (s *Session) readFile(rel, abs string) ([]byte, error) {
 		if tl.AtLeast {
 			size = fmt.Sprintf("more than %d bytes (it grew while being read)", tl.Limit)
 		}
-		return nil, fault.New(fault.Bounds, "%s is %s, over the per-file limit of %d bytes (limits.max_file_bytes in .devbroker.toml); it was not read. Work on a smaller file, or raise that limit", abs, size, tl.Limit)
+		return nil, fault.New(fault.Bounds, "%s is %s, over the per-file limit of %d bytes (limits.max_file_bytes in .devbroker.toml); it was not read. Work on a smaller file, or raise that limit (a project's .devbroker.toml applies once you trust the root: devbroker trust DIR)", abs, size, tl.Limit)
 	}
 	return data, err
 }

@@ -32,10 +32,10 @@ var DefaultLimits = Limits{MaxFiles: 500, MaxFileBytes: 2 << 20, MaxTotalBytes: 
 // limit.
 func (l Limits) checkSize(path string, size, others int64) error {
 	if size > l.MaxFileBytes {
-		return fault.New(fault.Bounds, "%s: the file is %d bytes, over the per-file limit of %d bytes (limits.max_file_bytes in .devbroker.toml); leave it out or raise that limit", path, size, l.MaxFileBytes)
+		return fault.New(fault.Bounds, "%s: the file is %d bytes, over the per-file limit of %d bytes (limits.max_file_bytes in .devbroker.toml); leave it out or raise that limit (a project's .devbroker.toml applies once you trust the root: devbroker trust DIR)", path, size, l.MaxFileBytes)
 	}
 	if others+size > l.MaxTotalBytes {
-		return fault.New(fault.Bounds, "%s: the workspace would hold %d bytes, over its total limit of %d bytes (limits.max_total_bytes in .devbroker.toml), %s; %s, acquire fewer files, or raise that limit", path, others+size, l.MaxTotalBytes, mustKeep, releaseAdvice)
+		return fault.New(fault.Bounds, "%s: the workspace would hold %d bytes, over its total limit of %d bytes (limits.max_total_bytes in .devbroker.toml), %s; %s, acquire fewer files, or raise that limit (a project's .devbroker.toml applies once you trust the root: devbroker trust DIR)", path, others+size, l.MaxTotalBytes, mustKeep, releaseAdvice)
 	}
 	return nil
 }

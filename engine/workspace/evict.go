@@ -113,5 +113,5 @@ const releaseAdvice = "files without unwritten changes leave by themselves when 
 // tooMany is the error for a workspace that would hold n files, over the
 // limit, by taking path.
 func (l Limits) tooMany(path string, n int) error {
-	return fault.New(fault.Bounds, "%s: the workspace would hold %d files, over its limit of %d files (limits.max_files in .devbroker.toml), %s; %s, acquire fewer files (narrow the globs), or raise that limit", path, n, l.MaxFiles, mustKeep, releaseAdvice)
+	return fault.New(fault.Bounds, "%s: the workspace would hold %d files, over its limit of %d files (limits.max_files in .devbroker.toml), %s; %s, acquire fewer files (narrow the globs), or raise that limit (a project's .devbroker.toml applies once you trust the root: devbroker trust DIR)", path, n, l.MaxFiles, mustKeep, releaseAdvice)
 }
