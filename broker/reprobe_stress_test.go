@@ -60,15 +60,7 @@ func TestReprobeUnderLoad(t *testing.T) {
 		mu.Unlock()
 		return c, nil
 	}}
-	load := func(ctx context.Context, root string, prev Drivers) (Drivers, error) {
-		p, _ := prev.(*capabilities.Set)
-		s, err := capabilities.NewSetAfter(p, cfg, []capabilities.Type{typ}, root)
-		if err != nil {
-			return nil, err
-		}
-		s.Probe(ctx)
-		return s, nil
-	}
+	load := setLoader(cfg, typ)
 	ctx := context.Background()
 	dir := t.TempDir()
 	r, err := newRoot(ctx, dir, load)

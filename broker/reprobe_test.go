@@ -70,15 +70,7 @@ func TestReprobeSwapsWithoutWaiting(t *testing.T) {
 		gates = append(gates, g)
 		return g, nil
 	}}
-	load := func(ctx context.Context, root string, prev Drivers) (Drivers, error) {
-		p, _ := prev.(*capabilities.Set)
-		s, err := capabilities.NewSetAfter(p, cfg, []capabilities.Type{typ}, root)
-		if err != nil {
-			return nil, err
-		}
-		s.Probe(ctx)
-		return s, nil
-	}
+	load := setLoader(cfg, typ)
 	ctx := context.Background()
 	r, err := newRoot(ctx, dir, load)
 	if err != nil {
@@ -221,4 +213,18 @@ func median(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// setLoader loads cfg's drivers of the one type typ, beside the previous
+// set as a re-probe does, and probes them.
+func setLoader(cfg *configs.Config, typ capabilities.Type) Loader {
+	return func(ctx context.Context, root string, prev Drivers) (Drivers, error) {
+		p, _ := prev.(*capabilities.Set)
+		s, err := capabilities.NewSetAfter(p, cfg, []capabilities.Type{typ}, root)
+		if err != nil {
+			return nil, err
+		}
+		s.Probe(ctx)
+		return s, nil
+	}
 }
