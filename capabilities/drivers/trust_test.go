@@ -131,6 +131,9 @@ max_files = 7
 	if !slices.Contains(rep.Available[engine.Check], "go") || set.Limits().MaxFiles == 7 {
 		t.Fatalf("untrusted, the file applied: check %v, limits %+v", rep.Available[engine.Check], set.Limits())
 	}
+	if l, err := Limits(root, Options{}); err != nil || l.MaxFiles == 7 {
+		t.Fatalf("untrusted, Limits gave the file's: %+v %v", l, err)
+	}
 	p, _ := configs.LoadProject(root)
 	if _, err := store.Trust(root, p.Hash); err != nil {
 		t.Fatal(err)
@@ -142,6 +145,9 @@ max_files = 7
 	defer set2.Close()
 	if slices.Contains(rep2.Available[engine.Check], "go") || set2.Limits().MaxFiles != 7 {
 		t.Fatalf("trusted, the file did not apply: check %v, limits %+v", rep2.Available[engine.Check], set2.Limits())
+	}
+	if l, err := Limits(root, Options{}); err != nil || l.MaxFiles != 7 {
+		t.Fatalf("trusted, Limits did not give the file's: %+v %v", l, err)
 	}
 }
 
