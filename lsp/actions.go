@@ -20,7 +20,7 @@ func (s *Server) Format(ctx context.Context, docs []Document, path string) ([]Te
 		return nil, err
 	}
 	defer s.release()
-	if err := s.sync(ctx, in, docs); err != nil {
+	if err := s.sync(ctx, in, docs, false); err != nil {
 		return nil, err
 	}
 	if !provided(in.caps.DocumentFormatting) {
@@ -57,7 +57,7 @@ func (s *Server) Fixes(ctx context.Context, docs []Document, path string, diags 
 		return nil, err
 	}
 	defer s.release()
-	if err := s.sync(ctx, in, docs); err != nil {
+	if err := s.sync(ctx, in, docs, false); err != nil {
 		return nil, err
 	}
 	if !provided(in.caps.CodeActionProvider) {

@@ -34,7 +34,15 @@ type Report struct {
 	// absent.
 	Files map[string][]Diagnostic
 	// Versions is the version each document of the request was sent at.
+	// A document at disk content ([Document.OnDisk]) was sent with one
+	// more newline at its end: a position past the end of its text is
+	// its end.
 	Versions map[string]int
+	// Kept lists the documents of earlier requests the server still has
+	// open at disk content (absolute paths). Their diagnostics are the
+	// server's latest, as for closed files, but a server may report more
+	// for an open document than for a closed one.
+	Kept []string
 	// Settle says how the answer was made current.
 	Settle Settle
 	// Stale lists documents whose diagnostics for the version sent did not
@@ -60,11 +68,11 @@ func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) 
 		return nil, err
 	}
 	defer s.release()
-	if err := s.sync(ctx, in, docs); err != nil {
+	if err := s.sync(ctx, in, docs, true); err != nil {
 		return nil, err
 	}
-	want := s.versions()
-	rep := &Report{Files: map[string][]Diagnostic{}, Versions: map[string]int{}}
+	want, kept := s.versions()
+	rep := &Report{Files: map[string][]Diagnostic{}, Versions: map[string]int{}, Kept: kept}
 	for u, v := range want {
 		rep.Versions[Path(u)] = v
 	}

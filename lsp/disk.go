@@ -51,11 +51,12 @@ func (s *Server) flushDisk(ctx context.Context, in *instance) error {
 	if err != nil {
 		return err
 	}
+	s.dropChanged(changes)
 	events := s.fileEvents(in, changes)
 	if len(events) == 0 {
 		return nil
 	}
-	err = in.notifyServer(ctx, "workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: events})
+	err = s.notify(ctx, in, "workspace/didChangeWatchedFiles", didChangeWatchedFilesParams{Changes: events})
 	if err != nil {
 		// Not sent: keep the changes for the next request (a new
 		// process reads the disk and drops them).

@@ -40,3 +40,11 @@ func StallWatcher(s *Server, timeout time.Duration) bool {
 	w.timeout = timeout
 	return true
 }
+
+// TraceNotifications has fn told the method and parameters of every
+// notification s sends from now on.
+func TraceNotifications(s *Server, fn func(method string, params any)) {
+	s.mu.Lock()
+	s.trace = fn
+	s.mu.Unlock()
+}

@@ -123,12 +123,23 @@ type Document struct {
 	LanguageID string
 	// Text is the content.
 	Text string
+	// OnDisk says that Text is the file's content on disk. Such a
+	// document stays open when a later request leaves it out, until the
+	// disk changes under it or too many are kept (see sync.go).
+	OnDisk bool
 }
 
 // openDoc is a document the server has open.
 type openDoc struct {
 	Document
 	version int
+	// sent is the text the server has: Text, or Text padded (see sync.go).
+	sent string
+	// kept says the last request left the document out: it stays open
+	// at disk content. used is the number of the last request that
+	// named it.
+	kept bool
+	used int
 }
 
 // Server is one language server over one root. It is safe for concurrent
@@ -144,6 +155,7 @@ type Server struct {
 	inst     *instance
 	docs     map[string]*openDoc // by URI: what the server has open
 	version  int                 // last version sent, for every document
+	requests int                 // requests synced so far
 	lastUsed time.Time
 	idle     *time.Timer
 	closed   bool
@@ -165,6 +177,9 @@ type Server struct {
 	watchLimit   bool // the system's inotify limits stopped the watcher until the next process
 	rescanDue    bool
 	seen         map[string]bool
+
+	// trace, when set (by tests), is told every notification sent.
+	trace func(method string, params any)
 }
 
 // NewServer returns a Server for cfg. It starts nothing.
@@ -307,6 +322,9 @@ func (s *Server) ensure(ctx context.Context) (*instance, error) {
 	}
 	s.inst = in
 	s.starts++
+	// The new process reads the disk: documents kept at disk content
+	// are not opened again.
+	maps.DeleteFunc(s.docs, func(_ string, d *openDoc) bool { return d.kept })
 	docs := slices.Sorted(maps.Keys(s.docs))
 	s.mu.Unlock()
 	// Re-send what the dead server had open, at new versions.
@@ -314,7 +332,7 @@ func (s *Server) ensure(ctx context.Context) (*instance, error) {
 		d := s.docs[u]
 		s.version++
 		d.version = s.version
-		if err := in.notifyServer(ctx, "textDocument/didOpen", didOpenParams{TextDocument: textDocumentItem{URI: u, LanguageID: d.LanguageID, Version: d.version, Text: d.Text}}); err != nil {
+		if err := s.notify(ctx, in, "textDocument/didOpen", didOpenParams{TextDocument: textDocumentItem{URI: u, LanguageID: d.LanguageID, Version: d.version, Text: d.sent}}); err != nil {
 			return nil, err
 		}
 	}

@@ -59,9 +59,13 @@ func severity(s int) engine.Severity {
 
 // diagnostics converts a report's diagnostics of workspace files (files
 // outside the root or resolving outside it, deleted files and outside
-// symlinks left out: see [view.shown]). keep filters them.
+// symlinks left out: see [view.shown]; of documents kept open, those a
+// closed file would have: see [closedLike]). keep filters them.
+// Positions are in the document's text (a position past its end, on the
+// newline added to a document at disk content, is its end).
 func (d *Driver) diagnostics(rep *lsp.Report, v *view, ms *mappers, keep func(lsp.Diagnostic) bool) []engine.Diagnostic {
 	var out []engine.Diagnostic
+	closed := closedLike(rep)
 	for abs, ds := range rep.Files {
 		p := v.shown(abs)
 		if p == "" {
@@ -69,7 +73,7 @@ func (d *Driver) diagnostics(rep *lsp.Report, v *view, ms *mappers, keep func(ls
 		}
 		m := ms.get(p)
 		for _, ld := range ds {
-			if keep != nil && !keep(ld) {
+			if keep != nil && !keep(ld) || !closed(abs, ld) {
 				continue
 			}
 			out = append(out, d.diagnostic(p, m, ld))

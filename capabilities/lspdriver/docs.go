@@ -10,6 +10,13 @@ package lspdriver
 // file the server sees on disk, which is the workspace content for
 // unchanged files.
 //
+// A requested Go file at its disk content is sent as such
+// ([lsp.Document.OnDisk]): gopls would take its return to the disk
+// content for a save and run go mod tidy again, and the lsp package keeps
+// it open when a later request leaves it out. Diagnostics of a document
+// kept open that way are cut to what the server gives a closed file (see
+// [view.closedLike]).
+//
 // A file deleted in the workspace but still on disk cannot be hidden from
 // a language server by LSP: didOpen with empty content is a different
 // (broken) file, and didChangeWatchedFiles makes the server read the disk,
@@ -106,8 +113,16 @@ func (d *Driver) view(req *capabilities.Request) *view {
 			v.docs[p] = lsp.Document{Path: v.abs(p), LanguageID: langID, Text: doc.Content()}
 		}
 	}
+	changed := map[string]bool{}
+	for _, p := range req.Changed {
+		changed[p] = true
+	}
 	for _, p := range req.Files {
 		add(p, d.languageID(p))
+		if doc, ok := v.docs[p]; ok && !changed[p] && doc.LanguageID == "go" {
+			doc.OnDisk = true
+			v.docs[p] = doc
+		}
 	}
 	for _, p := range req.Changed {
 		if id, ok := goModFiles[path.Base(p)]; ok && d.langID == "go" {
@@ -204,4 +219,31 @@ func goStandIn(abs string, src []byte) string {
 	}
 	end := fset.Position(f.Name.End()).Offset
 	return string(src[:end]) + "\n"
+}
+
+// closedLike returns, for a report, whether a diagnostic of the file at
+// abs is one the server gives a closed file. A document kept open at disk
+// content from an earlier request ([lsp.Report.Kept]) is closed as far
+// as the request goes, but gopls analyzes the packages of open files and
+// reports hints on open files only: its other findings count only when a
+// document of the request shares its directory (its package is analyzed
+// anyway).
+func closedLike(rep *lsp.Report) func(abs string, ld lsp.Diagnostic) bool {
+	kept := map[string]bool{}
+	for _, p := range rep.Kept {
+		kept[p] = true
+	}
+	dirs := map[string]bool{}
+	for p := range rep.Versions {
+		dirs[filepath.Dir(p)] = true
+	}
+	return func(abs string, ld lsp.Diagnostic) bool {
+		if !kept[abs] {
+			return true
+		}
+		if ld.Severity == lsp.SeverityHint {
+			return false
+		}
+		return compilerSource(ld.Source) || dirs[filepath.Dir(abs)]
+	}
 }

@@ -190,7 +190,7 @@ func (d *Driver) fix(ctx context.Context, srv *lsp.Server, v *view, req *capabil
 		if fixed == doc.Text {
 			continue
 		}
-		doc.Text = fixed
+		doc.Text, doc.OnDisk = fixed, false
 		v.docs[p] = doc
 		out[p] = newDoc(req.All[p], fixed)
 	}
