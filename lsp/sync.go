@@ -159,6 +159,7 @@ func (s *Server) versions() (map[string]int, []string) {
 	slices.Sort(kept)
 	return out, kept
 }
+
 // notify sends a notification to in, telling s.trace first.
 func (s *Server) notify(ctx context.Context, in *instance, method string, params any) error {
 	s.mu.Lock()
