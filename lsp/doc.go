@@ -10,7 +10,11 @@
 // Every request states the whole content the server must see, as
 // [Document] values: the server's open documents are brought to exactly
 // that set (didOpen, didChange with a new version, didClose for documents
-// no longer given, which fall back to the disk), then the request runs.
+// no longer given, which fall back to the disk), then the request runs. A
+// document at disk content ([Document.OnDisk]) is the exception: it stays
+// open until the disk changes under it, and gopls sees it padded so that
+// it never takes devbroker's return to the disk content for a save (see
+// sync.go).
 // Requests on one server are serialized, so callers with different
 // content never see each other's.
 //
