@@ -1,16 +1,14 @@
 package capabilities
 
-// This file finds the languages present under a root: a bounded walk that
-// skips version control, installed packages, build output and what the
-// root's .gitignore ignores, and stops once every configured language was
-// seen.
+// This file finds the languages present under a root: a bounded walk
+// (rootfs's, which follows no symlink) that skips version control,
+// installed packages, build output and what the root's .gitignore
+// ignores, and stops once every configured language was seen.
 
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io/fs"
-	"path/filepath"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -38,22 +36,16 @@ var skippedDirs = map[string]bool{
 // nested .gitignore files are not read).
 func (s *Set) Present() []string {
 	found := map[string]bool{}
-	root := s.root
-	if real, err := filepath.EvalSymlinks(root); err == nil {
-		root = real // the walk does not follow a symlink, even the root
+	fsys, err := rootfs.New(s.root)
+	if err != nil {
+		return nil
 	}
-	ignore := readGitignore(s.root)
+	ignore := readGitignore(fsys)
 	visited := 0
-	errStop := errors.New("stop")
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == root {
-			return nil
-		}
+	_ = fsys.Walk(func(rel string, d fs.DirEntry) error {
 		if visited++; visited > MaxPresentEntries || len(found) == len(s.langs) {
-			return errStop
+			return fs.SkipAll
 		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
 			if rootfs.SkipDir(d.Name()) || skippedDirs[d.Name()] || ignore.match(rel, true) {
 				return fs.SkipDir
@@ -87,15 +79,11 @@ type gitPattern struct {
 }
 
 // readGitignore reads the patterns of the root's .gitignore through
-// rootfs (so a .gitignore that links out of the root is not read); a
+// fsys (so a .gitignore that links out of the root is not read); a
 // missing, unreadable or oversized file ignores nothing. Negations ("!keep") are not followed: the walk may then
 // skip a file git tracks, which only delays its language's probe to first
 // use.
-func readGitignore(root string) gitignore {
-	fsys, err := rootfs.New(root)
-	if err != nil {
-		return nil
-	}
+func readGitignore(fsys *rootfs.FS) gitignore {
 	data, _, err := fsys.ReadFileMax(".gitignore", 1<<20)
 	if err != nil {
 		return nil

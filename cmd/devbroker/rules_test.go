@@ -232,7 +232,6 @@ var diskDoors = map[string]string{
 
 	"capabilities/trees.go":                   "the set's store of staged trees in the temp directory: writes workspace content, measures and removes its own trees",
 	"capabilities/probecache.go":              "the probe cache in the user's cache directory, outside every root",
-	"capabilities/present.go":                 "lists the root's names (no content, no symlink followed) to find its languages; .gitignore is read through rootfs",
 	"capabilities/external/stage.go":          "the driver's private staged tree and Go overlay in the temp directory",
 	"capabilities/external/probe.go":          "the probe's private smoke-test tree",
 	"capabilities/external/local.go":          "a trusted root's own tools (node_modules/.bin, .venv/bin, go.mod's tool directives): programs on disk, not workspace content",

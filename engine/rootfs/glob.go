@@ -1,8 +1,10 @@
 package rootfs
 
-// This file defines [FS.Glob]: one walk of the tree under the pattern's
-// literal base, matching each file with doublestar and pruning directories
-// under which nothing can match.
+// This file defines [FS.Glob] and [FS.Walk]: one walk of the tree (under
+// the pattern's literal base, for a glob) that reads each directory once,
+// follows no symlink and yields paths already in sorted order, matching
+// each file with doublestar and pruning directories under which nothing
+// can match.
 
 import (
 	"errors"
@@ -10,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -27,7 +28,7 @@ var VCSDirs = []string{".git", ".hg", ".svn", ".jj"}
 //
 // It is one walk of the directory named by the pattern's literal base (the
 // segments before the first wildcard), in time linear in the tree it walks;
-// directories under which nothing can match are not entered, nor are
+// directories under which nothing can match are not read, nor are
 // version-control directories ([VCSDirs]) that the pattern does not name.
 //
 // A symlink to a file inside the root matches under its own (link) path; a
@@ -37,6 +38,11 @@ var VCSDirs = []string{".git", ".hg", ".svn", ".jj"}
 // is an empty slice and no error: the caller decides whether that is a
 // failure. An invalid pattern is an error naming it.
 func (f *FS) Glob(pattern string) ([]string, error) {
+	return f.glob(pattern, readDir)
+}
+
+// glob is [FS.Glob] reading directories with read.
+func (f *FS) glob(pattern string, read readDirFunc) ([]string, error) {
 	if err := check(pattern, true); err != nil {
 		return nil, withOp(err, "glob")
 	}
@@ -45,62 +51,128 @@ func (f *FS) Glob(pattern string) ([]string, error) {
 			Reason: `invalid glob pattern (unbalanced "[" or "{", or a trailing "\"); use "*" for one segment and "**" for any depth`}
 	}
 	g := newGlobber(pattern)
+	files := []string{}
 	start := f.root
 	if g.base != "" {
 		abs, err := f.Abs(g.base)
-		if err != nil {
-			if errors.Is(err, ErrOutsideRoot) {
-				return []string{}, nil // a base that leaves the root holds nothing
-			}
+		if errors.Is(err, ErrOutsideRoot) {
+			return files, nil // a base that leaves the root holds nothing
+		} else if err != nil {
 			return nil, withOp(err, "glob")
+		}
+		fi, err := os.Lstat(abs)
+		if err != nil {
+			return files, nil // a missing base holds nothing
+		}
+		if !fi.IsDir() {
+			// A pattern such as "a/**" also matches its base "a" itself
+			// when that is a file.
+			if fi.Mode().IsRegular() && g.match(g.base) {
+				files = append(files, g.base)
+			}
+			return files, nil
 		}
 		start = abs
 	}
-	files := []string{}
-	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == start && errors.Is(err, fs.ErrNotExist) {
-				return fs.SkipAll
-			}
-			if d != nil && d.IsDir() && p != start {
-				return fs.SkipDir // an unreadable directory holds no match
-			}
-			return nil
-		}
-		if p == start {
-			// A pattern such as "a/**" also matches its base "a" itself
-			// when that is a file.
-			if g.base != "" && d.Type().IsRegular() && g.match(g.base) {
-				files = append(files, g.base)
-			}
-			return nil
-		}
-		rel, _ := filepath.Rel(start, p)
-		rel = filepath.ToSlash(rel)
-		if g.base != "" {
-			rel = g.base + "/" + rel
-		}
-		switch {
+	_ = walk(start, g.base, read, func(rel string, d fs.DirEntry) error {
+		switch t := d.Type(); {
 		case d.IsDir():
 			if !g.enter(rel, d.Name()) {
 				return fs.SkipDir
 			}
-		case d.Type().IsRegular():
+		case t.IsRegular():
 			if g.match(rel) {
 				files = append(files, rel)
 			}
-		case d.Type()&fs.ModeSymlink != 0:
+		case t&fs.ModeSymlink != 0:
 			if g.match(rel) && f.regularInside(rel) {
 				files = append(files, rel)
 			}
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, &PathError{Op: "glob", Path: pattern, Err: err}
+	return files, nil
+}
+
+// Walk calls fn for every entry under the root with its workspace path,
+// depth first, reading each directory once, in the order of the sorted
+// paths (a directory comes where its files' paths sort: "a-b", "a.go", "a",
+// "a/x", "a0"). It follows no symlink: a symlink is an entry of its own, never
+// entered ([FS.Abs] resolves it). fn's [fs.SkipDir] for a directory leaves
+// it unread (for another entry, the rest of its directory); [fs.SkipAll]
+// ends the walk; any other error ends it and is returned. Directories that
+// cannot be read are passed over.
+func (f *FS) Walk(fn func(rel string, d fs.DirEntry) error) error {
+	if err := walk(f.root, "", readDir, fn); err != fs.SkipAll {
+		return err
 	}
-	slices.Sort(files)
-	return slices.Compact(files), nil
+	return nil
+}
+
+// readDirFunc lists a directory's entries in any order; tests count calls.
+type readDirFunc func(abs string) ([]fs.DirEntry, error)
+
+// readDir lists the directory abs without sorting it (walk sorts).
+func readDir(abs string) ([]fs.DirEntry, error) {
+	d, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadDir(-1)
+}
+
+// walk visits the entries of the directory abs, whose workspace path is
+// rel ("" for the root), and of its subdirectories, as [FS.Walk] describes;
+// it returns fs.SkipAll when fn did.
+func walk(abs, rel string, read readDirFunc, fn func(rel string, d fs.DirEntry) error) error {
+	ents, _ := read(abs) // what could be read: an unreadable directory holds nothing
+	slices.SortFunc(ents, pathOrder)
+	for _, d := range ents {
+		name := d.Name()
+		r := name
+		if rel != "" {
+			r = rel + "/" + name
+		}
+		err := fn(r, d)
+		if err == nil && d.IsDir() {
+			err = walk(abs+string(filepath.Separator)+name, r, read, fn)
+		}
+		switch {
+		case err == fs.SkipDir && d.IsDir():
+		case err == fs.SkipDir:
+			return nil
+		case err != nil:
+			return err
+		}
+	}
+	return nil
+}
+
+// pathOrder orders a directory's entries as their paths sort: a directory
+// as its name followed by "/", since its files' paths carry it ("a-b" <
+// "a.go" < "a/x" < "a0"), so that the walk yields sorted paths.
+func pathOrder(a, b fs.DirEntry) int {
+	an, bn := a.Name(), b.Name()
+	n := min(len(an), len(bn))
+	for i := range n {
+		if an[i] != bn[i] {
+			return int(an[i]) - int(bn[i])
+		}
+	}
+	return nextByte(an, n, a.IsDir()) - nextByte(bn, n, b.IsDir())
+}
+
+// nextByte is the byte of name at i, "/" just past a directory's name, or
+// -1 past a file's.
+func nextByte(name string, i int, dir bool) int {
+	switch {
+	case i < len(name):
+		return int(name[i])
+	case dir:
+		return '/'
+	}
+	return -1
 }
 
 // regularInside reports whether the symlink rel leads, inside the root, to
@@ -112,83 +184,4 @@ func (f *FS) regularInside(rel string) bool {
 	}
 	fi, err := os.Stat(abs)
 	return err == nil && fi.Mode().IsRegular()
-}
-
-// globber matches paths against one validated pattern.
-type globber struct {
-	pattern string
-	base    string   // the literal directory the pattern starts in ("" for the root)
-	segs    []string // the pattern's segments, nil when they cannot be told apart
-	vcs     bool     // the pattern names a version-control directory
-}
-
-func newGlobber(pattern string) *globber {
-	g := &globber{pattern: pattern}
-	if base, _ := doublestar.SplitPattern(pattern); base != "." && !strings.ContainsRune(base, '\\') {
-		g.base = base
-	}
-	// A "/" inside "{...}" splits an alternative, not a segment: such a
-	// pattern is matched whole and never prunes.
-	if !slashInBraces(pattern) {
-		g.segs = strings.Split(pattern, "/")
-	}
-	for seg := range strings.SplitSeq(pattern, "/") {
-		if slices.Contains(VCSDirs, seg) {
-			g.vcs = true
-		}
-	}
-	return g
-}
-
-func (g *globber) match(rel string) bool {
-	ok, _ := doublestar.Match(g.pattern, rel)
-	return ok
-}
-
-// enter reports whether the walk should descend into the directory rel:
-// some path under it could match, and it is not a version-control
-// directory the pattern does not name.
-func (g *globber) enter(rel, name string) bool {
-	if !g.vcs && slices.Contains(VCSDirs, name) {
-		return false
-	}
-	if g.segs == nil {
-		return true
-	}
-	dirs := strings.Split(rel, "/")
-	for i, d := range dirs {
-		if i >= len(g.segs) {
-			return false // the pattern ends above this directory
-		}
-		if g.segs[i] == "**" {
-			return true
-		}
-		if ok, _ := doublestar.Match(g.segs[i], d); !ok {
-			return false
-		}
-	}
-	return len(g.segs) > len(dirs)
-}
-
-// slashInBraces reports whether a "/" occurs inside a "{...}" group of a
-// valid pattern (escapes skipped).
-func slashInBraces(p string) bool {
-	depth := 0
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '\\':
-			i++
-		case '{':
-			depth++
-		case '}':
-			if depth > 0 {
-				depth--
-			}
-		case '/':
-			if depth > 0 {
-				return true
-			}
-		}
-	}
-	return false
 }

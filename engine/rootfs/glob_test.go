@@ -2,8 +2,10 @@ package rootfs
 
 import (
 	"errors"
+	"io/fs"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,5 +125,83 @@ func TestCheckNew(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.why) {
 			t.Errorf("CheckNew(%.20q...) = %v, want %q", tc.p, err, tc.why)
 		}
+	}
+}
+
+// A directory the pattern cannot match below is never read: the walk
+// starts at the literal base and skips what pruning excludes, and each
+// directory it enters is read once.
+func TestGlobReadsOnlyWhatCanMatch(t *testing.T) {
+	fsys := globTree(t)
+	for _, tc := range []struct {
+		pattern string
+		reads   []string
+	}{
+		{"src/*.go", []string{"src"}},
+		{"src/sub/**", []string{"src/sub", "src/sub/deep"}},
+		{"*.go", []string{""}},
+		{"*/*.go", []string{"", "a", "a0", "d", "lib", "pkg", "src"}},
+		{"{src/sub,lib}/*.go", []string{"", "lib", "src", "src/sub"}},
+		{"alias/sub/*.go", []string{"src/sub"}},
+		{"d/**/leaf.go", []string{"d", "d/d", "d/d/d", "d/d/d/d"}},
+		{"**/*.go", []string{"", "a", "a0", "d", "d/d", "d/d/d", "d/d/d/d", "lib", "lib/a.go",
+			"pkg", "src", "src/.dot", "src/sub", "src/sub/deep"}}, // no .git, .hg, .svn, .jj
+	} {
+		var reads []string
+		count := func(abs string) ([]fs.DirEntry, error) {
+			rel, _ := filepath.Rel(fsys.Root(), abs)
+			reads = append(reads, strings.TrimPrefix(filepath.ToSlash(rel), "."))
+			return readDir(abs)
+		}
+		if _, err := fsys.glob(tc.pattern, count); err != nil {
+			t.Fatalf("Glob(%q): %v", tc.pattern, err)
+		}
+		if !reflect.DeepEqual(reads, tc.reads) {
+			t.Errorf("Glob(%q) read %q, want %q", tc.pattern, reads, tc.reads)
+		}
+	}
+}
+
+// Walk yields every entry once, in sorted path order (a directory where
+// its files sort, as if its name ended in "/"), follows no symlink,
+// and honours fs.SkipDir (a directory; the rest of a directory) and
+// fs.SkipAll.
+func TestWalk(t *testing.T) {
+	fsys := globTree(t)
+	var all, keys []string // keys: a directory's path with a "/", where its files sort
+	if err := fsys.Walk(func(rel string, d fs.DirEntry) error {
+		all, keys = append(all, rel), append(keys, rel)
+		if d.IsDir() {
+			keys[len(keys)-1] += "/"
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.IsSorted(keys) || slices.Contains(all, "alias/a.go") || !slices.Contains(all, "alias") || !slices.Contains(all, ".git/objects/x.go") {
+		t.Errorf("Walk = %q: want sorted, links as entries, none entered, version control included", all)
+	}
+	var got []string
+	err := fsys.Walk(func(rel string, d fs.DirEntry) error {
+		got = append(got, rel)
+		switch rel {
+		case "a", "src/.dot":
+			return fs.SkipDir
+		case "d/d/d/d/leaf.go":
+			return fs.SkipDir // the rest of d/d/d/d, of which there is none
+		case "lib":
+			return fs.SkipAll
+		}
+		return nil
+	})
+	want := []string{".git", ".git/config", ".git/objects", ".git/objects/x.go", ".hidden.go", ".jj", ".jj/w.go",
+		"a-b.go", "a.go", "a", "a0", "a0/y.go", "alias", "alias2", "b.go", "br{a}.go", "c.txt",
+		"d", "d/d", "d/d/d", "d/d/d/d", "d/d/d/d/leaf.go", "d/e.go", "dead.go", "in.go", "lib"}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("Walk with skips = %q, %v; want %q", got, err, want)
+	}
+	boom := errors.New("boom")
+	if err := fsys.Walk(func(string, fs.DirEntry) error { return boom }); err != boom {
+		t.Errorf("Walk = %v, want fn's error", err)
 	}
 }
