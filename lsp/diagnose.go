@@ -184,22 +184,20 @@ func (in *instance) current(want map[string]int) bool {
 
 // collect fills rep from the published (or pulled) diagnostics. Documents
 // whose published version is not the one sent are left out and listed as
-// stale.
+// stale. A pulled answer holds only what was pulled: a server that is
+// pulled may still push, without a version, for a document closed since
+// (typescript-language-server does), and such a push describes content
+// that is gone.
 func (in *instance) collect(rep *Report, want map[string]int, pulled map[string][]Diagnostic) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	for u, p := range in.diags {
 		path := Path(u)
-		if path == "" {
+		if path == "" || pulled != nil {
 			continue
 		}
-		if v, open := want[u]; open {
-			if pulled != nil {
-				continue
-			}
-			if p.version != v {
-				continue
-			}
+		if v, open := want[u]; open && p.version != v {
+			continue
 		}
 		if len(p.diags) > 0 {
 			rep.Files[path] = slices.Clone(p.diags)

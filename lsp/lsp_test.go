@@ -394,3 +394,32 @@ func TestFakeDisconnectMidRequest(t *testing.T) {
 		})
 	}
 }
+
+// TestPulledAnswerIgnoresPushes: a server whose diagnostics are pulled
+// may also push, without a version, for documents devbroker has since
+// closed (typescript-language-server does). An answer settled by pulling
+// holds what was pulled, never such a push.
+func TestPulledAnswerIgnoresPushes(t *testing.T) {
+	s := fake(t, lsptest.PullAndPush, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	docs := []lsp.Document{{Path: a, LanguageID: "text", Text: "a1"}, {Path: b, LanguageID: "text", Text: "b1"}}
+	if _, err := s.Diagnose(ctx, docs, []string{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Diagnose(ctx, docs[:1], []string{a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Settle != lsp.SettlePull {
+		t.Fatalf("settle %s, want pull", rep.Settle)
+	}
+	if got := messages(rep, a); len(got) != 1 || got[0] != "pull: a1" {
+		t.Errorf("a: got %q, want the pulled warning", got)
+	}
+	if got := messages(rep, b); len(got) != 0 {
+		t.Errorf("closed b: got %q, want nothing (a push for a closed document)", got)
+	}
+}

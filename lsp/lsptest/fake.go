@@ -38,6 +38,11 @@ const (
 	// textDocument/diagnostic with one warning quoting the document's
 	// first line: pyright's way.
 	RegisterPull = "register-pull"
+	// PullAndPush is RegisterPull that also pushes, without a version,
+	// one warning per document it opens or changes, and none when it
+	// closes one: typescript-language-server's late pushes, which can
+	// describe a document after devbroker has closed it.
+	PullAndPush = "pull-and-push"
 	// ExitMidRequest initializes offering pull diagnostics, and exits
 	// (status 0, a line on stderr) when asked for them, without answering.
 	ExitMidRequest = "exit-mid-request"
@@ -158,7 +163,12 @@ func serve(mode string, r io.Reader, w io.Writer) {
 					map[string]any{"range": map[string]any{"start": map[string]any{"line": 99999, "character": -4}, "end": map[string]any{"line": -1, "character": 1 << 30}}, "severity": 99, "message": "out of range", "code": []int{1}},
 					map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 3}}, "severity": 1, "message": "fake error v" + strconv.Itoa(v), "code": 7},
 				}})
-			case RegisterPull:
+			case RegisterPull, PullAndPush:
+				if mode == PullAndPush {
+					pub(map[string]any{"uri": u, "diagnostics": []any{
+						map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 1}}, "severity": 2, "message": "push: " + u},
+					}})
+				}
 				if !registered {
 					registered = true
 					send(map[string]any{"jsonrpc": "2.0", "id": "reg1", "method": "client/registerCapability", "params": map[string]any{"registrations": []any{
