@@ -241,8 +241,9 @@ func call(ctx context.Context, cs *sdk.ClientSession, tool string, args map[stri
 
 // warm makes c's answers settle: add and remove the error until both
 // answers are complete and the broken one names the error (at most
-// tries cycles), and returns the clean module's errors.
-func warm(ctx context.Context, c candidate, e *edit, tries int) ([]diag, error) {
+// tries cycles), and returns the clean module's errors. only judges the
+// edited file alone (see judge).
+func warm(ctx context.Context, c candidate, e *edit, tries int, only bool) ([]diag, error) {
 	var last string
 	for range tries {
 		b, err := c.set(ctx, true)
@@ -253,7 +254,7 @@ func warm(ctx context.Context, c candidate, e *edit, tries int) ([]diag, error) 
 		if err != nil {
 			return nil, err
 		}
-		if ok, why := judge(b, e, true, a.errs, false); !ok {
+		if ok, why := judge(b, e, true, a.errs, only); !ok {
 			last = "with the error: " + why
 			continue
 		}

@@ -113,7 +113,12 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	if err := measureSessions(ctx, c, tools, o, res); err != nil {
-		return err
+		if o.smoke {
+			return err
+		}
+		// The other measurements stand; the section says what failed.
+		logf("%v", err)
+		res.failures = append(res.failures, err.Error())
 	}
 	res.finish()
 	body := res.document()

@@ -49,7 +49,7 @@ func measureEdits(ctx context.Context, c *corpus, t *tools, o options, res *resu
 		if cands[i], err = k.start(ctx, t, root, edits[i]); err != nil {
 			return err
 		}
-		if baselines[i], err = warm(ctx, cands[i], edits[i], 5); err != nil {
+		if baselines[i], err = warm(ctx, cands[i], edits[i], 5, false); err != nil {
 			return fmt.Errorf("%s: %w", k.short, err)
 		}
 		res.baselines = append(res.baselines, fmt.Sprintf("%s %d", k.short, len(baselines[i])))

@@ -28,6 +28,7 @@ type results struct {
 	baselines             []string // errors of the clean module, per candidate
 	edits, cold, sessions *group
 	sessionFiles          []string
+	failures              []string // measurements that failed
 }
 
 // group is a table's series, in the order they were first added.
@@ -138,6 +139,9 @@ func (r *results) document() string {
 	if len(r.sessions.list) > 0 {
 		fmt.Fprintf(&b, "\n### %d sessions at once on one root\n\nOne server, %d MCP clients over HTTP at once, each editing its own file (%s) %d times per direction; correct is judged on the session's own file.\n\n", r.opts.sessions, r.opts.sessions, strings.Join(r.sessionFiles, ", "), r.opts.n)
 		r.sessions.table(&b, "")
+	}
+	for _, f := range r.failures {
+		fmt.Fprintf(&b, "\n- FAILED: %s\n", f)
 	}
 	return b.String()
 }

@@ -74,7 +74,7 @@ func concurrently(ctx context.Context, cands []candidate, edits []*edit, n int, 
 	var wg sync.WaitGroup
 	for i := range cands {
 		wg.Go(func() {
-			if _, err := warm(ctx, cands[i], edits[i], 5); err != nil {
+			if _, err := warm(ctx, cands[i], edits[i], 5, true); err != nil {
 				errs[i] = fmt.Errorf("session %d (%s): %w", i, edits[i].file, err)
 			}
 		})
