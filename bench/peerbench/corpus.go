@@ -1,0 +1,259 @@
+package main
+
+// This file defines the measured module: where it comes from (the module
+// cache, -module, or a small generated one for -smoke), its copies (one
+// per candidate, so that one's writes never wake another's language
+// server), the edited file and the edit.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"go/build"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// The default module: staticcheck's, in the module cache because devbroker
+// links it in.
+const (
+	defaultModule  = "honnef.co/go/tools"
+	defaultVersion = "v0.8.1"
+	// defaultFile's package is imported by 113 of the module's files.
+	defaultFile = "analysis/code/code.go"
+)
+
+// errorLine is the line each edit appends or removes: a type error.
+const errorLine = `var _ int = "devbroker-bench"`
+
+// wantMessage is what every correct report of errorLine contains.
+const wantMessage = `"devbroker-bench"`
+
+// corpus is the module and what is edited in it.
+type corpus struct {
+	tmp   string // the run's temporary directory
+	src   string // the module copied from
+	label string // what src is, for the results
+	file  string // the edited file, a slash path relative to the module
+}
+
+// newCorpus finds (or, with -smoke, generates) the module and loads it once
+// (go list -deps), so that downloads count for no candidate.
+func newCorpus(ctx context.Context, tmp string, o options) (*corpus, error) {
+	c := &corpus{tmp: tmp, src: o.module, label: o.module, file: o.file}
+	switch {
+	case o.smoke && o.module == "":
+		c.src, c.label = filepath.Join(tmp, "smoke-src"), "a generated module (10 files in one package, a main package importing it)"
+		if c.file == "" {
+			c.file = "lib/lib0.go"
+		}
+		if err := writeTree(c.src, smokeModule()); err != nil {
+			return nil, err
+		}
+	case o.module == "":
+		var err error
+		if c.src, err = cachedModule(ctx); err != nil {
+			return nil, err
+		}
+		c.label = defaultModule + "@" + defaultVersion
+		if c.file == "" {
+			c.file = defaultFile
+		}
+	case o.file == "":
+		return nil, fmt.Errorf("-file is required with -module: name a .go file, relative to the module, of a package others import")
+	}
+	if _, err := os.Stat(filepath.Join(c.src, filepath.FromSlash(c.file))); err != nil {
+		return nil, fmt.Errorf("the edited file: %w (give -file relative to the module)", err)
+	}
+	logf("loading %s once (go list -deps ./...)", c.label)
+	cmd := exec.CommandContext(ctx, "go", "list", "-deps", "./...")
+	cmd.Dir = c.src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("go list in %s: %w\n%s", c.src, err, out)
+	}
+	return c, nil
+}
+
+// smokeModule is a module whose package lib has ten files and is imported
+// by the main package.
+func smokeModule() map[string]string {
+	files := map[string]string{
+		"go.mod":  "module example.com/smoke\n\ngo 1.22\n",
+		"main.go": "package main\n\nimport \"example.com/smoke/lib\"\n\nfunc main() {\n\tprintln(lib.F0())\n}\n",
+	}
+	for i := range 10 {
+		files[fmt.Sprintf("lib/lib%d.go", i)] = fmt.Sprintf("package lib\n\n// F%d returns %d.\nfunc F%d() int {\n\treturn %d\n}\n", i, i, i, i)
+	}
+	return files
+}
+
+// copyOf makes a writable copy of the module named name and returns its
+// root (symlinks resolved, as the servers report paths).
+func (c *corpus) copyOf(name string) (string, error) {
+	root := filepath.Join(c.tmp, name)
+	if err := copyTree(c.src, root); err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(root)
+}
+
+// sessionFiles are n files of the module for n concurrent sessions, the
+// edited file's package first: Go files built on this platform, not tests.
+func (c *corpus) sessionFiles(n int) ([]string, error) {
+	var same, other []string
+	dir := path.Dir(c.file)
+	err := filepath.WalkDir(c.src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_")) && p != c.src {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		if ok, err := build.Default.MatchFile(filepath.Dir(p), d.Name()); err != nil || !ok {
+			return nil
+		}
+		rel, _ := filepath.Rel(c.src, p)
+		rel = filepath.ToSlash(rel)
+		if path.Dir(rel) == dir {
+			same = append(same, rel)
+		} else {
+			other = append(other, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(same)
+	slices.Sort(other)
+	files := append(same, other...)
+	if len(files) < n {
+		return nil, fmt.Errorf("%d sessions need %d Go files; the module has %d", n, n, len(files))
+	}
+	return files[:n], nil
+}
+
+// edit is the one-line change of one file.
+type edit struct {
+	file   string // slash path relative to the root
+	clean  string // the file's content without the error
+	anchor string // the file's last lines, unique in it: the edit goes after them
+}
+
+func newEdit(root, file string) (*edit, error) {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
+	if err != nil {
+		return nil, err
+	}
+	e := &edit{file: file, clean: string(data)}
+	if e.anchor, err = uniqueTail(e.clean); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return e, nil
+}
+
+// uniqueTail is the shortest run of the text's last lines (its trailing
+// newlines left out) that occurs once in it.
+func uniqueTail(text string) (string, error) {
+	body := strings.TrimRight(text, "\n")
+	if strings.Contains(body, "\r") {
+		return "", fmt.Errorf("has CRLF line endings; choose a file with LF")
+	}
+	lines := strings.Split(body, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		tail := strings.Join(lines[i:], "\n")
+		if strings.TrimSpace(tail) != "" && strings.Count(text, tail) == 1 {
+			return tail, nil
+		}
+	}
+	return "", fmt.Errorf("no unique tail")
+}
+
+// broken is the file with the error appended.
+func (e *edit) broken() string {
+	return strings.TrimRight(e.clean, "\n") + "\n\n" + errorLine + "\n"
+}
+
+// content is the file's text with the error (broken) or without.
+func (e *edit) content(broken bool) string {
+	if broken {
+		return e.broken()
+	}
+	return e.clean
+}
+
+// errLine is the 1-based line errorLine is on in the broken file.
+func (e *edit) errLine() int {
+	return strings.Count(strings.TrimRight(e.clean, "\n"), "\n") + 3
+}
+
+// replacement is the find/replace pair that makes the file broken (or
+// clean again): whole lines, so that both edit and str_replace take it.
+func (e *edit) replacement(broken bool) (find, replace string) {
+	withError := e.anchor + "\n\n" + errorLine
+	if broken {
+		return e.anchor, withError
+	}
+	return withError, e.anchor
+}
+
+// cachedModule finds the default module in the module cache, downloading
+// it when it is not there.
+func cachedModule(ctx context.Context) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "mod", "download", "-json", defaultModule+"@"+defaultVersion).Output()
+	if err != nil {
+		return "", fmt.Errorf("go mod download %s@%s: %w", defaultModule, defaultVersion, err)
+	}
+	var m struct{ Dir string }
+	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
+		return "", fmt.Errorf("go mod download %s@%s: no directory in %s", defaultModule, defaultVersion, out)
+	}
+	return m.Dir, nil
+}
+
+// copyTree copies src to dst with writable modes (the module cache's are
+// read-only), leaving out .git.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir() && d.Name() == ".git":
+			return filepath.SkipDir
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case !d.Type().IsRegular():
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
+
+// writeTree writes files (slash paths) under root.
+func writeTree(root string, files map[string]string) error {
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,214 @@
+package main
+
+// This file measures concurrent sessions on one root: one server process,
+// several MCP clients over HTTP, each session editing its own file of the
+// module while the others edit theirs. devbroker serves them over
+// streamable HTTP (one gopls for the root, shared by the sessions); gopls
+// mcp over SSE (-listen: one gopls session, shared). Each session's answer
+// is judged on its own file, as the others' errors are really there (on
+// disk for gopls mcp).
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os/exec"
+	"regexp"
+	"sync"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func measureSessions(ctx context.Context, c *corpus, t *tools, o options, res *results) error {
+	if o.sessions == 0 {
+		return nil
+	}
+	files, err := c.sessionFiles(o.sessions)
+	if err != nil {
+		return err
+	}
+	for _, s := range []struct {
+		name  string
+		start func(context.Context, *tools, string, []*edit) ([]candidate, func(), error)
+	}{
+		{fmt.Sprintf("devbroker `dev_plan [edit, check]`, %d sessions over streamable HTTP", o.sessions), devbrokerSessions},
+		{fmt.Sprintf("`gopls mcp -listen`, %d sessions over SSE", o.sessions), goplsSessions},
+	} {
+		root, err := c.copyOf(fmt.Sprintf("sessions-%d", len(res.sessions.list)))
+		if err != nil {
+			return err
+		}
+		edits := make([]*edit, len(files))
+		for i, f := range files {
+			if edits[i], err = newEdit(root, f); err != nil {
+				return err
+			}
+		}
+		logf("measuring %s", s.name)
+		cands, stop, err := s.start(ctx, t, root, edits)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		err = concurrently(ctx, cands, edits, o.n, func(broken bool) *series {
+			return res.series(res.sessions, s.name, direction(broken))
+		})
+		stop()
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+	}
+	res.sessionFiles = files
+	return nil
+}
+
+// concurrently warms every session, then runs n rounds of add and remove
+// in each at once; the samples of all sessions go to one series per
+// direction.
+func concurrently(ctx context.Context, cands []candidate, edits []*edit, n int, to func(bool) *series) error {
+	var mu sync.Mutex
+	errs := make([]error, len(cands))
+	var wg sync.WaitGroup
+	for i := range cands {
+		wg.Go(func() {
+			if _, err := warm(ctx, cands[i], edits[i], 5, true); err != nil {
+				errs[i] = fmt.Errorf("session %d (%s): %w", i, edits[i].file, err)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	for i := range cands {
+		wg.Go(func() {
+			for range n {
+				for _, broken := range directions {
+					a, d, err := timed(func() (answer, error) { return cands[i].set(ctx, broken) })
+					if err != nil {
+						errs[i] = fmt.Errorf("session %d (%s): %w", i, edits[i].file, err)
+						return
+					}
+					ok, why := judge(a, edits[i], broken, nil, true)
+					mu.Lock()
+					to(broken).add(d, ok, why)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// devbrokerSessions starts devbroker serve --mcp --http on a loopback port
+// and connects one client per edit.
+func devbrokerSessions(ctx context.Context, t *tools, root string, edits []*edit) ([]candidate, func(), error) {
+	cmd := exec.Command(t.devbroker, "serve", "--mcp", "--root", root, "--http", "127.0.0.1:0")
+	cmd.Env = t.env()
+	url, stop, err := startListening(cmd, regexp.MustCompile(`url=(http://\S+)`))
+	if err != nil {
+		return nil, nil, fmt.Errorf("devbroker serve --http: %w", err)
+	}
+	var cands []candidate
+	for _, e := range edits {
+		changed := make(chan struct{}, 1)
+		cs, err := connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, changed, "")
+		if err == nil {
+			err = waitForTool(ctx, cs, changed, "check")
+		}
+		if err != nil {
+			closeAll(cands)
+			stop()
+			return nil, nil, err
+		}
+		cands = append(cands, &devbroker{cs: cs, root: root, e: e})
+	}
+	return cands, func() { closeAll(cands); stop() }, nil
+}
+
+// goplsSessions starts gopls mcp -listen on a free loopback port and
+// connects one SSE client per edit.
+func goplsSessions(ctx context.Context, t *tools, root string, edits []*edit) ([]candidate, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(t.gopls, "mcp", "-listen="+addr)
+	cmd.Dir, cmd.Env = root, t.env()
+	if _, stop, err := startListening(cmd, regexp.MustCompile(`(mcp http server listening)`)); err != nil {
+		return nil, nil, fmt.Errorf("gopls mcp -listen: %w", err)
+	} else {
+		var cands []candidate
+		for _, e := range edits {
+			cs, err := connect(ctx, &sdk.SSEClientTransport{Endpoint: "http://" + addr}, nil, root)
+			if err != nil {
+				closeAll(cands)
+				stop()
+				return nil, nil, err
+			}
+			cands = append(cands, goplsSession(cs, root, e))
+		}
+		return cands, func() { closeAll(cands); stop() }, nil
+	}
+}
+
+func closeAll(cands []candidate) {
+	for _, c := range cands {
+		c.close()
+	}
+}
+
+// startListening starts cmd and waits for a line of its standard error
+// that re matches, and returns the match's first group and how to stop
+// the process (SIGTERM, then SIGKILL after 10 s).
+func startListening(cmd *exec.Cmd, re *regexp.Regexp) (string, func(), error) {
+	pr, pw := io.Pipe()
+	cmd.Stderr = pw
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); pw.Close(); close(exited) }()
+	stop := func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-exited
+		}
+	}
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+				break
+			}
+		}
+		io.Copy(io.Discard, pr)
+	}()
+	select {
+	case s := <-found:
+		return s, stop, nil
+	case <-exited:
+		return "", nil, fmt.Errorf("exited before listening")
+	case <-time.After(2 * time.Minute):
+		stop()
+		return "", nil, fmt.Errorf("did not start listening within 2 minutes")
+	}
+}
