@@ -46,8 +46,9 @@ func benchEnv(b *testing.B, src string) (*Session, string) {
 		b.Fatal(err)
 	}
 	s := NewSession(fsys, nil)
+	s.SetMaxFileBytes(64 << 20)
 	abs := filepath.Join(fsys.Root(), "big.go")
-	if _, err := s.Do(context.Background(), &Params{Command: "view", FilePath: abs}); err != nil {
+	if _, err := s.Do(context.Background(), &Params{Command: "view", FilePath: abs, ViewRange: []int{1, 10}}); err != nil {
 		b.Fatal(err)
 	}
 	return s, abs

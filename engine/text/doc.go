@@ -300,4 +300,3 @@ func Revision(data []byte) string {
 	sum := sha256.Sum256(data)
 	return "sha256:" + hex.EncodeToString(sum[:6])
 }
-
