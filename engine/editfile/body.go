@@ -44,10 +44,10 @@ func (b body) in(s string) string {
 	return s
 }
 
-// bytes converts body text back to file bytes.
-func (b body) bytes(s string) []byte {
+// file converts body text back to the file's text, as on disk.
+func (b body) file(s string) string {
 	if b.restore != nil {
-		return text.RestoreEOL(b.restore, s).Bytes()
+		return text.RestoreEOL(b.restore, s).String()
 	}
 	if b.crlf {
 		s = strings.ReplaceAll(s, "\n", "\r\n")
@@ -55,7 +55,7 @@ func (b body) bytes(s string) []byte {
 	if b.bom {
 		s = text.BOM + s
 	}
-	return []byte(s)
+	return s
 }
 
 // lineOf is the 1-based line of byte offset off in s.

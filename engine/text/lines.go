@@ -145,3 +145,34 @@ func (d *Doc) ReplaceMany(reps []LineReplacement) *Doc {
 	}
 	return fromContent(d.bom, out)
 }
+
+// affixBlock is how many bytes CommonPrefix and CommonSuffix compare at
+// once before they compare bytes.
+const affixBlock = 1 << 10
+
+// CommonPrefix is the length of the longest common prefix of a and b. It
+// compares blocks first, at the speed of memory, then bytes.
+func CommonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	p := 0
+	for p+affixBlock <= n && a[p:p+affixBlock] == b[p:p+affixBlock] {
+		p += affixBlock
+	}
+	for p < n && a[p] == b[p] {
+		p++
+	}
+	return p
+}
+
+// CommonSuffix is the length of the longest common suffix of a and b.
+func CommonSuffix(a, b string) int {
+	n := min(len(a), len(b))
+	q := 0
+	for q+affixBlock <= n && a[len(a)-q-affixBlock:len(a)-q] == b[len(b)-q-affixBlock:len(b)-q] {
+		q += affixBlock
+	}
+	for q < n && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	return q
+}

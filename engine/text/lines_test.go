@@ -160,3 +160,20 @@ func FuzzReplaceMany(f *testing.F) {
 		compareReplace(t, s, reps(FromString(s).Len(), seed))
 	})
 }
+
+func FuzzCommonAffixes(f *testing.F) {
+	f.Add(strings.Repeat("ab", 1500)+"x", strings.Repeat("ab", 1500)+"y")
+	f.Add("", "a")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		p, q := 0, 0
+		for p < len(a) && p < len(b) && a[p] == b[p] {
+			p++
+		}
+		for q < len(a) && q < len(b) && a[len(a)-1-q] == b[len(b)-1-q] {
+			q++
+		}
+		if CommonPrefix(a, b) != p || CommonSuffix(a, b) != q {
+			t.Fatalf("%q %q: prefix %d suffix %d, want %d %d", a, b, CommonPrefix(a, b), CommonSuffix(a, b), p, q)
+		}
+	})
+}
