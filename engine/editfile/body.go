@@ -72,17 +72,7 @@ func lines(s string) []string {
 
 // lineStart returns the byte offset where 1-based line n starts in s
 // (len(s) when n is past the end).
-func lineStart(s string, n int) int {
-	off := 0
-	for i := 1; i < n; i++ {
-		j := strings.IndexByte(s[off:], '\n')
-		if j < 0 {
-			return len(s)
-		}
-		off += j + 1
-	}
-	return off
-}
+func lineStart(s string, n int) int { return text.LineOffset(s, n-1) }
 
 // indexAll returns the start offsets of the non-overlapping occurrences of
 // sub in s.
