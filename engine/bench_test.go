@@ -84,8 +84,9 @@ func BenchmarkEdit10MB(b *testing.B)       { benchStep(b, 10<<20, editOp) }
 func BenchmarkApplyPatch1MB(b *testing.B)  { benchStep(b, 1<<20, patchOp) }
 func BenchmarkApplyPatch10MB(b *testing.B) { benchStep(b, 10<<20, patchOp) }
 
-// BenchmarkFloor is the physical floor for comparison: one scan for the
-// last function's header plus one copy of the whole file.
+// BenchmarkFloor10MB is the floor the step benchmarks are compared with,
+// measured in the same run: one scan for the last function's header plus
+// one copy of the whole file.
 func BenchmarkFloor10MB(b *testing.B) {
 	src := bigGo(10 << 20)
 	needle := "func " + lastFunc(src) + "(x int) int {"
@@ -132,3 +133,11 @@ func benchPatchInWorkspace(b *testing.B, n int) {
 
 func BenchmarkApplyPatchIn5000Files(b *testing.B) { benchPatchInWorkspace(b, 5000) }
 func BenchmarkApplyPatchIn1File(b *testing.B)     { benchPatchInWorkspace(b, 1) }
+
+// readLinesOp reads 50 lines near the end of the file.
+func readLinesOp(src string) string {
+	n := strings.Count(src, "\n")
+	return fmt.Sprintf(`{"step":"read_lines","args":{"path":"big.go","start":%d,"end":%d}}`, n-60, n-10)
+}
+
+func BenchmarkReadLines10MB(b *testing.B) { benchStep(b, 10<<20, readLinesOp) }

@@ -7,18 +7,25 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/workspace"
 )
 
 // The benchmarks edit one Go file of about 1 MB or 10 MB whose edited
-// declaration sits in the middle. The file is viewed once outside the
-// timer; then every iteration makes one edit that the next iteration
-// reverts (A→B, B→A), so each iteration does the whole job: load, read
-// check, match, write (atomic, fsynced), undo entry. The DryRun variants
-// stop before the write. BenchmarkFloorIndexCopy is the physical floor of
-// an in-memory edit: bytes.Index plus building the new content.
+// declaration sits in the middle, through a session set up as the server
+// sets up its own (a workspace that holds the file, the root's write lock,
+// a per-file limit that admits it). The file is viewed once outside the
+// timer; then every iteration makes one whole edit_file call that the next
+// iteration reverts (A→B, B→A): load, read check, match, checks of the
+// result, diff, write (atomic, fsynced), undo entry, workspace refresh.
+// The DryRun variants stop before the write. The floors, measured in the
+// same run: BenchmarkFloorIndexCopy, bytes.Index plus building the new
+// content in memory (what a dry run must do at least), and
+// BenchmarkFloorIndexCopyWrite, the same plus rootfs's durable write of
+// the result (what a committed edit must do at least).
 
 func benchSource(size int) (string, string) {
 	var b strings.Builder
@@ -45,9 +52,15 @@ func benchEnv(b *testing.B, src string) (*Session, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := NewSession(fsys, nil)
+	ws := workspace.New(fsys, workspace.Limits{MaxFileBytes: 64 << 20, MaxTotalBytes: 256 << 20})
+	if _, err := ws.Acquire([]string{"big.go"}); err != nil {
+		b.Fatal(err)
+	}
+	s := NewSession(fsys, ws)
+	s.SetWriteLock(&sync.Mutex{})
+	s.SetMaxFileBytes(64 << 20)
 	abs := filepath.Join(fsys.Root(), "big.go")
-	if _, err := s.Do(context.Background(), &Params{Command: "view", FilePath: abs}); err != nil {
+	if _, err := s.Do(context.Background(), &Params{Command: "view", FilePath: abs, ViewRange: []int{1, 10}}); err != nil {
 		b.Fatal(err)
 	}
 	return s, abs
@@ -155,6 +168,72 @@ func BenchmarkFloorIndexCopy(b *testing.B) {
 				if len(out) == 0 {
 					b.Fatal("empty")
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkInsert inserts one line after the middle line; the file grows
+// by that line every iteration.
+func BenchmarkInsert(b *testing.B) {
+	for _, sz := range benchSizes {
+		src, _ := benchSource(sz.size)
+		mid := strings.Count(src, "\n") / 2
+		b.Run(sz.name, func(b *testing.B) {
+			benchToggle(b, src, func(abs string, i int) *Params {
+				return &Params{Command: "insert", FilePath: abs, InsertLine: ptr(mid), NewStr: ptr("// inserted\n")}
+			})
+		})
+	}
+}
+
+// BenchmarkView views 40 lines in the middle, and the target function by
+// its symbol.
+func BenchmarkView(b *testing.B) {
+	for _, sz := range benchSizes {
+		src, _ := benchSource(sz.size)
+		mid := strings.Count(src, "\n") / 2
+		b.Run(sz.name+"/Range", func(b *testing.B) {
+			benchToggle(b, src, func(abs string, i int) *Params {
+				return &Params{Command: "view", FilePath: abs, ViewRange: []int{mid, mid + 40}}
+			})
+		})
+		b.Run(sz.name+"/Symbol", func(b *testing.B) {
+			benchToggle(b, src, func(abs string, i int) *Params {
+				return &Params{Command: "view", FilePath: abs, Symbol: ptr("target")}
+			})
+		})
+	}
+}
+
+// BenchmarkFloorIndexCopyWrite is the floor of a committed edit:
+// BenchmarkFloorIndexCopy's work, then rootfs's atomic, fsynced write of
+// the result (with the read back that checks the disk before the rename),
+// as every edit_file commit writes.
+func BenchmarkFloorIndexCopyWrite(b *testing.B) {
+	for _, sz := range benchSizes {
+		src, _ := benchSource(sz.size)
+		b.Run(sz.name, func(b *testing.B) {
+			root := b.TempDir()
+			fsys, err := rootfs.New(root)
+			if err != nil {
+				b.Fatal(err)
+			}
+			data := []byte(src)
+			if err := fsys.WriteFile("big.go", data); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				from, to := toggle(i)
+				j := bytes.Index(data, []byte(from))
+				out := make([]byte, 0, len(data)-len(from)+len(to))
+				out = append(append(append(out, data[:j]...), to...), data[j+len(from):]...)
+				if err := fsys.WriteFileIf("big.go", out, func([]byte, bool) error { return nil }); err != nil {
+					b.Fatal(err)
+				}
+				data = out
 			}
 		})
 	}

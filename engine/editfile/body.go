@@ -44,10 +44,10 @@ func (b body) in(s string) string {
 	return s
 }
 
-// bytes converts body text back to file bytes.
-func (b body) bytes(s string) []byte {
+// file converts body text back to the file's text, as on disk.
+func (b body) file(s string) string {
 	if b.restore != nil {
-		return text.RestoreEOL(b.restore, s).Bytes()
+		return text.RestoreEOL(b.restore, s).String()
 	}
 	if b.crlf {
 		s = strings.ReplaceAll(s, "\n", "\r\n")
@@ -55,7 +55,7 @@ func (b body) bytes(s string) []byte {
 	if b.bom {
 		s = text.BOM + s
 	}
-	return []byte(s)
+	return s
 }
 
 // lineOf is the 1-based line of byte offset off in s.
@@ -72,17 +72,7 @@ func lines(s string) []string {
 
 // lineStart returns the byte offset where 1-based line n starts in s
 // (len(s) when n is past the end).
-func lineStart(s string, n int) int {
-	off := 0
-	for i := 1; i < n; i++ {
-		j := strings.IndexByte(s[off:], '\n')
-		if j < 0 {
-			return len(s)
-		}
-		off += j + 1
-	}
-	return off
-}
+func lineStart(s string, n int) int { return text.LineOffset(s, n-1) }
 
 // indexAll returns the start offsets of the non-overlapping occurrences of
 // sub in s.

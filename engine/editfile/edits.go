@@ -90,7 +90,7 @@ func strReplace(f *file, p *Params) (*edit, error) {
 	}
 	now := b.s[:start] + newStr + b.s[end:]
 	first := lineOf(now, start)
-	last := lineOf(now, start+len(newStr))
+	last := first + strings.Count(newStr, "\n")
 	return &edit{body: b, before: b.s, now: now, first: first, last: last}, nil
 }
 

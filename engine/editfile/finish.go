@@ -1,7 +1,6 @@
 package editfile
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -13,19 +12,20 @@ import (
 
 // finish validates, previews or writes an edit and renders its result.
 func (s *Session) finish(f *file, p *Params, ed *edit) (*Result, error) {
-	data := ed.body.bytes(ed.now)
-	if string(data) == string(f.data) {
+	out := ed.body.file(ed.now)
+	if out == string(f.data) {
 		return nil, fault.New(fault.BadArgument, "the %s leaves %s unchanged: nothing to do (check new_str)", p.Command, f.abs)
 	}
 	// new_str may carry a NUL ("\u0000" in JSON): never turn a text file
 	// into one that no tool will edit again. (The same test as text.Parse,
 	// without building lines.)
-	if bytes.IndexByte(data, 0) >= 0 {
+	if strings.IndexByte(out, 0) >= 0 {
 		return nil, fault.Wrap(fault.BadArgument, text.ErrBinary, "the %s would make %s binary; nothing was written", p.Command, f.abs)
 	}
-	if !utf8.Valid(data) {
+	if !utf8.ValidString(out) {
 		return nil, fault.Wrap(fault.BadArgument, text.ErrNotUTF8, "the %s would make %s invalid text; nothing was written", p.Command, f.abs)
 	}
+	data := []byte(out)
 	if p.ValidateSyntax {
 		if err := syntax.Validate(f.rel, f.data, data); err != nil {
 			return nil, fault.Wrap(fault.BadArgument, err, "validate_syntax rejected the %s, nothing was written", p.Command)
@@ -41,16 +41,16 @@ func (s *Session) finish(f *file, p *Params, ed *edit) (*Result, error) {
 			Diff:     diff,
 		}, nil
 	}
-	rev, after, err := s.commit(f, data, p.Force)
+	rev, after, err := s.commit(f, data, text.FromString(out), p.Force)
 	if err != nil {
 		return nil, err
 	}
-	var out strings.Builder
-	fmt.Fprintf(&out, "Edited %s.\n", f.abs)
-	out.WriteString(snippet(ed.now, ed.first, ed.last))
-	fmt.Fprintf(&out, "revision: %s\n", rev)
-	out.WriteString(changedAfterNote(f.abs, after))
-	return &Result{Path: f.abs, Text: out.String(), Revision: rev, Diff: diff, Changed: true, ChangedAfterWrite: after}, nil
+	var msg strings.Builder
+	fmt.Fprintf(&msg, "Edited %s.\n", f.abs)
+	msg.WriteString(snippet(ed.now, ed.first, ed.last))
+	fmt.Fprintf(&msg, "revision: %s\n", rev)
+	msg.WriteString(changedAfterNote(f.abs, after))
+	return &Result{Path: f.abs, Text: msg.String(), Revision: rev, Diff: diff, Changed: true, ChangedAfterWrite: after}, nil
 }
 
 // changedAfterNote is the line that tells the caller its write was changed

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/text"
 	"regexp"
 	"strconv"
 	"strings"
@@ -103,10 +104,7 @@ const diffContext = 3
 // costs.
 func unifiedDiff(path, before, after string) string {
 	// Common prefix, cut back to a line start, then diffContext lines.
-	p := 0
-	for p < len(before) && p < len(after) && before[p] == after[p] {
-		p++
-	}
+	p := text.CommonPrefix(before, after)
 	p = strings.LastIndexByte(before[:p], '\n') + 1
 	for k := 0; k < diffContext && p > 0; k++ {
 		p = strings.LastIndexByte(before[:p-1], '\n') + 1
@@ -114,10 +112,7 @@ func unifiedDiff(path, before, after string) string {
 	// Common suffix of what is left, cut forward to a line start (that
 	// is, after a "\n" in both), then diffContext lines.
 	b, a := before[p:], after[p:]
-	q := 0
-	for q < len(b) && q < len(a) && b[len(b)-1-q] == a[len(a)-1-q] {
-		q++
-	}
+	q := text.CommonSuffix(b, a)
 	suf := b[len(b)-q:]
 	atLineStart := func(t string) bool { return q == len(t) || t[len(t)-q-1] == '\n' }
 	if !atLineStart(b) || !atLineStart(a) {

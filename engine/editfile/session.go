@@ -8,6 +8,7 @@
 package editfile
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -56,6 +57,7 @@ type Session struct {
 	mu   sync.Mutex
 	seen map[string]string // path → revision this session last saw
 	undo map[string][]undoEntry
+	revs revCache
 }
 
 // undoEntry is the content a file had before one of this session's
@@ -168,7 +170,17 @@ func (s *Session) load(p string) (*file, error) {
 	if err != nil {
 		return nil, fault.Wrap(fault.BadArgument, err, "%s cannot be edited", abs)
 	}
-	return &file{rel: rel, abs: abs, data: data, doc: doc, rev: text.Revision(data)}, nil
+	return &file{rel: rel, abs: abs, data: data, doc: doc, rev: s.revision(rel, data)}, nil
+}
+
+// revision is text.Revision(data), the bytes just read of rel, from the
+// session's cache when it last read or wrote these bytes.
+func (s *Session) revision(rel string, data []byte) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rev := s.revs.revision(rel, data)
+	s.revs.put(rel, data, rev)
+	return rev
 }
 
 // markSeen records that the session saw rev of path.
@@ -212,10 +224,10 @@ func (s *Session) checkWorkspace(f *file) error {
 
 // commit writes data to f's path if the disk still holds what was loaded,
 // records the undo entry and the new revision, and refreshes the
-// workspace. Unless force, a read-only file is refused. after reports
-// that the disk no longer held data right after the write (see
-// [Result.ChangedAfterWrite]).
-func (s *Session) commit(f *file, data []byte, force bool) (rev string, after bool, err error) {
+// workspace with doc (data's Doc; nil: parsed from data). Unless force, a
+// read-only file is refused. after reports that the disk no longer held
+// data right after the write (see [Result.ChangedAfterWrite]).
+func (s *Session) commit(f *file, data []byte, doc *text.Doc, force bool) (rev string, after bool, err error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	if err := s.checkWritable(f.rel, force); err != nil {
@@ -229,7 +241,7 @@ func (s *Session) commit(f *file, data []byte, force bool) (rev string, after bo
 			return fault.New(fault.Conflict, "%s was deleted while the edit was being made; nothing was written", f.abs)
 		case exists && f.data == nil:
 			return fault.New(fault.Conflict, "%s was created by someone else while the edit was being made (it is now %s); nothing was written: view it first", f.abs, text.Revision(cur))
-		case exists && text.Revision(cur) != f.rev:
+		case exists && !bytes.Equal(cur, f.data):
 			return fault.New(fault.Conflict, "%s changed on disk while the edit was being made (it was %s, it is now %s); nothing was written: view it again", f.abs, f.rev, text.Revision(cur))
 		}
 		return nil
@@ -241,8 +253,9 @@ func (s *Session) commit(f *file, data []byte, force bool) (rev string, after bo
 		return "", false, fault.Wrap(fault.IO, err, "writing %s; nothing was written", f.abs)
 	}
 	rev = text.Revision(data)
-	after = s.changedSince(f.rel, rev)
+	after = s.changedSince(f.rel, data)
 	s.mu.Lock()
+	s.revs.put(f.rel, data, rev)
 	stack := append(s.undo[f.rel], undoEntry{before: f.data, after: rev})
 	if len(stack) > UndoDepth {
 		stack = stack[len(stack)-UndoDepth:]
@@ -250,24 +263,28 @@ func (s *Session) commit(f *file, data []byte, force bool) (rev string, after bo
 	s.undo[f.rel] = stack
 	s.seen[f.rel] = rev
 	s.mu.Unlock()
-	s.refresh(f.rel, data)
+	s.refresh(f.rel, data, doc)
 	return rev, after, nil
 }
 
-// changedSince reports whether the disk no longer holds revision rev of
-// rel, which this session just wrote: an outside process changed it.
-func (s *Session) changedSince(rel, rev string) bool {
+// changedSince reports whether the disk no longer holds data at rel,
+// which this session just wrote: an outside process changed it.
+func (s *Session) changedSince(rel string, data []byte) bool {
 	cur, err := s.readFile(rel, rel)
-	return err != nil || text.Revision(cur) != rev
+	return err != nil || !bytes.Equal(cur, data)
 }
 
-func (s *Session) refresh(rel string, data []byte) {
+// refresh tells the workspace that rel now holds data on disk, whose Doc
+// is doc (nil: parsed from data).
+func (s *Session) refresh(rel string, data []byte, doc *text.Doc) {
 	if s.ws == nil || data == nil {
 		return
 	}
-	doc, err := text.Parse(data)
-	if err != nil {
-		return
+	if doc == nil {
+		var err error
+		if doc, err = text.Parse(data); err != nil {
+			return
+		}
 	}
 	mode := fs.FileMode(0o644)
 	if st, err := s.fs.Stat(rel); err == nil {

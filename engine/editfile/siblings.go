@@ -137,7 +137,7 @@ func (s *Session) WriteFile(ctx context.Context, params []byte) (*Result, error)
 	default:
 		return nil, err
 	}
-	rev, after, err := s.commit(f, data, p.Force)
+	rev, after, err := s.commit(f, data, nil, p.Force)
 	if err != nil {
 		return nil, err
 	}

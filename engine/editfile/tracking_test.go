@@ -1,6 +1,7 @@
 package editfile
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/fault"
@@ -125,5 +126,29 @@ func TestRevisionCountsAsRead(t *testing.T) {
 	e.fail(fault.Conflict, "insert", "f.txt", "insert_line", 0, "new_str", "q", "revision", rev(src))
 	if e.disk("f.txt") != "x\ny\n" {
 		t.Error("a refused edit wrote")
+	}
+}
+
+// TestLargeFileChangedOutside covers files large enough for the session's
+// revision cache: a change on disk of the same size is still a change,
+// and the revisions the session reports are those of the bytes.
+func TestLargeFileChangedOutside(t *testing.T) {
+	big := strings.Repeat("line of text\n", revCacheMin/10) + "last\n"
+	e := newEnv(t, map[string]string{"big.txt": big})
+	if r := e.view("big.txt"); r.Revision != rev(big) {
+		t.Fatalf("view revision %s, want %s", r.Revision, rev(big))
+	}
+	other := strings.Replace(big, "last", "LAST", 1)
+	e.outside("big.txt", other)
+	err := e.fail(fault.Conflict, "str_replace", "big.txt", "old_str", "LAST", "new_str", "x")
+	contains(t, err, "changed since you read it", rev(other))
+	e.view("big.txt")
+	r := e.ok("str_replace", "big.txt", "old_str", "LAST", "new_str", "last")
+	if r.Revision != rev(big) {
+		t.Fatalf("edit revision %s, want %s", r.Revision, rev(big))
+	}
+	e.ok("str_replace", "big.txt", "old_str", "last\n", "new_str", "end\n")
+	if e.disk("big.txt") != strings.Replace(big, "last", "end", 1) {
+		t.Fatal("second edit did not land")
 	}
 }

@@ -32,7 +32,7 @@ func (s *Session) undoEdit(p *Params) (*Result, error) {
 	curRev := ""
 	switch {
 	case err == nil:
-		curRev = text.Revision(cur)
+		curRev = s.revision(rel, cur)
 	case errors.Is(err, fs.ErrNotExist):
 		curRev = "(deleted)"
 	case fault.KindOf(err) == fault.Bounds:
@@ -84,20 +84,21 @@ func (s *Session) undoEdit(p *Params) (*Result, error) {
 	s.undo[rel] = stack[:len(stack)-1]
 	rev := ""
 	if top.before != nil {
-		rev = text.Revision(top.before)
+		rev = s.revs.revision(rel, top.before)
+		s.revs.put(rel, top.before, rev)
 		s.seen[rel] = rev
 	} else {
 		delete(s.seen, rel)
 	}
 	s.mu.Unlock()
-	s.refresh(rel, top.before)
+	s.refresh(rel, top.before, nil)
 	if top.before == nil {
 		return &Result{Path: abs, Text: fmt.Sprintf("Undid the creation of %s: the file was removed.\n", abs), Changed: true}, nil
 	}
 	doc, _ := text.Parse(top.before)
 	b := bodyOf(doc)
 	n := lineCount(b.s)
-	after := s.changedSince(rel, rev)
+	after := s.changedSince(rel, top.before)
 	msg := fmt.Sprintf("Undid the last edit of %s (%d lines now).\nrevision: %s\n", abs, n, rev) + changedAfterNote(abs, after)
 	return &Result{Path: abs, Text: msg, Revision: rev, Changed: true, ChangedAfterWrite: after}, nil
 }

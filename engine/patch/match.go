@@ -72,9 +72,12 @@ func Match(lines []string, hunks []Hunk) ([]text.LineReplacement, error) {
 // Apply matches hunks in doc (see [Match]) and returns the changed Doc. doc
 // itself is never modified; on error the result is nil.
 func Apply(doc *text.Doc, hunks []Hunk) (*text.Doc, error) {
-	reps, err := Match(doc.Texts(), hunks)
-	if err != nil {
-		return nil, err
+	reps, ok := matchDoc(doc, hunks)
+	if !ok {
+		var err error
+		if reps, err = Match(doc.Texts(), hunks); err != nil {
+			return nil, err
+		}
 	}
 	return doc.ReplaceMany(reps), nil
 }

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -40,10 +41,19 @@ type Line struct {
 //
 // Invariant: only the last line may have an empty EOL, and no Text contains
 // '\n' or ends in '\r' followed by its own "\n" terminator (that is CRLF).
+//
+// A Doc holds its content as one string: the questions about terminators
+// are answered from counts taken once, and the lines are split only when
+// asked for ([Doc.Lines], [Doc.Line]), so a large file costs what its
+// bytes cost.
 type Doc struct {
-	bom   bool
-	lines []Line
-	size  int // bytes on disk
+	bom  bool
+	s    string // the content, without the BOM
+	nl   int    // '\n' bytes in s
+	crlf int    // of which end a "\r\n"
+
+	idx   atomic.Pointer[[]int]  // each line's start offset, on first use
+	lines atomic.Pointer[[]Line] // the split lines, on first use
 }
 
 // Sentinel errors for content that is not text.
@@ -104,15 +114,18 @@ func invalidAt(s string) int {
 // FromString splits s, which must be valid text, into a Doc. A leading BOM is
 // held aside.
 func FromString(s string) *Doc {
-	d := &Doc{}
-	if strings.HasPrefix(s, BOM) {
-		d.bom = true
-		s = s[len(BOM):]
+	if t, ok := strings.CutPrefix(s, BOM); ok {
+		return fromContent(true, t)
 	}
-	d.lines = SplitLines(s)
-	d.size = len(s)
-	if d.bom {
-		d.size += len(BOM)
+	return fromContent(false, s)
+}
+
+// fromContent is the Doc of content s (without the BOM): it counts the
+// terminators once, so that the questions about them cost nothing later.
+func fromContent(bom bool, s string) *Doc {
+	d := &Doc{bom: bom, s: s, nl: strings.Count(s, LF)}
+	if strings.IndexByte(s, '\r') >= 0 {
+		d.crlf = strings.Count(s, CRLF)
 	}
 	return d
 }
@@ -151,36 +164,77 @@ func New(bom bool, lines []Line, eol string) *Doc {
 	return newDoc(bom, lines)
 }
 
+// newDoc joins lines, each with its terminator, into a Doc.
 func newDoc(bom bool, lines []Line) *Doc {
-	d := &Doc{bom: bom, lines: lines}
-	if bom {
-		d.size = len(BOM)
-	}
+	n := 0
 	for _, l := range lines {
-		d.size += len(l.Text) + len(l.EOL)
+		n += len(l.Text) + len(l.EOL)
 	}
-	return d
+	var b strings.Builder
+	b.Grow(n)
+	for _, l := range lines {
+		b.WriteString(l.Text)
+		b.WriteString(l.EOL)
+	}
+	return fromContent(bom, b.String())
 }
 
 // Size is the file's size on disk in bytes.
-func (d *Doc) Size() int { return d.size }
+func (d *Doc) Size() int {
+	if d.bom {
+		return len(BOM) + len(d.s)
+	}
+	return len(d.s)
+}
 
 // BOM reports whether the file starts with a byte-order mark.
 func (d *Doc) BOM() bool { return d.bom }
 
 // Len is the number of lines. The empty file has 0 lines.
-func (d *Doc) Len() int { return len(d.lines) }
+func (d *Doc) Len() int {
+	if d.FinalNewline() {
+		return d.nl
+	}
+	return d.nl + 1
+}
 
 // Line returns line i (0-based).
-func (d *Doc) Line(i int) Line { return d.lines[i] }
+func (d *Doc) Line(i int) Line {
+	idx := d.index()
+	end := len(d.s)
+	if i+1 < len(idx) {
+		end = idx[i+1]
+	}
+	return lineAt(d.s[idx[i]:end])
+}
 
-// Lines returns the lines. The caller must not modify the slice.
-func (d *Doc) Lines() []Line { return d.lines }
+// lineAt splits one line, terminator included, into a Line.
+func lineAt(l string) Line {
+	switch {
+	case strings.HasSuffix(l, CRLF):
+		return Line{Text: l[:len(l)-2], EOL: CRLF}
+	case strings.HasSuffix(l, LF):
+		return Line{Text: l[:len(l)-1], EOL: LF}
+	}
+	return Line{Text: l}
+}
+
+// Lines returns the lines. The caller must not modify the slice. The
+// first call splits the text; use [Doc.Content] where a string serves.
+func (d *Doc) Lines() []Line {
+	if p := d.lines.Load(); p != nil {
+		return *p
+	}
+	lines := SplitLines(d.s)
+	d.lines.Store(&lines)
+	return lines
+}
 
 // Texts returns each line's content without its terminator.
 func (d *Doc) Texts() []string {
-	out := make([]string, len(d.lines))
-	for i, l := range d.lines {
+	lines := d.Lines()
+	out := make([]string, len(lines))
+	for i, l := range lines {
 		out[i] = l.Text
 	}
 	return out
@@ -189,95 +243,43 @@ func (d *Doc) Texts() []string {
 // FinalNewline reports whether the last line ends with a terminator. The
 // empty file reports true: appending to it needs no newline first.
 func (d *Doc) FinalNewline() bool {
-	return len(d.lines) == 0 || d.lines[len(d.lines)-1].EOL != ""
+	return d.s == "" || d.s[len(d.s)-1] == '\n'
 }
 
 // EOL returns the file's dominant line terminator: CRLF when more lines end
 // in CRLF than in LF, LF otherwise.
 func (d *Doc) EOL() string {
-	crlf, lf := 0, 0
-	for _, l := range d.lines {
-		switch l.EOL {
-		case CRLF:
-			crlf++
-		case LF:
-			lf++
-		}
-	}
-	if crlf > lf {
+	if d.crlf > d.nl-d.crlf {
 		return CRLF
 	}
 	return LF
 }
 
 // Mixed reports whether the file has both LF and CRLF terminators.
-func (d *Doc) Mixed() bool {
-	var crlf, lf bool
-	for _, l := range d.lines {
-		switch l.EOL {
-		case CRLF:
-			crlf = true
-		case LF:
-			lf = true
-		}
-	}
-	return crlf && lf
-}
+func (d *Doc) Mixed() bool { return d.crlf > 0 && d.nl > d.crlf }
 
 // AllCRLF reports whether the file has at least one terminator and every
 // terminator is CRLF.
-func (d *Doc) AllCRLF() bool {
-	seen := false
-	for _, l := range d.lines {
-		switch l.EOL {
-		case LF:
-			return false
-		case CRLF:
-			seen = true
-		}
-	}
-	return seen
-}
+func (d *Doc) AllCRLF() bool { return d.crlf > 0 && d.nl == d.crlf }
 
 // Content is the text without the BOM, with every line's own terminator.
-func (d *Doc) Content() string {
-	n := 0
-	for _, l := range d.lines {
-		n += len(l.Text) + len(l.EOL)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, l := range d.lines {
-		b.WriteString(l.Text)
-		b.WriteString(l.EOL)
-	}
-	return b.String()
-}
+func (d *Doc) Content() string { return d.s }
 
 // LFContent is the text without the BOM and with every terminator written as
 // "\n": what read_lines and view show.
 func (d *Doc) LFContent() string {
-	n := 0
-	for _, l := range d.lines {
-		n += len(l.Text) + 1
+	if d.crlf == 0 {
+		return d.s
 	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, l := range d.lines {
-		b.WriteString(l.Text)
-		if l.EOL != "" {
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
+	return strings.ReplaceAll(d.s, CRLF, LF)
 }
 
 // String is the file as it is on disk: BOM, then content.
 func (d *Doc) String() string {
 	if d.bom {
-		return BOM + d.Content()
+		return BOM + d.s
 	}
-	return d.Content()
+	return d.s
 }
 
 // Bytes is the file as it is on disk.
@@ -288,18 +290,7 @@ func (d *Doc) Revision() string { return Revision(d.Bytes()) }
 
 // Equal reports whether two Docs are the same bytes on disk.
 func (d *Doc) Equal(o *Doc) bool {
-	if d == o {
-		return true
-	}
-	if d.bom != o.bom || d.size != o.size || len(d.lines) != len(o.lines) {
-		return false
-	}
-	for i := range d.lines {
-		if d.lines[i] != o.lines[i] {
-			return false
-		}
-	}
-	return true
+	return d == o || (d.bom == o.bom && d.s == o.s)
 }
 
 // Revision is "sha256:" and the first 12 hex digits of the SHA-256 of data,
@@ -308,55 +299,4 @@ func (d *Doc) Equal(o *Doc) bool {
 func Revision(data []byte) string {
 	sum := sha256.Sum256(data)
 	return "sha256:" + hex.EncodeToString(sum[:6])
-}
-
-// ReplaceLines returns a new Doc with lines [start, end) replaced by repl.
-// Replacement lines without a terminator take the Doc's dominant one, and the
-// result keeps the original's final-newline state.
-func (d *Doc) ReplaceLines(start, end int, repl []Line) *Doc {
-	return d.ReplaceMany([]LineReplacement{{Start: start, End: end, Lines: repl}})
-}
-
-// LineReplacement replaces lines [Start, End) with Lines.
-type LineReplacement struct {
-	Start, End int
-	Lines      []Line
-}
-
-// ReplaceMany applies non-overlapping replacements given in ascending order
-// of Start. Replacement lines without a terminator take the dominant one, and
-// the result keeps the original's final-newline state. It panics on
-// overlapping or out-of-range replacements: callers have matched them.
-func (d *Doc) ReplaceMany(reps []LineReplacement) *Doc {
-	eol := d.EOL()
-	final := d.FinalNewline()
-	n := len(d.lines)
-	for _, r := range reps {
-		n += len(r.Lines) - (r.End - r.Start)
-	}
-	out := make([]Line, 0, n)
-	prev := 0
-	for _, r := range reps {
-		if r.Start < prev || r.End < r.Start || r.End > len(d.lines) {
-			panic(fmt.Sprintf("text: bad line replacement [%d,%d) after %d of %d", r.Start, r.End, prev, len(d.lines)))
-		}
-		out = append(out, d.lines[prev:r.Start]...)
-		for _, l := range r.Lines {
-			if l.EOL == "" {
-				l.EOL = eol
-			}
-			out = append(out, l)
-		}
-		prev = r.End
-	}
-	out = append(out, d.lines[prev:]...)
-	for i := range out {
-		if out[i].EOL == "" {
-			out[i].EOL = eol
-		}
-	}
-	if !final && len(out) > 0 {
-		out[len(out)-1].EOL = ""
-	}
-	return newDoc(d.bom, out)
 }

@@ -74,6 +74,15 @@ func (w *Workspace) Changes() []Change {
 // LineCounts returns how many lines were added and removed between two
 // versions of a file. A line whose terminator changed counts as both.
 func LineCounts(before, after *text.Doc) (added, removed int) {
+	if a, r, ok := diffCounts(before.Content(), after.Content(), before.Len(), after.Len()); ok {
+		return a, r
+	}
+	return lcsCounts(before, after)
+}
+
+// lcsCounts is LineCounts over the split lines, by go-udiff's line diff:
+// for changes too many for diffCounts.
+func lcsCounts(before, after *text.Doc) (added, removed int) {
 	a, b := before.Lines(), after.Lines()
 	// Strip the common prefix and suffix first: edits are usually small
 	// and files can be large.

@@ -147,22 +147,33 @@ func (w *Workspace) ReadLines(path string, start, end int) (string, error) {
 	if end < start {
 		return "", fault.New(fault.Bounds, "read_lines: %s: invalid range: end %d is before start %d; give end >= start, or omit end to read to the end of the file", path, end, start)
 	}
+	// Walk the lines asked for from the first one's offset: a read of a
+	// few lines of a large file costs a count of its newlines, no split.
+	content, off := d.Content(), d.LineOffset(start-1)
+	lines := make([]string, 0, min(end-start+1, 1024))
 	size := 0
 	for i := start - 1; i < end; i++ {
-		if size += len(d.Line(i).Text) + 1; size > MaxRead {
+		// A line's text, as Doc.Line gives it: without "\n" or "\r\n".
+		l, next := content[off:], len(content)
+		if j := strings.IndexByte(l, '\n'); j >= 0 {
+			l, next = strings.TrimSuffix(l[:j], "\r"), off+j+1
+		}
+		if size += len(l) + 1; size > MaxRead {
 			if i == start-1 {
 				return "", fault.New(fault.Bounds, "read_lines: %s: line %d alone is longer than the %d KiB a read may return; it cannot be read as a line", path, start, MaxRead>>10)
 			}
 			return "", fault.New(fault.Bounds, "read_lines: %s: lines %d-%d are more than the %d KiB a read may return; read fewer lines at once: start %d, end %d (then continue from line %d)", path, start, end, MaxRead>>10, start, i, i+1)
 		}
+		lines = append(lines, l)
+		off = next
 	}
 	w.use(path)
 	var b strings.Builder
-	for i := start - 1; i < end; i++ {
-		if i > start-1 {
+	for i, l := range lines {
+		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(d.Line(i).Text)
+		b.WriteString(l)
 	}
 	return b.String(), nil
 }
