@@ -160,6 +160,7 @@ var starters = map[string]string{
 	"capabilities/external": "the configured commands, from argv lists",
 	"bench/lspbench":        "the benchmark harness, not part of the product",
 	"bench/startbench":      "the start-up benchmark, not part of the product",
+	"bench/scalebench":      "the lint and format benchmark, not part of the product",
 }
 
 // TestWhoStartsProcesses: only lsp/ and capabilities/external start
