@@ -257,21 +257,40 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 	rf := s.routeFiles(req.Kind, targets)
 	resp := &engine.Response{Edits: map[string]*text.Doc{}, Diagnostics: rf.infos}
 	all, changed := req.Files, req.Changed
+	runOne := func(i int) *Result {
+		dn := rf.order[i]
+		end := phase(ctx, req.Kind, dn, i, len(rf.order), len(rf.files[dn]))
+		r := safeRun(ctx, s.drivers[dn], &Request{
+			Kind: req.Kind, Root: req.Root, Files: rf.files[dn], All: all,
+			Changed: changed, Deleted: req.Deleted, Fix: req.Fix,
+		})
+		if r.Status == "" {
+			r.Status = engine.StatusOK
+		}
+		end(r.Status)
+		return r
+	}
+	// Without fixes, no driver's answer reaches another's request: they
+	// run at once, and the answer waits for the slowest, not for the sum.
+	// Formatting and fixing drivers run in order, each on what the ones
+	// before left.
+	done := make([]*Result, len(rf.order))
+	if req.Kind == engine.Check || (req.Kind == engine.Lint && !req.Fix) {
+		var wg sync.WaitGroup
+		for i := range rf.order {
+			wg.Go(func() { done[i] = runOne(i) })
+		}
+		wg.Wait()
+	}
 	for i, dn := range rf.order {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		d := s.drivers[dn]
-		end := phase(ctx, req.Kind, dn, i, len(rf.order), len(rf.files[dn]))
-		r := safeRun(ctx, d, &Request{
-			Kind: req.Kind, Root: req.Root, Files: rf.files[dn], All: all,
-			Changed: changed, Deleted: req.Deleted, Fix: req.Fix,
-		})
-		status := r.Status
-		if status == "" {
-			status = engine.StatusOK
+		r := done[i]
+		if r == nil {
+			r = runOne(i)
 		}
-		end(status)
+		status := r.Status
 		msg := r.Message
 		if n := strings.Join(rf.notes[dn], "; "); n != "" {
 			msg = strings.TrimPrefix(msg+"; "+n, "; ")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/configs"
@@ -41,11 +42,18 @@ func (f *fake) Close() error { return nil }
 // given drivers, in order.
 func newFakeSet(t *testing.T, drivers ...*fake) *capabilities.Set {
 	t.Helper()
+	return newFakeSetFor(t, engine.Lint, drivers...)
+}
+
+// newFakeSetFor is newFakeSet with the drivers in kind's list.
+func newFakeSetFor(t *testing.T, kind engine.Kind, drivers ...*fake) *capabilities.Set {
+	t.Helper()
 	cfg := &configs.Config{Languages: map[string]*configs.Language{}, Drivers: map[string]*configs.Driver{}}
 	lang := &configs.Language{FileTypes: []string{"*.x"}}
+	list := map[engine.Kind]*[]string{engine.Lint: &lang.Lint, engine.Check: &lang.Check, engine.Format: &lang.Format}[kind]
 	byName := map[string]*fake{}
 	for _, d := range drivers {
-		lang.Lint = append(lang.Lint, d.name)
+		*list = append(*list, d.name)
 		cfg.Drivers[d.name] = &configs.Driver{Type: "fake"}
 		byName[d.name] = d
 	}
@@ -120,5 +128,42 @@ func TestRunDropsRepeatedFindings(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Errorf("diagnostics = %q, want %q", got, want)
+	}
+}
+
+// The lint drivers of a request (without fixes) and its check drivers run
+// at once: an answer waits for the slowest driver, not for their sum. The
+// first driver here returns only once the second has started (or the
+// request's context ends, which fails the test).
+func TestDriversOfARequestRunAtOnce(t *testing.T) {
+	for _, kind := range []engine.Kind{engine.Lint, engine.Check} {
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+		started := make(chan struct{})
+		alone := false
+		first := &fake{name: "first", kinds: []engine.Kind{engine.Lint, engine.Check}, run: func(*capabilities.Request) *capabilities.Result {
+			select {
+			case <-started:
+			case <-ctx.Done():
+				alone = true
+			}
+			return &capabilities.Result{Status: engine.StatusOK}
+		}}
+		second := &fake{name: "second", kinds: []engine.Kind{engine.Lint, engine.Check}, run: func(*capabilities.Request) *capabilities.Result {
+			close(started)
+			return &capabilities.Result{Status: engine.StatusOK, Diagnostics: []engine.Diagnostic{{Path: "a.x", Line: 1, Column: 1, EndLine: 1, EndColumn: 1, Severity: engine.SeverityWarning, Message: "found"}}}
+		}}
+		s := newFakeSetFor(t, kind, first, second)
+		resp, err := s.Run(ctx, engine.Request{Kind: kind, Files: map[string]*text.Doc{"a.x": text.FromString("a\n")}})
+		cancel()
+		if err != nil || alone {
+			t.Fatalf("%s: the first driver ran alone (err %v)", kind, err)
+		}
+		var order []string
+		for _, d := range resp.Drivers {
+			order = append(order, d.Driver+" "+string(d.Status))
+		}
+		if !slices.Equal(order, []string{"first ok", "second ok"}) || len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Source != "second" {
+			t.Errorf("%s: drivers %q, diagnostics %+v", kind, order, resp.Diagnostics)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package capabilities_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/devbroker/devbroker/capabilities"
@@ -27,6 +28,7 @@ func checkSet(t *testing.T, check []string, working ...string) (*capabilities.Se
 func kindSet(t *testing.T, kind engine.Kind, entries []string, working ...string) (*capabilities.Set, map[string]int) {
 	t.Helper()
 	ran := map[string]int{}
+	var mu sync.Mutex // the drivers of a lint or check run at once
 	x := &configs.Language{FileTypes: []string{"*.x"}}
 	switch kind {
 	case engine.Format:
@@ -51,7 +53,9 @@ func kindSet(t *testing.T, kind engine.Kind, entries []string, working ...string
 	}
 	typ := capabilities.Type{Name: "fake", New: func(name string, _ *configs.Driver, _ capabilities.Env) (capabilities.Driver, error) {
 		f := &fake{name: name, kinds: []engine.Kind{engine.Format, engine.Lint, engine.Check}, run: func(req *capabilities.Request) *capabilities.Result {
+			mu.Lock()
 			ran[name] += len(req.Files)
+			mu.Unlock()
 			r := &capabilities.Result{Status: engine.StatusOK}
 			for _, p := range req.Files {
 				r.Diagnostics = append(r.Diagnostics, engine.Diagnostic{Path: p, Line: 1, Column: 1, Severity: engine.SeverityWarning, Message: name + " looked"})

@@ -134,8 +134,14 @@ type Driver struct {
 	// required for both: no shell is involved. Placeholders: {file} is the
 	// absolute path of the file's copy (in the staged tree for input
 	// "staged"), {path} its workspace path, {root} the root directory (or
-	// the staged tree), {overlay} the Go overlay file (input "overlay").
-	// For an external command, a bare program name (as in fix_command and
+	// the staged tree), {overlay} the Go overlay file (input "overlay"),
+	// and {packages}, a whole argument, the Go packages of the files a
+	// run is about: ./dir for each directory that holds one, relative to
+	// dir, each once, leaving out what ./... passes over (testdata,
+	// vendor, names starting with "." or "_", another module's
+	// directories, files the build constraints exclude); the command does
+	// not run when none is left, and {packages} is ./... for more
+	// directories than fit a command line. For an external command, a bare program name (as in fix_command and
 	// version_command) is looked up, in a root you trust, first among the
 	// project's own tools: node_modules/.bin, .venv/bin and venv/bin under
 	// the root, then a tool directive of the root's go.mod (run as go tool

@@ -139,6 +139,12 @@ func (d *Driver) check() error {
 	if !d.perFile && perFileArgs {
 		return errors.New("{file} and {path} need per_file: the command runs once for all files")
 	}
+	if err := checkPackagesArg(cfg.Command, cfg.FixCommand); err != nil {
+		return err
+	}
+	if uses(cfg.Env, packagesArg) {
+		return errors.New("{packages} stands for several arguments: it cannot be in env")
+	}
 	if d.input != InputOverlay && (uses(cfg.Command, "{overlay}") || uses(cfg.FixCommand, "{overlay}")) {
 		return errors.New("{overlay} is only set with input \"overlay\"")
 	}

@@ -227,10 +227,32 @@ func (d *Driver) view(root string, all map[string]*text.Doc, changed, deleted []
 	if err := d.confineDir(root); err != nil {
 		return nil, err
 	}
+	v := &view{tree: root}
 	if d.input == InputOverlay {
-		return overlay(root, all, changed, deleted)
+		var err error
+		if v, err = overlay(root, all, changed, deleted); err != nil {
+			return nil, err
+		}
 	}
-	return &view{tree: root}, nil
+	v.has = onDisk(root, all, deleted)
+	return v, nil
+}
+
+// onDisk reports whether a workspace path names a file of a command that
+// runs in the root: one of the workspace or, unless the workspace deleted
+// it, one on disk.
+func onDisk(root string, all map[string]*text.Doc, deleted []string) func(p string) bool {
+	fsys, err := rootfs.New(root)
+	return func(p string) bool {
+		if all[p] != nil {
+			return true
+		}
+		if err != nil || slices.Contains(deleted, p) {
+			return false
+		}
+		st, serr := fsys.Stat(p)
+		return serr == nil && st.Mode().IsRegular()
+	}
 }
 
 // confineDir refuses a working directory (the config key dir) that
@@ -276,6 +298,10 @@ func (d *Driver) runAll(ctx context.Context, argv []string, perFile, withStdin b
 		runs = append(runs, &ran{what: d.name, files: files})
 	}
 	dir := filepath.Join(v.tree, filepath.FromSlash(d.cfg.Dir))
+	var pkgs *goPackages
+	if slices.Contains(argv, packagesArg) {
+		pkgs = d.packagesFor(root, v, argv, func(p string) []byte { return all[p].Bytes() })
+	}
 	sem := make(chan struct{}, maxParallel)
 	var wg sync.WaitGroup
 	for _, r := range runs {
@@ -284,7 +310,13 @@ func (d *Driver) runAll(ctx context.Context, argv []string, perFile, withStdin b
 			file = r.files[0]
 		}
 		r.site = &site{root: root, dir: dir, view: v, file: file}
-		inv := invocation{argv: expand(argv, v, file), dir: dir, env: expand(d.cfg.Env, v, file)}
+		var patterns []string
+		if pkgs != nil {
+			if patterns = pkgs.patterns(r.files); len(patterns) == 0 {
+				continue // no package: ./... would not look at these files either
+			}
+		}
+		inv := invocation{argv: expand(argv, v, file, patterns), dir: dir, env: expand(d.cfg.Env, v, file, nil)}
 		if withStdin {
 			inv.stdin = all[file].Bytes()
 		}
@@ -297,19 +329,24 @@ func (d *Driver) runAll(ctx context.Context, argv []string, perFile, withStdin b
 		}()
 	}
 	wg.Wait()
-	return runs
+	return slices.DeleteFunc(runs, func(r *ran) bool { return r.out == nil })
 }
 
-// expand fills in the placeholders of args.
-func expand(args []string, v *view, file string) []string {
+// expand fills in the placeholders of args; the argument {packages}
+// becomes the patterns.
+func expand(args []string, v *view, file string, patterns []string) []string {
 	pairs := []string{"{root}", v.tree, "{overlay}", v.overlay}
 	if file != "" {
 		pairs = append(pairs, "{file}", filepath.Join(v.tree, filepath.FromSlash(file)), "{path}", file)
 	}
 	r := strings.NewReplacer(pairs...)
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = r.Replace(a)
+	out := make([]string, 0, len(args)+len(patterns))
+	for _, a := range args {
+		if a == packagesArg {
+			out = append(out, patterns...)
+			continue
+		}
+		out = append(out, r.Replace(a))
 	}
 	return out
 }

@@ -30,6 +30,8 @@ type view struct {
 	// copies maps the temporary copy of each overlaid file to its
 	// workspace path.
 	copies map[string]string
+	// has reports whether a workspace path names a file in the tree.
+	has func(p string) bool
 }
 
 // close removes the view's temporary files and lets go of its tree.
@@ -56,7 +58,8 @@ func (d *Driver) stage(all map[string]*text.Doc, private bool) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &view{tree: dir, release: release}, nil
+	has := func(p string) bool { return all[p] != nil }
+	return &view{tree: dir, release: release, has: has}, nil
 }
 
 // trees is the set's store of staged trees, or the driver's own.

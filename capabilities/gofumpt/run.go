@@ -130,6 +130,9 @@ func (d *Driver) formatFile(p string, doc *text.Doc, mod module) outcome {
 		}
 		return outcome{crash: err.Error()}
 	}
+	if string(out) == src && uniformEOL(doc) {
+		return outcome{} // most files of a formatted module: no new Doc to build
+	}
 	formatted := withLineEnds(doc, string(out))
 	if formatted.Equal(doc) {
 		return outcome{}
@@ -155,6 +158,18 @@ func withLineEnds(orig *text.Doc, out string) *text.Doc {
 		}
 	}
 	return text.New(orig.BOM(), lines, eol)
+}
+
+// uniformEOL reports whether every line of doc that ends ends with its
+// dominant terminator: then withLineEnds of its own LF form gives doc back.
+func uniformEOL(doc *text.Doc) bool {
+	eol := doc.EOL()
+	for _, l := range doc.Lines() {
+		if l.EOL != "" && l.EOL != eol {
+			return false
+		}
+	}
+	return true
 }
 
 func eolName(eol string) string {
@@ -226,6 +241,9 @@ var rxCodeGenerated = regexp.MustCompile(`^// Code generated .* DO NOT EDIT\.$`)
 // rule. Source that does not get that far is not generated: formatting it
 // reports the syntax error.
 func isGenerated(src string) bool {
+	if !strings.Contains(src, " DO NOT EDIT.") {
+		return false // the comment cannot be there: no parse
+	}
 	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.PackageClauseOnly|parser.ParseComments)
 	if err != nil {
 		return false

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -56,7 +57,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		case engine.Format:
 			fmt.Fprint(stderr, " [--write]")
 		}
-		fmt.Fprintln(stderr, " [PATH...]\nPATHs are files, directories or globs relative to the root; default: every file a configured language covers.\nExit status: 0 clean, 1 findings, 2 tool failure or bad usage.")
+		fmt.Fprintln(stderr, " [PATH...]\nPATHs are files, directories or globs relative to the root; default: every file a configured language covers. Directories and globs pass over the testdata and vendor directories they do not name.\nExit status: 0 clean, 1 findings, 2 tool failure or bad usage.")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -127,6 +128,24 @@ func writeAfter(ctx context.Context, eng *engine.Engine, res *engine.Result) {
 	}
 }
 
+// walkSkips are the directories a walk of the command line passes over
+// unless its PATH names them: test fixtures and vendored code, which are
+// not the project's sources (gofumpt -w . and the go command's ./...
+// pass over them too).
+var walkSkips = []string{"testdata", "vendor"}
+
+// skipped reports whether the walk of pattern passes over p: p is in a
+// directory of walkSkips that pattern does not name.
+func skipped(p, pattern string) bool {
+	named := strings.Split(pattern, "/")
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		if slices.Contains(walkSkips, seg) && !slices.Contains(named, seg) {
+			return true
+		}
+	}
+	return false
+}
+
 // selectFiles expands the command line's PATHs (files, directories, globs;
 // default: the whole root) to the files a configured language covers.
 func selectFiles(fsys *rootfs.FS, set *capabilities.Set, args []string) ([]string, error) {
@@ -142,6 +161,15 @@ func selectFiles(fsys *rootfs.FS, set *capabilities.Set, args []string) ([]strin
 		seen[p] = true
 		out = append(out, p)
 	}
+	walk := func(pattern string) error {
+		m, err := fsys.Glob(pattern)
+		for _, p := range m {
+			if !skipped(p, pattern) {
+				add(p, false)
+			}
+		}
+		return err
+	}
 	for _, a := range args {
 		if filepath.IsAbs(a) {
 			rel, err := fsys.Rel(a)
@@ -155,12 +183,8 @@ func selectFiles(fsys *rootfs.FS, set *capabilities.Set, args []string) ([]strin
 			a = ""
 		}
 		if rootfs.IsGlob(a) {
-			m, err := fsys.Glob(a)
-			if err != nil {
+			if err := walk(a); err != nil {
 				return nil, err
-			}
-			for _, p := range m {
-				add(p, false)
 			}
 			continue
 		}
@@ -176,12 +200,8 @@ func selectFiles(fsys *rootfs.FS, set *capabilities.Set, args []string) ([]strin
 			}
 			pattern = a + "/**"
 		}
-		m, err := fsys.Glob(pattern)
-		if err != nil {
+		if err := walk(pattern); err != nil {
 			return nil, err
-		}
-		for _, p := range m {
-			add(p, false)
 		}
 	}
 	sort.Strings(out)

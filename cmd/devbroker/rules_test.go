@@ -161,6 +161,7 @@ var starters = map[string]string{
 	"bench/lspbench":        "the benchmark harness, not part of the product",
 	"bench/startbench":      "the start-up benchmark, not part of the product",
 	"bench/peerbench":       "the benchmark against the peers, not part of the product",
+	"bench/scalebench":      "the lint and format benchmark, not part of the product",
 }
 
 // TestWhoStartsProcesses: only lsp/ and capabilities/external start
