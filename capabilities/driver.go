@@ -5,7 +5,7 @@
 // The principal types are [Driver] (one tool, described by its [Spec]),
 // [Set] (the drivers of one configuration, routed by file type, which
 // implements engine.Capabilities) and [Report] (what the probe found).
-// Optional abilities are optional interfaces: [Fixer], [Heir].
+// Optional abilities are optional interfaces: [Fixer], [Heir], [Starter].
 //
 // # Lifecycle
 //
@@ -19,7 +19,9 @@
 //     context's deadline. What it starts it stops before returning.
 //  3. Run answers requests, concurrently. A driver keeps what makes
 //     the next request fast (a language server, a staged module, a
-//     cache), owned by it or by its set, never by the package.
+//     cache), owned by it or by its set, never by the package. A
+//     [Starter] may start its process earlier, beside its probe, when
+//     the set was told to ([Set.StartEarly]).
 //  4. Close is required, idempotent and blocking: it refuses new
 //     calls, waits for the running ones to end, then stops the
 //     driver's processes and removes its files. A Run after Close

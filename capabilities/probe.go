@@ -147,15 +147,29 @@ func (l *language) drivers(kind engine.Kind) []string {
 // probeFor probes the drivers that serve kind for the targets' languages
 // and waits for them: a request waits for its drivers only.
 func (s *Set) probeFor(ctx context.Context, kind engine.Kind, targets []string) error {
+	return s.wait(ctx, s.start(ctx, s.driversFor(kind, targets)))
+}
+
+// Prepare starts, without waiting, what a request for kind on paths will
+// wait for: the probes of the drivers that serve kind for the paths'
+// languages, and after [Set.StartEarly] their servers. A command that
+// knows its files calls it before it reads them, so that the probes and
+// the servers' start overlap the reading.
+func (s *Set) Prepare(kind engine.Kind, paths []string) {
+	s.start(context.Background(), s.driversFor(kind, paths))
+}
+
+// driversFor lists the drivers that serve kind for the paths' languages.
+func (s *Set) driversFor(kind engine.Kind, paths []string) []string {
 	var names []string
 	seen := map[string]bool{}
-	for _, p := range targets {
+	for _, p := range paths {
 		if l := s.languageOf(p); l != nil && !seen[l.name] {
 			seen[l.name] = true
 			names = append(names, l.drivers(kind)...)
 		}
 	}
-	return s.wait(ctx, s.start(ctx, names))
+	return names
 }
 
 // warmPaths starts, without waiting, the probes of the drivers of the
@@ -205,6 +219,7 @@ func (s *Set) start(ctx context.Context, names []string) []chan struct{} {
 			timeout = min(timeout, time.Until(dl))
 		}
 		go s.probeOne(name, d, timeout, ch)
+		s.startEarly(name, d, timeout)
 	}
 	return out
 }

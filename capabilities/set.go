@@ -91,6 +91,11 @@ type Set struct {
 	warm bool
 	// Probed counts the probes that ran (not answered from the cache).
 	probed int
+	// early: a probe of a Starter starts its process beside it;
+	// starting holds each early start, closed when it returned (see
+	// early.go).
+	early    bool
+	starting map[string]chan struct{}
 	// untrusted are the drivers that must not run, with what the probe
 	// reports of them.
 	untrusted map[string]Probe

@@ -243,6 +243,19 @@ func (s *Server) acquire(ctx context.Context) (*instance, error) {
 	return in, nil
 }
 
+// Start starts the server's process now, unless it runs, without a
+// request, and returns once it is initialized: its initial work (gopls's
+// workspace load) then runs while the caller does other things, and the
+// first request finds it under way or done. It arms the idle timer as a
+// request does. An error leaves the start to the next request.
+func (s *Server) Start(ctx context.Context) error {
+	if _, err := s.acquire(ctx); err != nil {
+		return err
+	}
+	s.release()
+	return nil
+}
+
 // release ends a request and arms the idle timer.
 func (s *Server) release() {
 	s.mu.Lock()

@@ -43,7 +43,7 @@ func firstChecks(bin, gopls, tmp string, n int) (db, gp *series, err error) {
 	db = &series{name: "devbroker: start → first check naming the error"}
 	gp = &series{name: "gopls check (a new process)"}
 	for i := range n + 1 {
-		d, err := firstCheck(bin, root, cache)
+		d, err := firstCheck(bin, root, cache, "main.go")
 		if err != nil {
 			return nil, nil, fmt.Errorf("devbroker first check: %w", err)
 		}
@@ -59,9 +59,12 @@ func firstChecks(bin, gopls, tmp string, n int) (db, gp *series, err error) {
 	return db, gp, nil
 }
 
-// firstCheck starts the server and calls check as soon as the tool is
-// listed (waiting for tools/list_changed, not polling on a timer).
-func firstCheck(bin, root, cacheHome string) (time.Duration, error) {
+// firstCheck starts the server on root and calls check on file (relative
+// to root) as soon as the tool is listed (waiting for tools/list_changed,
+// not polling on a timer). The server's caches (the probe's, and gopls's
+// own file cache, which gopls keeps under XDG_CACHE_HOME too) live in
+// cacheHome.
+func firstCheck(bin, root, cacheHome, file string) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.Command(bin, "serve", "--mcp", "--root", root, "--log-level", "error")
@@ -95,11 +98,16 @@ func firstCheck(bin, root, cacheHome string) (time.Duration, error) {
 			return 0, errors.New("check was never advertised")
 		}
 	}
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "check", Arguments: map[string]any{"paths": []string{"main.go"}}})
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "check", Arguments: map[string]any{"paths": []string{file}}})
 	if err != nil {
 		return 0, err
 	}
 	d := time.Since(t0)
+	return d, namesTheError(res)
+}
+
+// namesTheError checks that a tool's answer names the type error.
+func namesTheError(res *sdk.CallToolResult) error {
 	var text strings.Builder
 	for _, c := range res.Content {
 		if tc, ok := c.(*sdk.TextContent); ok {
@@ -107,9 +115,9 @@ func firstCheck(bin, root, cacheHome string) (time.Duration, error) {
 		}
 	}
 	if !strings.Contains(text.String(), wantDiag) {
-		return 0, fmt.Errorf("the answer does not name the error: %s", text.String())
+		return fmt.Errorf("the answer does not name the error: %s", text.String())
 	}
-	return d, nil
+	return nil
 }
 
 // goplsCheck runs `gopls check main.go` in root and checks its answer.

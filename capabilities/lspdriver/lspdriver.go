@@ -13,6 +13,8 @@
 // one gopls, and a re-probe's new set takes over the running servers whose
 // command and settings did not change ([Driver.Inherit]). A Driver built
 // alone owns its own supervisor. Close stops what no one else holds.
+// [Driver.Start] starts the root's server before the first request,
+// beside the probe (capabilities.Starter).
 package lspdriver
 
 import (
@@ -69,6 +71,9 @@ type Driver struct {
 	idle     time.Duration
 	resolved bool
 	findErr  error
+	// probeFailed: the probe found the server not working; an early
+	// start no longer holds a server (see Start).
+	probeFailed bool
 }
 
 type held struct {
@@ -160,6 +165,11 @@ func (d *Driver) server(ctx context.Context, root string) (*lsp.Server, error) {
 
 // hold returns the server the driver holds for root, acquiring it first.
 func (d *Driver) hold(bin, root string) (*lsp.Server, error) {
+	return d.holdIf(bin, root, false)
+}
+
+// holdIf is hold; early refuses after a failed probe.
+func (d *Driver) holdIf(bin, root string, early bool) (*lsp.Server, error) {
 	sup, err := d.supervisor()
 	if err != nil {
 		return nil, err
@@ -168,6 +178,9 @@ func (d *Driver) hold(bin, root string) (*lsp.Server, error) {
 	defer d.mu.Unlock()
 	if d.closed {
 		return nil, lsp.ErrClosed
+	}
+	if early && d.probeFailed {
+		return nil, errProbeFailed
 	}
 	if h, ok := d.servers[root]; ok {
 		return h.srv, nil
@@ -259,8 +272,9 @@ func (d *Driver) DiskChanged(paths []string) {
 }
 
 var (
-	_ engine.DiskObserver = (*Driver)(nil)
-	_ capabilities.Driver = (*Driver)(nil)
-	_ capabilities.Fixer  = (*Driver)(nil)
-	_ capabilities.Heir   = (*Driver)(nil)
+	_ engine.DiskObserver  = (*Driver)(nil)
+	_ capabilities.Driver  = (*Driver)(nil)
+	_ capabilities.Fixer   = (*Driver)(nil)
+	_ capabilities.Heir    = (*Driver)(nil)
+	_ capabilities.Starter = (*Driver)(nil)
 )

@@ -22,11 +22,16 @@ const goSmoke = "package smoke\n\nvar x int = \"not an int\"\n"
 // PATH), records its version (version_command, or `gopls version`), and
 // starts it, outside the shared servers, on a temporary root holding the
 // smoke file. A Go server must report a diagnostic for the smoke file's
-// type error; another server must answer without failing.
+// type error; another server must answer without failing. A probe that
+// finds the server not working stops the root's server an early start
+// began (see start.go).
 func (d *Driver) Probe(ctx context.Context) capabilities.Probe {
 	start := time.Now()
 	p := d.probe(ctx)
 	p.Took = time.Since(start)
+	if p.State != capabilities.Found {
+		d.letGo()
+	}
 	return p
 }
 

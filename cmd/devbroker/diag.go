@@ -77,6 +77,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		return exitToolFailure
 	}
 	defer set.Close()
+	set.StartEarly() // a language server starts beside its probe
 	opts := engineOptions()
 	opts.Capabilities, opts.Limits = set, cliLimits.Overlay(broker.ConfigLimits(set.Limits()))
 	eng, err := engine.New(*root, opts)
@@ -93,6 +94,8 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "devbroker %s: no files to %s under %s\n", kind, kind, eng.Root())
 		return exitOK
 	}
+	// The probes and the language servers start while the files are read.
+	set.Prepare(kind, paths)
 	op := engine.Op{Step: engine.StepName(kind)} // format, lint or check, with no arguments
 	if fix {
 		op.Args = &engine.LintArgs{Fix: true}

@@ -132,7 +132,7 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // project file applied only when trusted as opts decide. Nothing is probed
 // before it returns: the broker probes the languages present under the
 // root in the background, and a request first needing another language
-// probes it. Every load asks
+// probes it; a language server starts beside its probe. Every load asks
 // again, so a session's edit of .devbroker.toml is untrusted until the
 // user trusts it. A re-probe's set is built beside the previous one and
 // takes over its running language servers.
@@ -147,6 +147,10 @@ func loaderWith(opts drivers.Options) broker.Loader {
 		if err != nil {
 			return nil, err
 		}
+		// The root is known: its language servers start beside their
+		// probes (the broker probes the languages present), so the
+		// first check meets a loaded server.
+		set.StartEarly()
 		return set, nil
 	}
 }

@@ -1,0 +1,83 @@
+package capabilities
+
+// This file defines the early start: a set told to [Set.StartEarly]
+// starts, beside the probe of each [Starter] driver, the driver's
+// long-lived process on the root (a language server), so that the
+// server's initial work (gopls loading the workspace) overlaps the probe
+// and the first request meets a warm server instead of starting one.
+// Untrusted drivers are never probed, so never started early.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Starter is a Driver that keeps a long-lived process on its root and can
+// start it before the first request.
+type Starter interface {
+	Driver
+	// Start starts the driver's process on its root and returns once it
+	// runs. A failure is left to the first request, which starts the
+	// process again. It runs beside the driver's probe; a driver whose
+	// probe then fails lets the process go. The process is the one the
+	// requests use (never a second one), and Close stops it.
+	Start(ctx context.Context) error
+}
+
+// StartEarly makes each later probe of a [Starter] driver start, beside
+// it, the driver's process on the root. Commands that will run a request
+// call it (the server, check); one that only reports (probe) does not.
+func (s *Set) StartEarly() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.early = true
+}
+
+// startEarly starts the named driver's process beside its probe, once,
+// when the set was told to. Called by start, with s.mu held.
+func (s *Set) startEarly(name string, d Driver, timeout time.Duration) {
+	st, ok := d.(Starter)
+	if _, untrusted := s.untrusted[name]; !ok || untrusted || !s.early || s.starting[name] != nil || !s.calls.Begin() {
+		return
+	}
+	ch := make(chan struct{})
+	if s.starting == nil {
+		s.starting = map[string]chan struct{}{}
+	}
+	s.starting[name] = ch
+	go func() {
+		defer s.calls.End()
+		defer close(ch)
+		ctx, cancel := context.WithTimeout(s.probeCtx, timeout)
+		defer cancel()
+		safeStart(ctx, st)
+	}()
+}
+
+// safeStart starts a driver's process, turning a panic into an error.
+func safeStart(ctx context.Context, st Starter) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the start panicked: %v", r)
+		}
+	}()
+	return st.Start(ctx)
+}
+
+// WaitStarts waits for the early starts begun so far to return (or for
+// ctx), and lists the drivers whose start began, sorted: for tests and
+// benchmarks.
+func (s *Set) WaitStarts(ctx context.Context) ([]string, error) {
+	s.mu.Lock()
+	names := make([]string, 0, len(s.starting))
+	chans := make([]chan struct{}, 0, len(s.starting))
+	for n, ch := range s.starting {
+		names = append(names, n)
+		chans = append(chans, ch)
+	}
+	s.mu.Unlock()
+	slices.Sort(names)
+	return names, s.wait(ctx, chans)
+}

@@ -1,0 +1,59 @@
+package lspdriver
+
+// This file defines [Driver.Start]: the early start of the root's server
+// beside the probe (capabilities.Starter), and letting it go when the
+// probe finds the server not working.
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+
+	"github.com/devbroker/devbroker/capabilities"
+)
+
+// errProbeFailed refuses an early start after a failed probe.
+var errProbeFailed = errors.New("the probe found the server not working: it is not started early")
+
+// Start starts the server the requests on the driver's root will use (the
+// set's shared one: never a second process for the root), and returns
+// once it is initialized; its workspace load goes on. The root is spelled
+// as requests spell it (absolute, symlinks resolved), so that they find
+// this server. A crash of the early server is a crash like any other: the
+// next request starts it again.
+func (d *Driver) Start(ctx context.Context) error {
+	if !d.calls.Begin() {
+		return capabilities.ErrSetClosed
+	}
+	defer d.calls.End()
+	root, err := filepath.Abs(d.root)
+	if err == nil {
+		root, err = filepath.EvalSymlinks(root)
+	}
+	if err != nil {
+		return err
+	}
+	bin, err := d.resolve(ctx, root)
+	if err != nil {
+		return err
+	}
+	srv, err := d.holdIf(bin, root, true)
+	if err != nil {
+		return err
+	}
+	return srv.Start(ctx)
+}
+
+// letGo records a failed probe and lets go of the servers the driver
+// holds: a set does not route requests to a driver whose probe failed, so
+// a server started early for it would only wait for its idle timeout.
+func (d *Driver) letGo() {
+	d.mu.Lock()
+	d.probeFailed = true
+	servers := d.servers
+	d.servers = map[string]held{}
+	d.mu.Unlock()
+	for _, h := range servers {
+		h.release()
+	}
+}
