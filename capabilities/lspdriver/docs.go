@@ -119,7 +119,11 @@ func (d *Driver) view(req *capabilities.Request) *view {
 	}
 	for _, p := range req.Files {
 		add(p, d.languageID(p))
-		if doc, ok := v.docs[p]; ok && !changed[p] && doc.LanguageID == "go" {
+		// Unchanged is not enough: a session's copy can be older than the
+		// disk (an editor's buffer pins it, or another session wrote the
+		// file since), and a document kept open at it would hide the disk
+		// from every later request. Only the disk's own bytes are kept.
+		if doc, ok := v.docs[p]; ok && !changed[p] && doc.LanguageID == "go" && doc.Text == string(v.read(p)) {
 			doc.OnDisk = true
 			v.docs[p] = doc
 		}

@@ -129,3 +129,34 @@ func TestOnDiskPositionsAtTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestOlderCopyIsNotKept: a session whose copy of a.go is unchanged but
+// older than the disk (an editor buffer pins it, or another session wrote
+// the file since) checks a.go; a later request that leaves a.go out (another
+// session checking b.go, which calls F) must see the disk, where F takes an
+// argument, not the older copy kept open.
+func TestOlderCopyIsNotKept(t *testing.T) {
+	root, all := workspace(t)
+	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: map[string]any{"diagnosticsDelay": "0s"}}, root)
+	newA := "package a\n\n// F is one.\nfunc F(x int) int { return x }\n"
+	testtree.Put(t, root, "a/a.go", newA)
+	res := d.Run(context.Background(), &capabilities.Request{Kind: engine.Check, Root: root, Files: []string{"a/a.go"}, All: all})
+	if res.Status != engine.StatusOK {
+		t.Fatalf("status %s: %s", res.Status, res.Message)
+	}
+	disk := map[string]*text.Doc{}
+	for p, doc := range all {
+		disk[p] = doc
+	}
+	disk["a/a.go"] = text.FromString(newA)
+	res = d.Run(context.Background(), &capabilities.Request{Kind: engine.Check, Root: root, Files: []string{"b/b.go"}, All: disk})
+	if res.Status != engine.StatusOK {
+		t.Fatalf("status %s: %s", res.Status, res.Message)
+	}
+	for _, dg := range res.Diagnostics {
+		if dg.Path == "b/b.go" && strings.Contains(dg.Message, "not enough arguments") {
+			return
+		}
+	}
+	t.Fatalf("b.go checked against a stale a.go kept open: %+v", res.Diagnostics)
+}
