@@ -138,31 +138,50 @@ func devbrokerSessions(ctx context.Context, t *tools, root string, edits []*edit
 }
 
 // goplsSessions starts gopls mcp -listen on a free loopback port and
-// connects one SSE client per edit.
+// connects one SSE client per edit. The port is found by listening and
+// closing, so another process may take it before gopls does: a start that
+// fails is tried again on a new port, twice.
 func goplsSessions(ctx context.Context, t *tools, root string, edits []*edit) ([]candidate, func(), error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	var addr string
+	var stop func()
+	var err error
+	for range 3 {
+		if addr, stop, err = listenGopls(t, root); err == nil {
+			break
+		}
+	}
 	if err != nil {
 		return nil, nil, err
+	}
+	var cands []candidate
+	for _, e := range edits {
+		cs, err := connect(ctx, &sdk.SSEClientTransport{Endpoint: "http://" + addr}, nil, root)
+		if err != nil {
+			closeAll(cands)
+			stop()
+			return nil, nil, err
+		}
+		cands = append(cands, goplsSession(cs, root, e))
+	}
+	return cands, func() { closeAll(cands); stop() }, nil
+}
+
+// listenGopls starts gopls mcp -listen on a loopback port that was free a
+// moment ago and returns its address once gopls says it listens.
+func listenGopls(t *tools, root string) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
 	}
 	addr := ln.Addr().String()
 	ln.Close()
 	cmd := exec.Command(t.gopls, "mcp", "-listen="+addr)
 	cmd.Dir, cmd.Env = root, t.env()
-	if _, stop, err := startListening(cmd, regexp.MustCompile(`(mcp http server listening)`)); err != nil {
-		return nil, nil, fmt.Errorf("gopls mcp -listen: %w", err)
-	} else {
-		var cands []candidate
-		for _, e := range edits {
-			cs, err := connect(ctx, &sdk.SSEClientTransport{Endpoint: "http://" + addr}, nil, root)
-			if err != nil {
-				closeAll(cands)
-				stop()
-				return nil, nil, err
-			}
-			cands = append(cands, goplsSession(cs, root, e))
-		}
-		return cands, func() { closeAll(cands); stop() }, nil
+	_, stop, err := startListening(cmd, regexp.MustCompile(`(mcp http server listening)`))
+	if err != nil {
+		return "", nil, fmt.Errorf("gopls mcp -listen: %w", err)
 	}
+	return addr, stop, nil
 }
 
 func closeAll(cands []candidate) {
