@@ -45,7 +45,10 @@
 // The barrier fails only after a while in which the watcher handled
 // nothing, so walking a large new directory delays it without failing it.
 // Without a watcher (another platform, [Config.NoWatch]) only
-// FilesChanged reaches the server, and [Server.WatchStatus] says so. A
+// FilesChanged reaches the server, and [Server.WatchStatus] says so.
+// The watcher also records the symlinks under the root, which
+// [Server.Links] hands to callers that must hide those leaving it, so
+// that they need not walk the root per request. A
 // watcher that fails (inotify limits, a barrier that gives up) is started
 // again by a later request, with a growing wait if it cannot start (one
 // stopped by the system's inotify limits waits for the next process); the

@@ -36,7 +36,7 @@ func TestDevbrokerWritesReachTheServer(t *testing.T) {
 	lspdriver.SetNoWatch(true)
 	t.Cleanup(func() { lspdriver.SetNoWatch(false) })
 	root, _ := workspace(t)
-	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: map[string]any{"diagnosticsDelay": "0s"}}, root)
+	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: goplsSettings(t)}, root)
 	caps := oneDriver{d}
 	writer, err := engine.New(root, engine.Options{Capabilities: caps})
 	if err != nil {

@@ -41,6 +41,7 @@ package lspdriver
 // reaches there, but no diagnostic for those files is relayed).
 
 import (
+	"context"
 	"go/parser"
 	"go/token"
 	"path"
@@ -93,7 +94,7 @@ func (d *Driver) languageID(p string) string {
 	return d.langID
 }
 
-func (d *Driver) view(req *capabilities.Request) *view {
+func (d *Driver) view(ctx context.Context, srv *lsp.Server, req *capabilities.Request) *view {
 	v := &view{root: req.Root, docs: map[string]lsp.Document{}, deleted: map[string]bool{}, outside: map[string]bool{}}
 	exts := map[string]bool{}
 	for _, p := range req.Files {
@@ -101,7 +102,7 @@ func (d *Driver) view(req *capabilities.Request) *view {
 	}
 	if fsys, err := rootfs.New(req.Root); err == nil {
 		v.fs = fsys
-		for _, p := range fsys.OutsideLinks(rootfs.SkipDir) {
+		for _, p := range outsideLinks(ctx, srv, fsys) {
 			if exts[path.Ext(p)] {
 				v.outside[p] = true
 				v.docs[p] = lsp.Document{Path: v.abs(p), LanguageID: d.languageID(p), Text: outsideStandIn(p)}
@@ -164,6 +165,24 @@ func (v *view) shown(abs string) string {
 		return ""
 	}
 	return p
+}
+
+// outsideLinks lists the workspace paths of the symlinks under the root
+// that leave it: from the server's disk watcher, which knows every
+// symlink under the root without a walk per request, when it can tell;
+// else by walking the root.
+func outsideLinks(ctx context.Context, srv *lsp.Server, fsys *rootfs.FS) []string {
+	links, ok := srv.Links(ctx)
+	if !ok {
+		return fsys.OutsideLinks(rootfs.SkipDir)
+	}
+	var out []string
+	for _, p := range links {
+		if fsys.Leaves(p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // outsideStandIn is what the server sees of a file reached through a

@@ -83,7 +83,7 @@ func benchEdits(b *testing.B, mode string) {
 	clean := string(data)
 	broken := clean + "var _ int = \"bench\"\n"
 	d, err := lspdriver.Type.New("gopls", &configs.Driver{
-		Type: "lsp", Command: []string{gopls}, Settings: map[string]any{"diagnosticsDelay": "0s"},
+		Type: "lsp", Command: []string{gopls}, Settings: goplsSettings(b),
 	}, capabilities.Env{Root: root, Language: "go"})
 	if err != nil {
 		b.Fatal(err)

@@ -33,6 +33,17 @@ func goplsPath(t *testing.T) string {
 	return p
 }
 
+// goplsSettings are the settings the embedded defaults give gopls, which
+// the tests run with.
+func goplsSettings(t testing.TB) map[string]any {
+	t.Helper()
+	def, err := configs.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return def.Drivers["gopls"].Settings
+}
+
 // workspace is a module on disk (pkg a, pkg b importing a) and its
 // workspace view.
 func workspace(t *testing.T) (string, map[string]*text.Doc) {
@@ -63,7 +74,7 @@ func driver(t *testing.T, cfg *configs.Driver, root string) capabilities.Driver 
 
 func TestCheckDependentsAndUnicode(t *testing.T) {
 	root, all := workspace(t)
-	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: map[string]any{"diagnosticsDelay": "0s"}}, root)
+	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: goplsSettings(t)}, root)
 	ctx := context.Background()
 	// a's F renamed in the workspace only; b breaks. The name holds a
 	// character outside the BMP so UTF-16 and characters differ.

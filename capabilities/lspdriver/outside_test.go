@@ -67,7 +67,7 @@ func TestNothingFromOutsideTheRoot(t *testing.T) {
 	for name, secret := range secrets {
 		t.Run(name, func(t *testing.T) {
 			root, all := outsideWorkspace(t, secret)
-			d := driver(t, &configs.Driver{Type: "lsp", Command: []string{gopls}, Settings: map[string]any{"diagnosticsDelay": "0s"}}, root)
+			d := driver(t, &configs.Driver{Type: "lsp", Command: []string{gopls}, Settings: goplsSettings(t)}, root)
 			ctx := context.Background()
 			for _, kind := range []engine.Kind{engine.Check, engine.Lint, engine.Format, engine.Check} {
 				res := d.Run(ctx, &capabilities.Request{Kind: kind, Root: root, Files: []string{"main.go"}, All: all})
@@ -115,7 +115,7 @@ func TestNothingFromOutsideThroughADirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	all["main.go"] = text.FromString("package m\n\nimport \"example.com/m/sub\"\n\nvar _ int = sub.Exposed\n")
-	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{gopls}, Settings: map[string]any{"diagnosticsDelay": "0s"}}, root)
+	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{gopls}, Settings: goplsSettings(t)}, root)
 	res := d.Run(context.Background(), &capabilities.Request{Kind: engine.Check, Root: root, Files: []string{"main.go"}, All: all, Changed: []string{"main.go"}})
 	for _, dg := range res.Diagnostics {
 		t.Logf("%+v", dg)
@@ -123,4 +123,65 @@ func TestNothingFromOutsideThroughADirectory(t *testing.T) {
 			t.Errorf("a diagnostic shows the outside directory: %+v", dg)
 		}
 	}
+}
+
+// TestNothingFromOutsideLinkedLater: a symlink leaving the root that
+// appears while the server runs (the disk watcher, not a walk, tells the
+// driver of it), in a new directory too, is hidden from the next check
+// as one there from the start is; one removed again is no longer hidden.
+func TestNothingFromOutsideLinkedLater(t *testing.T) {
+	gopls := goplsPath(t)
+	root, all := outsideWorkspace(t, secrets["package clause"])
+	if err := os.Remove(filepath.Join(root, "leak.go")); err != nil {
+		t.Fatal(err)
+	}
+	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{gopls}, Settings: goplsSettings(t)}, root)
+	ctx := context.Background()
+	check := func(when string, wantUndefined bool) {
+		t.Helper()
+		res := d.Run(ctx, &capabilities.Request{Kind: engine.Check, Root: root, Files: []string{"main.go"}, All: all})
+		if res.Status != engine.StatusOK {
+			t.Fatalf("%s: status %s: %s", when, res.Status, res.Message)
+		}
+		undefined := false
+		for _, dg := range res.Diagnostics {
+			t.Logf("%s: %+v", when, dg)
+			if dg.Path != "main.go" || strings.Contains(strings.ToLower(dg.Message), strings.ToLower(secretMarker)) {
+				t.Errorf("%s: a diagnostic shows the outside file: %+v", when, dg)
+			}
+			undefined = undefined || strings.Contains(dg.Message, "undefined: Exposed")
+		}
+		if undefined != wantUndefined {
+			t.Errorf("%s: main.go's Exposed undefined: %v, want %v", when, undefined, wantUndefined)
+		}
+	}
+	check("before any link", true)
+	outside := filepath.Join(filepath.Dir(root), "outside", "secret.go")
+	if err := os.Symlink(outside, filepath.Join(root, "leak.go")); err != nil {
+		t.Fatal(err)
+	}
+	// A new file of the package: gopls loads the package again, and
+	// would list the link among its files.
+	if err := os.WriteFile(filepath.Join(root, "extra.go"), []byte("package m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("a link created", true)
+	if err := os.MkdirAll(filepath.Join(root, "m2"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "m2", "a.go"), []byte("package m2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "m2", "leak.go")); err != nil {
+		t.Fatal(err)
+	}
+	check("a link in a new directory", true)
+	// Inside the root, the same declarations are the module's own.
+	if err := os.Remove(filepath.Join(root, "leak.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "own.go"), []byte("package m\n\nvar Exposed = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("the link replaced by a file of the module", false)
 }

@@ -19,7 +19,7 @@ import (
 // listener gopls's workspace load as a begin and an end, as the driver's.
 func TestProgressRelayed(t *testing.T) {
 	root, all := workspace(t)
-	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: map[string]any{"diagnosticsDelay": "0s"}}, root)
+	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: goplsSettings(t)}, root)
 	var mu sync.Mutex
 	var evs []engine.Progress
 	ctx := engine.WithProgress(context.Background(), func(p engine.Progress) { mu.Lock(); evs = append(evs, p); mu.Unlock() })

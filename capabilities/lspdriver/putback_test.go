@@ -37,7 +37,7 @@ func planFindings(t *testing.T, e *engine.Engine, plan *engine.Plan) []string {
 
 func TestCheckPutBackFollowsDisk(t *testing.T) {
 	root, _ := workspace(t)
-	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: map[string]any{"diagnosticsDelay": "0s"}}, root)
+	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: goplsSettings(t)}, root)
 	caps := oneDriver{d}
 	editor, err := engine.New(root, engine.Options{Capabilities: caps})
 	if err != nil {
@@ -80,7 +80,7 @@ func TestKeptDocAnswersAsClosed(t *testing.T) {
 	vet := "package a\n\nimport \"fmt\"\n\n// F is one.\nfunc F() int { return 1 }\n\nvar _ = fmt.Sprintf(\"%d\", \"x\")\n"
 	testtree.Put(t, root, "a/a.go", vet)
 	all["a/a.go"] = text.FromString(vet)
-	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: map[string]any{"diagnosticsDelay": "0s"}}, root)
+	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: goplsSettings(t)}, root)
 	run := func(file string) []engine.Diagnostic {
 		res := d.Run(context.Background(), &capabilities.Request{Kind: engine.Check, Root: root, Files: []string{file}, All: all})
 		if res.Status != engine.StatusOK {
@@ -108,7 +108,7 @@ func TestOnDiskPositionsAtTheEnd(t *testing.T) {
 		root, all := workspace(t)
 		testtree.Put(t, root, "a/a.go", src)
 		all["a/a.go"] = text.FromString(src)
-		d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: map[string]any{"diagnosticsDelay": "0s"}}, root)
+		d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: goplsSettings(t)}, root)
 		run := func(changed []string) []engine.Diagnostic {
 			res := d.Run(context.Background(), &capabilities.Request{Kind: engine.Check, Root: root, Files: []string{"a/a.go"}, All: all, Changed: changed})
 			if res.Status != engine.StatusOK {

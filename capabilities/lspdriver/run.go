@@ -40,7 +40,7 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	defer d.relay(ctx, srv)()
 	ctx, cancel := d.deadline(ctx, srv)
 	defer cancel()
-	v := d.view(req)
+	v := d.view(ctx, srv, req)
 	ms := &mappers{v: v, req: req, m: map[string]*text.Mapper{}}
 	var res *capabilities.Result
 	switch req.Kind {

@@ -1,0 +1,106 @@
+package lsp
+
+import (
+	"context"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// walkLinks lists the symlinks under root as a walk finds them (outside
+// the skipped directories), relative and slash-separated.
+func walkLinks(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil || p == root:
+		case d.IsDir() && skipDir(d.Name()):
+			return filepath.SkipDir
+		case d.Type()&fs.ModeSymlink != 0:
+			rel, _ := filepath.Rel(root, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	return out
+}
+
+// TestWatcherLinks: the watcher knows every symlink under the root that a
+// walk would find, through creations, new directories, removals, a file
+// moved over a link and a directory moved away; once it lost events it
+// cannot tell.
+func TestWatcherLinks(t *testing.T) {
+	if !watchable {
+		t.Skip("no disk watcher on this platform")
+	}
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	outside := t.TempDir()
+	link := func(target, p string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mkfile(t, filepath.Join(root, "a/a.go"), "package a\n")
+	link(outside, filepath.Join(root, "a/out"))
+	link("../outside", filepath.Join(root, ".git/x"))
+	w, err := newWatcher(root, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	steps := []struct {
+		name string
+		do   func()
+		want []string
+	}{
+		{"at the start", func() {}, []string{"a/out"}},
+		{"created", func() { link("a.go", filepath.Join(root, "a/in")) }, []string{"a/in", "a/out"}},
+		{"in a new directory", func() { link(outside, filepath.Join(root, "b/c/d")) }, []string{"a/in", "a/out", "b/c/d"}},
+		{"removed", func() { _ = os.Remove(filepath.Join(root, "a/in")) }, []string{"a/out", "b/c/d"}},
+		{"a file moved over", func() {
+			mkfile(t, filepath.Join(root, "tmp"), "x\n")
+			if err := os.Rename(filepath.Join(root, "tmp"), filepath.Join(root, "a/out")); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"b/c/d"}},
+		{"a directory moved away", func() {
+			if err := os.Rename(filepath.Join(root, "b"), filepath.Join(outside, "b")); err != nil {
+				t.Fatal(err)
+			}
+		}, nil},
+		{"in a skipped directory", func() { link(outside, filepath.Join(root, "node_modules/m")) }, nil},
+	}
+	for _, st := range steps {
+		st.do()
+		if err := w.barrier(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := w.knownLinks()
+		if !ok || !slices.Equal(got, st.want) || !slices.Equal(got, walkLinks(t, root)) {
+			t.Fatalf("%s: got %v (ok %v), want %v (a walk finds %v)", st.name, got, ok, st.want, walkLinks(t, root))
+		}
+	}
+	w.mu.Lock()
+	w.lost = true // as after an event overflow
+	w.mu.Unlock()
+	if _, ok := w.knownLinks(); ok {
+		t.Fatal("after lost events the watcher still claims to know every link")
+	}
+}
+
+// TestServerLinks: without a running watcher a server cannot tell, and
+// the caller walks.
+func TestServerLinks(t *testing.T) {
+	s := NewServer(Config{Name: "test", Root: t.TempDir()})
+	if _, ok := s.Links(context.Background()); ok {
+		t.Fatal("a server that never started claims to know the root's links")
+	}
+}
