@@ -203,7 +203,7 @@ func scanGoAround(src string, lang *language, base string, visit func(*decl) err
 	p := &goPass{src: src}
 	start, line, counted := 0, 1, 0 // the stretch's start and line; lines counted up to counted
 	next := 0                       // the restart point after start, or -1
-	for at := strings.Index(src, base); at >= 0; {
+	for at := indexName(src, base, 0); at >= 0; {
 		for next >= 0 && next <= at {
 			start, next = next, p.next()
 		}
@@ -219,11 +219,41 @@ func scanGoAround(src string, lang *language, base string, visit func(*decl) err
 		if next < 0 {
 			return nil
 		}
-		j := strings.Index(src[stop:], base)
-		if j < 0 {
-			return nil
-		}
-		at = stop + j
+		at = indexName(src, base, stop)
 	}
 	return nil
+}
+
+// frequent ranks lower-case letters from the most frequent in source text;
+// every other byte counts as rarer than all of them.
+const frequent = "etirnaoslcdupfmgbhyvwkxzjq"
+
+// indexName returns the offset of the first occurrence of name in src at
+// or after from, or -1. It looks for the part of name from its rarest
+// byte (by [frequent]) on: strings.Index skips to its first byte with
+// IndexByte, which stops at every occurrence of a frequent letter.
+func indexName(src, name string, from int) int {
+	rank := func(c byte) int {
+		if r := strings.IndexByte(frequent, c); r >= 0 {
+			return r
+		}
+		return len(frequent)
+	}
+	k := 0
+	for i := 1; i < len(name); i++ {
+		if rank(name[i]) > rank(name[k]) {
+			k = i
+		}
+	}
+	for i := from + k; i <= len(src); {
+		j := strings.Index(src[i:], name[k:])
+		if j < 0 {
+			return -1
+		}
+		if at := i + j - k; src[at:i+j] == name[:k] {
+			return at
+		}
+		i += j + 1
+	}
+	return -1
 }

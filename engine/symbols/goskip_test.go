@@ -98,3 +98,19 @@ func FuzzGoAround(f *testing.F) {
 
 // goLex is Go's language with its lexer.
 var goLex = languageFor("x.go")
+
+// TestIndexName: indexName finds what strings.Index finds.
+func TestIndexName(t *testing.T) {
+	src := "func target() {}\nvar xtarget, targ = 1, 2 // target\n"
+	for _, name := range []string{"target", "targ", "t", "", "x", "zz", "2 //", "\n", "func target() {}\nvar"} {
+		for from := 0; from <= len(src); from++ {
+			want := strings.Index(src[from:], name)
+			if want >= 0 {
+				want += from
+			}
+			if got := indexName(src, name, from); got != want {
+				t.Fatalf("indexName(%q, from %d) = %d, want %d", name, from, got, want)
+			}
+		}
+	}
+}

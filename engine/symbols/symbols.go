@@ -144,8 +144,8 @@ func find(filename, src, name, kind string) (*matches, error) {
 		return nil, errors.New("the symbol name is empty")
 	}
 	m := &matches{file: filename, src: src, lang: lang}
-	if !strings.Contains(src, baseName(name)) {
-		return m, nil
+	if lang.id != langGo && !strings.Contains(src, baseName(name)) {
+		return m, nil // (a Go scan looks for the name first)
 	}
 	var found []*decl
 	var names []string
