@@ -105,6 +105,16 @@ func New(src string, lang *Language, mode Mode) Scanner {
 	return Scanner{src: src, lang: lang, line: 1, regexOK: true, html: lang.PHP, mode: mode}
 }
 
+// NewAt returns a scanner of src in lang that starts at offset pos, on
+// line line, in the state that follows a token ending before pos on an
+// earlier line: in code, no interpolation open, outside PHP's HTML, where a
+// regular expression may start. The caller must know that a scan from the
+// start is in that state at pos (engine/symbols proves it for Go at the
+// line starts it resumes from).
+func NewAt(src string, lang *Language, mode Mode, pos, line int) Scanner {
+	return Scanner{src: src, lang: lang, pos: pos, line: line, lastLine: line - 1, regexOK: true, mode: mode}
+}
+
 // Pos returns the offset where the next token starts.
 func (s *Scanner) Pos() int { return s.pos }
 

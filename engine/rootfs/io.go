@@ -77,12 +77,7 @@ func (f *FS) ReadFileMax(rel string, max int64) ([]byte, fs.FileMode, error) {
 	if max > 0 && fi.Size() > max {
 		return nil, 0, &TooLargeError{Path: rel, Size: fi.Size(), Limit: max}
 	}
-	var data []byte
-	if max > 0 {
-		data, err = readAtMost(file, rel, max)
-	} else {
-		data, err = io.ReadAll(file)
-	}
+	data, err := readAtMost(file, rel, fi.Size(), max)
 	if err != nil {
 		var tl *TooLargeError
 		if errors.As(err, &tl) {
@@ -93,15 +88,31 @@ func (f *FS) ReadFileMax(rel string, max int64) ([]byte, fs.FileMode, error) {
 	return data, fi.Mode(), nil
 }
 
-// readAtMost reads r to its end, refusing it once more than max bytes
-// came: the file at rel grew after its size was checked.
-func readAtMost(r io.Reader, rel string, max int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return nil, err
+// readAtMost reads r to its end into a buffer sized for size bytes, the
+// size fstat gave, and one more to meet the end without growing it; with
+// limit > 0, it refuses the file at rel once more than limit bytes came (it
+// grew after its size was checked).
+func readAtMost(r io.Reader, rel string, size, limit int64) ([]byte, error) {
+	if limit > 0 {
+		r = io.LimitReader(r, limit+1)
+		size = min(size, limit)
 	}
-	if int64(len(data)) > max {
-		return nil, &TooLargeError{Path: rel, Size: int64(len(data)), Limit: max, AtLeast: true}
+	data := make([]byte, 0, max(size+1, 512))
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // it grew: let append pick the new size
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if limit > 0 && int64(len(data)) > limit {
+		return nil, &TooLargeError{Path: rel, Size: int64(len(data)), Limit: limit, AtLeast: true}
 	}
 	return data, nil
 }

@@ -50,6 +50,13 @@ func newCursor(src string, lang *language) cursor {
 	return cursor{lx: lex.New(src, lang.lex, lex.SkipSpace)}
 }
 
+// newCursorAt returns a cursor that starts at offset pos, on line line,
+// where a cursor from the start would have no comment run open (see
+// [lex.NewAt]).
+func newCursorAt(src string, lang *language, pos, line int) cursor {
+	return cursor{lx: lex.NewAt(src, lang.lex, lex.SkipSpace, pos, line)}
+}
+
 // next returns the next code token. Its nl field reports a line break
 // between it and the previous code token.
 func (c *cursor) next() token {
@@ -150,10 +157,16 @@ var errUnclosed = errors.New("never closed")
 // scanBraces calls visit for each declaration in src, in order. The *decl is
 // valid only during the call.
 func scanBraces(src string, lang *language, visit func(*decl) error) error {
-	s := &scanner{src: src, lang: lang, cur: newCursor(src, lang), pending: pending{bodyAt: -1}}
+	return scanBracesFrom(src, lang, newCursor(src, lang), len(src), visit)
+}
+
+// scanBracesFrom is scanBraces from cur, at top level with no bracket
+// open, up to the first token that starts at stop or later.
+func scanBracesFrom(src string, lang *language, cur cursor, stop int, visit func(*decl) error) error {
+	s := &scanner{src: src, lang: lang, cur: cur, pending: pending{bodyAt: -1}}
 	for {
 		t := s.cur.next()
-		if t.kind == tEOF {
+		if t.kind == tEOF || t.start >= stop {
 			return nil
 		}
 		if t.start >= s.skipTo && s.stmtStart(t) {

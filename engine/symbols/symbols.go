@@ -144,12 +144,12 @@ func find(filename, src, name, kind string) (*matches, error) {
 		return nil, errors.New("the symbol name is empty")
 	}
 	m := &matches{file: filename, src: src, lang: lang}
-	if !strings.Contains(src, baseName(name)) {
-		return m, nil
+	if lang.id != langGo && !strings.Contains(src, baseName(name)) {
+		return m, nil // (a Go scan looks for the name first)
 	}
 	var found []*decl
 	var names []string
-	err := scan(src, lang, func(d *decl) error {
+	err := scanFor(src, lang, baseName(name), func(d *decl) error {
 		if n := d.matches(name); n != "" {
 			d := *d
 			found = append(found, &d)
@@ -193,6 +193,16 @@ func scan(src string, lang *language, visit func(*decl) error) error {
 		return scanPython(src, lang, visit)
 	}
 	return scanBraces(src, lang, visit)
+}
+
+// scanFor calls visit for each declaration of src whose header may hold
+// base, and perhaps for others, in order: in Go, only around base's
+// occurrences (see goskip.go); elsewhere, for every declaration.
+func scanFor(src string, lang *language, base string, visit func(*decl) error) error {
+	if lang.id == langGo {
+		return scanGoAround(src, lang, base, visit)
+	}
+	return scan(src, lang, visit)
 }
 
 // baseName returns the last part of a qualified name.
