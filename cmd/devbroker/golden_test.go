@@ -211,7 +211,10 @@ func editorAnswers(t *testing.T, root string) surfaceAnswers {
 	c.answer(1)
 	c.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
 	var out surfaceAnswers
-	out.Probe = request("devbroker/probe", map[string]any{})
+	// Reprobe, as the MCP probe tool and the CLI do: without it the editor
+	// answers with what the start-up probe has found so far, which on a
+	// busy machine may still be running.
+	out.Probe = request("devbroker/probe", map[string]any{"reprobe": true})
 	for _, p := range goldenPlans {
 		params := decodeJSON(t, p).(map[string]any)
 		params["apply"] = "disk"
