@@ -1,0 +1,161 @@
+package capabilities
+
+// This file defines [Set.Run]: a format, lint or check request routed to
+// the working drivers of each file's language, and the answer assembled
+// from theirs.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// Run routes a request to the working drivers of each file's language
+// (each slot served by its first working alternative). Each slot of a
+// language's lint or check list that nothing served (for format, a list
+// none of whose slots was served) gets an unchecked status for the
+// language, which makes the answer incomplete; a file whose language lists
+// no driver for the kind, or that no language covers, gets an info
+// diagnostic.
+func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, error) {
+	if !s.calls.Begin() {
+		return nil, ErrSetClosed
+	}
+	defer s.calls.End()
+	targets := req.Paths
+	if targets == nil {
+		for p := range req.Files {
+			targets = append(targets, p)
+		}
+	}
+	sort.Strings(targets)
+	if err := s.probeFor(ctx, req.Kind, targets); err != nil {
+		return nil, err
+	}
+	rf := s.routeFiles(req.Kind, targets)
+	resp := &engine.Response{Edits: map[string]*text.Doc{}, Diagnostics: rf.infos}
+	all, changed := req.Files, req.Changed
+	runOne := func(i int) *Result {
+		dn := rf.order[i]
+		end := phase(ctx, req.Kind, dn, i, len(rf.order), len(rf.files[dn]))
+		r := safeRun(ctx, s.drivers[dn], &Request{
+			Kind: req.Kind, Root: req.Root, Files: rf.files[dn], All: all,
+			Changed: changed, Deleted: req.Deleted, Fix: req.Fix,
+		})
+		if r.Status == "" {
+			r.Status = engine.StatusOK
+		}
+		end(r.Status)
+		return r
+	}
+	// Without fixes, no driver's answer reaches another's request: they
+	// run at once, and the answer waits for the slowest, not for the sum.
+	// Formatting and fixing drivers run in order, each on what the ones
+	// before left.
+	done := make([]*Result, len(rf.order))
+	if req.Kind == engine.Check || (req.Kind == engine.Lint && !req.Fix) {
+		var wg sync.WaitGroup
+		for i := range rf.order {
+			wg.Go(func() { done[i] = runOne(i) })
+		}
+		wg.Wait()
+	}
+	for i, dn := range rf.order {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r := done[i]
+		if r == nil {
+			r = runOne(i)
+		}
+		status := r.Status
+		msg := r.Message
+		if n := strings.Join(rf.notes[dn], "; "); n != "" {
+			msg = strings.TrimPrefix(msg+"; "+n, "; ")
+		}
+		resp.Drivers = append(resp.Drivers, engine.DriverStatus{Driver: dn, Status: status, Message: msg})
+		for _, dg := range r.Diagnostics {
+			if dg.Source == "" {
+				dg.Source = dn
+			}
+			resp.Diagnostics = append(resp.Diagnostics, dg)
+		}
+		if len(r.Edits) > 0 && req.Kind != engine.Check {
+			// Later drivers (lint --fix) see earlier drivers' edits, as
+			// changed content: drivers that overlay only the changed
+			// files would otherwise read the stale disk file.
+			next := make(map[string]*text.Doc, len(all))
+			for p, d := range all {
+				next[p] = d
+			}
+			changed = slices.Clone(changed)
+			for p, d := range r.Edits {
+				next[p] = d
+				resp.Edits[p] = d
+				if !slices.Contains(changed, p) {
+					changed = append(changed, p)
+				}
+			}
+			slices.Sort(changed)
+			all = next
+		}
+	}
+	resp.Drivers = append(resp.Drivers, rf.unchecked...)
+	resp.Diagnostics = dropRepeated(resp.Diagnostics)
+	engine.SortDiagnostics(resp.Diagnostics)
+	if n := len(resp.Diagnostics); n > s.maxDiag {
+		resp.Diagnostics = append(resp.Diagnostics[:s.maxDiag:s.maxDiag], engine.Diagnostic{
+			Severity: engine.SeverityInfo, Source: "devbroker",
+			Message: fmt.Sprintf("%d more diagnostics were left out of this answer (the limit is %d; raise limits.max_diagnostics or narrow paths)", n-s.maxDiag, s.maxDiag),
+		})
+	}
+	return resp, nil
+}
+
+// dropRepeated keeps the first of the findings that say the same thing at
+// the same place: tools built on the same type checker (go vet,
+// staticcheck) repeat the compiler's errors, and a model should read each
+// once. The order of the rest is kept.
+func dropRepeated(ds []engine.Diagnostic) []engine.Diagnostic {
+	type key struct {
+		path                   string
+		line, col, eline, ecol int
+		sev                    engine.Severity
+		msg                    string
+	}
+	seen := make(map[key]bool, len(ds))
+	out := ds[:0]
+	for _, d := range ds {
+		k := key{d.Path, d.Line, d.Column, d.EndLine, d.EndColumn, d.Severity, d.Message}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, d)
+	}
+	return out
+}
+
+// safeRun runs a driver, turning a panic into a crashed status.
+func safeRun(ctx context.Context, d Driver, req *Request) (r *Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = &Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("the driver panicked: %v", p)}
+		}
+	}()
+	r = d.Run(ctx, req)
+	if r == nil {
+		r = &Result{Status: engine.StatusCrashed, Message: "the driver returned no result"}
+	}
+	return r
+}
+
+func info(p, msg string) engine.Diagnostic {
+	return engine.Diagnostic{Path: p, Line: 1, Column: 1, EndLine: 1, EndColumn: 1, Severity: engine.SeverityInfo, Source: "devbroker", Message: msg}
+}
