@@ -33,14 +33,19 @@ const (
 func main() {
 	n := flag.Int("n", 7, "measured runs per command (after one that warms the caches)")
 	out := flag.String("out", "bench/RESULTS.md", "the results file whose scalebench section is rewritten (\"\" for none)")
+	only := flag.String("only", "", "run only one part: \"lint\" or \"format\" (the results file keeps the other part's rows out; use -out \"\" to leave it alone)")
 	flag.Parse()
-	if err := run(*n, *out); err != nil {
+	if *only != "" && *only != "lint" && *only != "format" {
+		fmt.Fprintf(os.Stderr, "scalebench: -only %q: want lint or format\n", *only)
+		os.Exit(2)
+	}
+	if err := run(*n, *out, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "scalebench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, out string) error {
+func run(n int, out, only string) error {
 	tmp, err := os.MkdirTemp("", "scalebench-")
 	if err != nil {
 		return err
@@ -63,17 +68,27 @@ func run(n int, out string) error {
 	start, load := time.Now(), host.Load()
 	var pairs []*pair
 	for i, c := range lintCases("./" + path.Dir(file)) {
+		if only == "format" {
+			break
+		}
 		p, err := lintBench(bins, jsonField(src, "Dir"), filepath.Join(tmp, fmt.Sprint("lint", i)), n, c)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
 		pairs = append(pairs, p)
 	}
-	format, err := formatBench(bins, jsonField(src, "Dir"), filepath.Join(tmp, "format"), n)
-	if err != nil {
-		return fmt.Errorf("format: %w", err)
+	if only != "lint" {
+		format, err := formatBench(bins, jsonField(src, "Dir"), filepath.Join(tmp, "format"), n)
+		if err != nil {
+			return fmt.Errorf("format: %w", err)
+		}
+		pairs = append(pairs, format)
 	}
-	body := document(append(pairs, format), n, start, load, host.Load())
+	args := fmt.Sprintf("-n %d", n)
+	if only != "" {
+		args += " -only " + only
+	}
+	body := document(pairs, args, start, load, host.Load())
 	fmt.Print(body)
 	if out == "" {
 		return nil
@@ -132,11 +147,11 @@ func jsonField(out, key string) string {
 	return v
 }
 
-func document(pairs []*pair, n int, start time.Time, before, after string) string {
+func document(pairs []*pair, args string, start time.Time, before, after string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Lint and format at the scale of the request: `scalebench`\n\n")
-	fmt.Fprintf(&b, "`go run ./bench/scalebench -n %d` on %s, %s; machine: %s; load average before %s, after %s.\n\n",
-		n, module, start.UTC().Format("2006-01-02"), host.Machine(), before, after)
+	fmt.Fprintf(&b, "`go run ./bench/scalebench %s` on %s, %s; machine: %s; load average before %s, after %s.\n\n",
+		args, module, start.UTC().Format("2006-01-02"), host.Machine(), before, after)
 	b.WriteString("| measured | devbroker p50 | tool p50 | ratio | target | same answer |\n|---|---:|---:|---:|---:|---:|\n")
 	for _, p := range pairs {
 		mu, mt := median(p.us), median(p.them)

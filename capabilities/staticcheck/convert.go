@@ -40,7 +40,13 @@ func newConverter(st *stage, root string, all map[string]*text.Doc) *converter {
 // diagnostic converts f. It reports false for a check's finding in a file
 // the request did not ask about; load failures are always reported.
 func (c *converter) diagnostic(f finding, files map[string]bool) (engine.Diagnostic, bool) {
-	dg := engine.Diagnostic{Severity: severity(f.Category), Source: Source, Code: f.Category, Message: f.Message}
+	msg := f.Message
+	if c.st.tree != c.st.base {
+		// A load error may name a directory: the module's, not the
+		// stage's.
+		msg = strings.ReplaceAll(msg, c.st.tree, c.st.base)
+	}
+	dg := engine.Diagnostic{Severity: severity(f.Category), Source: Source, Code: f.Category, Message: msg}
 	if f.Position.Filename == "" {
 		return dg, f.Category == catCompile || f.Category == catConfig
 	}

@@ -189,6 +189,9 @@ func lintPackages(ctx context.Context, c cache.Cache, dir string, env []string, 
 	var unuseds []unusedPair
 	for _, res := range results {
 		if res.Failed {
+			if res.Initial && allExcluded(res.Errors) {
+				continue // the files asked about are not in the build
+			}
 			out = append(out, failed(res, dir)...)
 			continue
 		}
@@ -275,6 +278,20 @@ func dedup(fs []finding) []finding {
 		return a.Category < b.Category
 	})
 	return out
+}
+
+// allExcluded reports whether errs say only that build constraints
+// exclude every file of a package's directory: a directory asked about
+// whose files (a //go:build ignore generator, say) are not built, which
+// the staticcheck command reports as an error but which has nothing to
+// lint.
+func allExcluded(errs []error) bool {
+	for _, e := range errs {
+		if !strings.Contains(e.Error(), "build constraints exclude all Go files in ") {
+			return false
+		}
+	}
+	return len(errs) > 0
 }
 
 // failed turns a package that could not be loaded into compile and config

@@ -25,21 +25,30 @@ func TestNothingFromOutsideTheRoot(t *testing.T) {
 	}
 	d := newDriver(t)
 	for _, link := range []string{"relative", "absolute"} {
-		for what, secret := range secrets {
-			t.Run(link+"/"+what, func(t *testing.T) {
-				outsideRun(t, d, marker, secret, link == "absolute")
-			})
+		for _, disk := range []string{"changed", "as on disk"} {
+			for what, secret := range secrets {
+				t.Run(link+"/"+disk+"/"+what, func(t *testing.T) {
+					outsideRun(t, d, marker, secret, link == "absolute", disk == "changed")
+				})
+			}
 		}
 	}
 }
 
 // outsideRun lints a module whose leak.go links to secret outside the
-// root, and fails on any sign of marker.
-func outsideRun(t *testing.T, d *Driver, marker, secret string, absolute bool) {
+// root, and fails on any sign of marker. a.go refers to the secret's
+// Exposed: changed in the workspace, or so on disk (which would not need
+// the stage, but for the link).
+func outsideRun(t *testing.T, d *Driver, marker, secret string, absolute, changed bool) {
 	base, _ := filepath.EvalSymlinks(t.TempDir())
 	root := filepath.Join(base, "root")
+	src := clean + "\nvar _ int = Exposed\n"
 	testtree.Write(t, base, map[string]string{"outside/secret.go": secret})
-	testtree.Write(t, root, map[string]string{"go.mod": goMod, "a.go": clean})
+	disk := src
+	if changed {
+		disk = clean
+	}
+	testtree.Write(t, root, map[string]string{"go.mod": goMod, "a.go": disk})
 	target := "../outside/secret.go"
 	if absolute {
 		target = filepath.Join(base, "outside", "secret.go")
@@ -47,8 +56,12 @@ func outsideRun(t *testing.T, d *Driver, marker, secret string, absolute bool) {
 	if err := os.Symlink(target, filepath.Join(root, "leak.go")); err != nil {
 		t.Fatal(err)
 	}
-	all := docs(map[string]string{"a.go": clean + "\nvar _ int = Exposed\n", "go.mod": goMod})
-	r := d.Run(context.Background(), &capabilities.Request{Kind: engine.Lint, Root: root, Files: []string{"a.go"}, All: all, Changed: []string{"a.go"}})
+	all := docs(map[string]string{"a.go": src, "go.mod": goMod})
+	req := &capabilities.Request{Kind: engine.Lint, Root: root, Files: []string{"a.go"}, All: all}
+	if changed {
+		req.Changed = []string{"a.go"}
+	}
+	r := d.Run(context.Background(), req)
 	lower := strings.ToLower(marker)
 	if strings.Contains(strings.ToLower(r.Message), lower) {
 		t.Errorf("the message quotes the outside file: %s", r.Message)

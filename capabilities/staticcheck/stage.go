@@ -3,7 +3,8 @@ package staticcheck
 // This file defines [stage]: the staged tree, a copy of the module on disk
 // with the workspace's content laid over it, that staticcheck's runner
 // loads. The runner reads sources from disk (go list, then os.Open in its
-// loader), so an overlay cannot reach it; a real tree can.
+// loader), so an overlay cannot reach it; a real tree can. A run whose
+// workspace the module on disk already holds needs no stage (direct.go).
 //
 // The stage lives at a fixed place per module root, so that build IDs and
 // staticcheck's cache keys (which include file paths) stay the same from

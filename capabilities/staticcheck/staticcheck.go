@@ -2,10 +2,12 @@
 // into devbroker, answering lint for Go files with the findings the
 // staticcheck command would print for the workspace content.
 //
-// The principal types are [Driver] and its [Type]. A run stages the module
-// (see stage.go), runs staticcheck's own runner with its content-addressed
-// cache over the stage (lint.go), and converts the findings to
-// engine.Diagnostic values on workspace paths (convert.go).
+// The principal types are [Driver] and its [Type]. A run lints the
+// module on disk in place when it holds the workspace content (see
+// direct.go), else stages the module (see stage.go); it runs
+// staticcheck's own runner with its content-addressed cache there
+// (lint.go), and converts the findings to engine.Diagnostic values on
+// workspace paths (convert.go).
 //
 // Work is reused across runs: the stage is synchronized, not rebuilt, at a
 // fixed place per module, so Go's build cache and staticcheck's cache (in
@@ -31,7 +33,6 @@ import (
 	"sync"
 	"time"
 
-	"honnef.co/go/tools/lintcmd/cache"
 	"honnef.co/go/tools/lintcmd/version"
 
 	"github.com/devbroker/devbroker/capabilities"
@@ -222,15 +223,7 @@ func (d *Driver) runLocked(ctx context.Context, st *stage, req *capabilities.Req
 	if err := ctx.Err(); err != nil {
 		return &capabilities.Result{Status: engine.StatusTimeout, Message: err.Error()}
 	}
-	unlock, err := st.lock()
-	if err != nil {
-		return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
-	}
-	defer unlock()
-	if _, err := st.sync(req.All, req.Deleted); err != nil {
-		return &capabilities.Result{Status: engine.StatusCrashed, Message: "staging the module: " + err.Error()}
-	}
-	ds, r := d.lintStaged(ctx, c, st, req, patterns, files)
+	ds, r := d.lintWorkspace(ctx, c, st, req, patterns, files)
 	if r != nil || !req.Fix {
 		if r == nil {
 			r = &capabilities.Result{Diagnostics: ds, Status: engine.StatusOK}
@@ -247,41 +240,16 @@ func (d *Driver) runLocked(ctx context.Context, st *stage, req *capabilities.Req
 	for p, doc := range req.All {
 		fixed.All[p] = doc
 	}
+	fixed.Changed = slices.Clone(req.Changed)
 	for p, doc := range edits {
 		fixed.All[p] = doc
+		fixed.Changed = append(fixed.Changed, p)
 	}
-	if _, err := st.sync(fixed.All, fixed.Deleted); err != nil {
-		return &capabilities.Result{Status: engine.StatusCrashed, Message: "staging the module: " + err.Error()}
-	}
-	ds, r = d.lintStaged(ctx, c, st, &fixed, patterns, files)
+	ds, r = d.lintWorkspace(ctx, c, st, &fixed, patterns, files)
 	if r != nil {
 		return r
 	}
 	return &capabilities.Result{Diagnostics: ds, Edits: edits, Status: engine.StatusOK}
-}
-
-// lintStaged lints patterns in the synchronized stage and converts the
-// findings; a non-nil Result is a failure.
-func (d *Driver) lintStaged(ctx context.Context, c cache.Cache, st *stage, req *capabilities.Request, patterns []string, files map[string]bool) ([]engine.Diagnostic, *capabilities.Result) {
-	env := append(os.Environ(), d.env...)
-	if !st.work {
-		env = append(env, "GOWORK=off")
-	}
-	fs, err := lintPackages(ctx, c, st.tree, env, patterns)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, &capabilities.Result{Status: engine.StatusTimeout, Message: err.Error()}
-		}
-		return nil, &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
-	}
-	conv := newConverter(st, req.Root, req.All)
-	var out []engine.Diagnostic
-	for _, f := range fs {
-		if dg, ok := conv.diagnostic(f, files); ok {
-			out = append(out, dg)
-		}
-	}
-	return out, nil
 }
 
 // packagesOf returns the go list patterns (relative to the stage's module

@@ -290,8 +290,8 @@ func TestCompileErrorsArePositioned(t *testing.T) {
 func TestInheritKeepsTheStage(t *testing.T) {
 	root := t.TempDir()
 	testtree.Write(t, root, map[string]string{"go.mod": goMod, "a.go": clean})
-	req := func() *capabilities.Request {
-		return &capabilities.Request{Root: root, Files: []string{"a.go"}, All: docs(map[string]string{"a.go": clean})}
+	req := func() *capabilities.Request { // a change: the run is staged
+		return &capabilities.Request{Root: root, Files: []string{"a.go"}, All: docs(map[string]string{"a.go": dead}), Changed: []string{"a.go"}}
 	}
 	old, heir := newDriver(t), newDriver(t)
 	runLint(t, old, req())

@@ -241,6 +241,7 @@ var diskDoors = map[string]string{
 	"capabilities/staticcheck/staticcheck.go": "the probe's smoke-test module and the stage's directory",
 	"capabilities/staticcheck/stage.go":       "the stage's own directory: its lock file, and its removal on Close",
 	"capabilities/staticcheck/stage_sync.go":  "the stage: copies the module into a private tree, leaving out links that leave the root (rootfs.Leaves)",
+	"capabilities/staticcheck/direct.go":      "whether the module on disk holds the workspace (the stage's walk, leaving out links that leave the root), and the go command's env file",
 	"capabilities/staticcheck/lint.go":        "staticcheck's cache directory and the executable's own hash",
 	"capabilities/staticcheck/convert.go":     "staged copies, to map positions of files the workspace does not hold",
 	"capabilities/gofumpt/module.go":          "the go.mod of the root's module context above the root (capabilities.GoModule)",
