@@ -33,14 +33,25 @@ const (
 func main() {
 	n := flag.Int("n", 7, "measured runs per command (after one that warms the caches)")
 	out := flag.String("out", "bench/RESULTS.md", "the results file whose scalebench section is rewritten (\"\" for none)")
+	only := flag.String("only", "", "run one comparison only, lint or format, and write no results file")
 	flag.Parse()
-	if err := run(*n, *out); err != nil {
+	switch *only {
+	case "":
+	case "lint", "format":
+		*out = ""
+	default:
+		fmt.Fprintf(os.Stderr, "scalebench: -only must be lint or format, not %q\n", *only)
+		os.Exit(2)
+	}
+	if err := run(*n, *out, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "scalebench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, out string) error {
+// run measures the comparisons (only: just those of "lint" or "format")
+// and writes the results file out, if any.
+func run(n int, out, only string) error {
 	tmp, err := os.MkdirTemp("", "scalebench-")
 	if err != nil {
 		return err
@@ -63,17 +74,23 @@ func run(n int, out string) error {
 	start, load := time.Now(), host.Load()
 	var pairs []*pair
 	for i, c := range lintCases("./" + path.Dir(file)) {
+		if only == "format" {
+			break
+		}
 		p, err := lintBench(bins, jsonField(src, "Dir"), filepath.Join(tmp, fmt.Sprint("lint", i)), n, c)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
 		pairs = append(pairs, p)
 	}
-	format, err := formatBench(bins, jsonField(src, "Dir"), filepath.Join(tmp, "format"), n)
-	if err != nil {
-		return fmt.Errorf("format: %w", err)
+	if only != "lint" {
+		format, err := formatBench(bins, jsonField(src, "Dir"), filepath.Join(tmp, "format"), n)
+		if err != nil {
+			return fmt.Errorf("format: %w", err)
+		}
+		pairs = append(pairs, format)
 	}
-	body := document(append(pairs, format), n, start, load, host.Load())
+	body := document(pairs, n, start, load, host.Load())
 	fmt.Print(body)
 	if out == "" {
 		return nil

@@ -127,6 +127,7 @@ func (w *Workspace) Acquire(patterns []string) ([]Stale, error) {
 	for _, p := range paths {
 		w.Use(p)
 	}
+	w.fresh = named
 	return stale, nil
 }
 
@@ -213,18 +214,16 @@ func (w *Workspace) load(paths []string, rereads []reread, keep func(string) boo
 		return w.limits.checkSize(p, size, mustBytes+addBytes)
 	}
 	for _, p := range paths {
-		st, err := w.fs.Stat(p)
-		if err != nil {
+		// A file over the per-file limit is refused from its size,
+		// before it is read.
+		data, mode, err := w.fs.ReadFileMax(p, w.limits.MaxFileBytes)
+		var tl *rootfs.TooLargeError
+		switch {
+		case errors.As(err, &tl):
+			return nil, fits(p, tl.Size)
+		case err != nil:
 			return nil, ioError(p, err)
 		}
-		if err := fits(p, st.Size()); err != nil {
-			return nil, err
-		}
-		data, mode, err := w.fs.ReadFile(p)
-		if err != nil {
-			return nil, ioError(p, err)
-		}
-		// The file may have grown since the stat.
 		if err := fits(p, int64(len(data))); err != nil {
 			return nil, err
 		}
