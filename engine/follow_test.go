@@ -62,3 +62,38 @@ func TestCheckFollowsTheDiskForCleanFiles(t *testing.T) {
 		t.Errorf("no info diagnostic says c.go left the workspace: %+v", r.Diagnostics)
 	}
 }
+
+// changeCaps writes path on disk during its first request, as an outside
+// process would while a step runs, and records what each request saw.
+type changeCaps struct {
+	root, path string
+	seen       []string
+}
+
+func (f *changeCaps) Has(Kind) bool { return true }
+
+func (f *changeCaps) Run(_ context.Context, req Request) (*Response, error) {
+	f.seen = append(f.seen, req.Files[f.path].Content())
+	if len(f.seen) == 1 {
+		if err := os.WriteFile(filepath.Join(f.root, f.path), []byte("changed during the step\n"), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return &Response{Drivers: []DriverStatus{{Driver: "fake", Status: StatusOK}}}, nil
+}
+
+// The first step of a plan hands over the files its acquisition read; a
+// later step reads them again, so a change made on disk meanwhile reaches
+// it.
+func TestLaterStepFollowsTheDiskForAcquiredFiles(t *testing.T) {
+	caps := &changeCaps{path: "a.go"}
+	e, root := setup(t, map[string]string{"a.go": "one\n"}, Options{Capabilities: caps})
+	caps.root = root
+	r := run(t, e, `{"paths": ["a.go"], "ops": [{"step": "lint", "args": {}}, {"step": "check", "args": {}}]}`)
+	if !r.OK {
+		t.Fatalf("plan failed: %+v", r.Error)
+	}
+	if want := []string{"one\n", "changed during the step\n"}; len(caps.seen) != 2 || caps.seen[0] != want[0] || caps.seen[1] != want[1] {
+		t.Errorf("the steps saw %q, want %q", caps.seen, want)
+	}
+}

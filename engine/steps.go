@@ -174,8 +174,9 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 		return e.unavailable(string(kind))
 	}
 	// Files the session did not change are handed over as the disk holds
-	// them now: the answer is about what a write would leave on disk.
-	for _, l := range e.ws.FollowDisk() {
+	// them now: the answer is about what a write would leave on disk. The
+	// plan's acquisition has just read the files it named.
+	for _, l := range e.ws.FollowDiskAfterAcquire() {
 		r.Diagnostics = append(r.Diagnostics, Diagnostic{
 			Path: l.Path, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
 			Severity: SeverityInfo, Source: "devbroker", Message: l.Why,

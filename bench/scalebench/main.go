@@ -45,6 +45,8 @@ func main() {
 	}
 }
 
+// run measures the comparisons (only: just those of "lint" or "format")
+// and writes the results file out, if any.
 func run(n int, out, only string) error {
 	tmp, err := os.MkdirTemp("", "scalebench-")
 	if err != nil {

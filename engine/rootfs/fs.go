@@ -33,11 +33,13 @@ type FS struct {
 // Hooks is a seam for tests of code built on an [FS]. The zero value does
 // nothing.
 type Hooks struct {
-	// BeforeOp, when set, is called before each [FS.WriteFile] (op "write"),
-	// [FS.Rename] (op "rename", to = destination) and [FS.Remove]
-	// (op "remove") with the workspace paths as given, before anything is
-	// checked or touched. A non-nil error aborts the operation and is returned
-	// wrapped in a *[PathError], so the disk is left unchanged.
+	// BeforeOp, when set, is called before each [FS.Rename] (op "rename",
+	// to = destination) and [FS.Remove] (op "remove") with the workspace
+	// paths as given, before anything is checked or touched, and for each
+	// file of [FS.WriteFile] and [FS.WriteFiles] (op "write") before its
+	// last check and the rename that replaces it (its temporary is written
+	// by then). A non-nil error aborts the operation and is returned
+	// wrapped in a *[PathError]; the file is left unchanged.
 	BeforeOp func(op, path, to string) error
 
 	// Rand, when set, replaces crypto/rand as the source of the random part of

@@ -5,6 +5,7 @@ package rootfs
 // acts through an [os.Root] on the resolved, symlink-free path.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -164,78 +165,10 @@ func (f *FS) WriteFile(rel string, data []byte) error {
 // content (nil and exists false when there is none). An error from check
 // aborts the write, leaving the file as it is, and is returned as is. This
 // narrows the window in which an outside change could be overwritten to
-// the rename itself.
+// the rename itself. It is [FS.WriteFiles] of one file.
 func (f *FS) WriteFileIf(rel string, data []byte, check func(current []byte, exists bool) error) error {
-	if err := f.before(OpWrite, rel, ""); err != nil {
-		return err
-	}
-	root, name, err := f.open(OpWrite, rel)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-
-	mode := NewFileMode
-	existing, err := root.Stat(name)
-	switch {
-	case err == nil:
-		if err := regular(OpWrite, rel, existing); err != nil {
-			return err
-		}
-		mode = existing.Mode() & keptBits
-	case !errors.Is(err, fs.ErrNotExist):
-		return ioError(OpWrite, rel, err)
-	}
-
-	dir, base := filepath.Split(name)
-	if err := mkdirs(root, OpWrite, dir, rel); err != nil {
-		return err
-	}
-	dirRoot, err := root.OpenRoot(dirOrDot(dir))
-	if err != nil {
-		return ioError(OpWrite, rel, err)
-	}
-	defer dirRoot.Close()
-
-	sweepTemps(dirRoot, filepath.Join(f.root, dir)) // temporaries of killed writers
-	pf, err := newPending(dirRoot, base, mode&fs.ModePerm)
-	if err != nil {
-		return ioError(OpWrite, rel, err)
-	}
-	defer pf.Cleanup()
-	if existing != nil {
-		keepOwner(pf.File, existing) // before the chmod: chown clears setuid
-	}
-	if mode&^fs.ModePerm != 0 {
-		if err := pf.Chmod(mode); err != nil {
-			return ioError(OpWrite, rel, err)
-		}
-	}
-	if _, err := pf.Write(data); err != nil {
-		return ioError(OpWrite, rel, err)
-	}
-	if check != nil {
-		if err := pf.Sync(); err != nil {
-			return ioError(OpWrite, rel, err)
-		}
-		cur, err := dirRoot.ReadFile(base)
-		exists := err == nil
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return ioError(OpWrite, rel, err)
-		}
-		if err := check(cur, exists); err != nil {
-			return err
-		}
-	}
-	if err := pf.CloseAtomicallyReplace(); err != nil {
-		return ioError(OpWrite, rel, err)
-	}
-	syncDir(dirRoot)
-	if f.observe != nil {
-		link, _ := f.entry(OpWrite, rel)
-		f.changed(name, link)
-	}
-	return nil
+	_, _, err := f.WriteFiles(context.Background(), []FileWrite{{Path: rel, Content: string(data), Check: check}})
+	return err
 }
 
 // Rename moves the file from to the path to, replacing a file there, and
@@ -279,7 +212,7 @@ func (f *FS) RenameIf(from, to string, check func() error) error {
 		return nil
 	}
 	dir, _ := filepath.Split(dst)
-	if err := mkdirs(root, OpRename, dir, to); err != nil {
+	if err := mkdirs(root, OpRename, dir, to, nil); err != nil {
 		return err
 	}
 	if check != nil {
@@ -365,13 +298,14 @@ func (f *FS) entry(op, rel string) (string, error) {
 }
 
 // mkdirs creates the missing directories of dir (relative to root) with
-// exactly [NewDirMode]. op and rel are for errors.
-func mkdirs(root *os.Root, op, dir, rel string) error {
+// exactly [NewDirMode], and appends those it created to made (when not
+// nil), parents first. op and rel are for errors.
+func mkdirs(root *os.Root, op, dir, rel string, made *[]string) error {
 	dir = filepath.Clean(dirOrDot(dir))
 	if dir == "." {
 		return nil
 	}
-	if err := mkdirs(root, op, filepath.Dir(dir), rel); err != nil {
+	if err := mkdirs(root, op, filepath.Dir(dir), rel, made); err != nil {
 		return err
 	}
 	fi, err := root.Stat(dir)
@@ -384,7 +318,10 @@ func mkdirs(root *os.Root, op, dir, rel string) error {
 	case !errors.Is(err, fs.ErrNotExist):
 		return ioError(op, rel, err)
 	}
-	if err := root.Mkdir(dir, NewDirMode); err != nil && !errors.Is(err, fs.ErrExist) {
+	switch err := root.Mkdir(dir, NewDirMode); {
+	case err == nil && made != nil:
+		*made = append(*made, dir)
+	case err != nil && !errors.Is(err, fs.ErrExist):
 		return ioError(op, rel, err)
 	}
 	if err := root.Chmod(dir, NewDirMode); err != nil { // undo the umask

@@ -67,15 +67,18 @@ func newPending(dir *os.Root, name string, perm fs.FileMode) (*pending, error) {
 	return nil, fmt.Errorf("8 random temporary names were all taken: %w", fs.ErrExist)
 }
 
-// CloseAtomicallyReplace syncs and closes the temporary and renames it over
-// the file it replaces.
-func (p *pending) CloseAtomicallyReplace() error {
+// syncClose syncs and closes the temporary: its content is on disk
+// before any rename makes it the file.
+func (p *pending) syncClose() error {
 	if err := p.Sync(); err != nil {
 		return err
 	}
-	if err := p.Close(); err != nil {
-		return err
-	}
+	return p.Close()
+}
+
+// replace renames the temporary, synced and closed, over the file it
+// replaces.
+func (p *pending) replace() error {
 	if err := p.dir.Rename(p.tmp, p.name); err != nil {
 		return err
 	}
@@ -83,12 +86,13 @@ func (p *pending) CloseAtomicallyReplace() error {
 	return nil
 }
 
-// Cleanup closes and removes the temporary unless it was committed.
+// Cleanup closes (unless closed) and removes the temporary unless it
+// replaced its file.
 func (p *pending) Cleanup() {
 	if p.done {
 		return
 	}
-	_ = p.Close()
+	_ = p.Close() // an error when already closed
 	_ = p.dir.Remove(p.tmp)
 	p.done = true
 }

@@ -127,6 +127,7 @@ func (w *Workspace) Acquire(patterns []string) ([]Stale, error) {
 	for _, p := range paths {
 		w.Use(p)
 	}
+	w.fresh = named
 	return stale, nil
 }
 
@@ -213,18 +214,19 @@ func (w *Workspace) load(paths []string, rereads []reread, keep func(string) boo
 		return w.limits.checkSize(p, size, mustBytes+addBytes)
 	}
 	for _, p := range paths {
-		st, err := w.fs.Stat(p)
-		if err != nil {
+		// A file over the per-file limit is refused from its size,
+		// before it is read.
+		data, mode, err := w.fs.ReadFileMax(p, w.limits.MaxFileBytes)
+		var tl *rootfs.TooLargeError
+		switch {
+		case errors.As(err, &tl):
+			return nil, fits(p, tl.Size)
+		case err != nil:
+			if err := w.checkFile(p); err != nil {
+				return nil, err // as a path that is not a file is refused
+			}
 			return nil, ioError(p, err)
 		}
-		if err := fits(p, st.Size()); err != nil {
-			return nil, err
-		}
-		data, mode, err := w.fs.ReadFile(p)
-		if err != nil {
-			return nil, ioError(p, err)
-		}
-		// The file may have grown since the stat.
 		if err := fits(p, int64(len(data))); err != nil {
 			return nil, err
 		}
@@ -277,17 +279,29 @@ func (w *Workspace) expand(pat string) ([]string, error) {
 	if _, ok := w.files[p]; ok {
 		return []string{p}, nil // held, perhaps created, by the workspace
 	}
-	st, err := w.fs.Stat(p)
-	if err != nil {
-		return nil, ioError(p, err)
+	if _, known := w.pers[p]; !known {
+		// New to the workspace: its read checks it (see load).
+		return []string{p}, nil
 	}
-	if st.IsDir() {
-		return nil, fault.New(fault.BadArgument, "%s is a directory: to acquire its files use a glob such as %q or %q", p, p+"/*", p+"/**")
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fault.New(fault.BadArgument, "%s is not a regular file", p)
+	if err := w.checkFile(p); err != nil {
+		return nil, err
 	}
 	return []string{p}, nil
+}
+
+// checkFile refuses a path that is not a regular file on disk.
+func (w *Workspace) checkFile(p string) error {
+	st, err := w.fs.Stat(p)
+	if err != nil {
+		return ioError(p, err)
+	}
+	if st.IsDir() {
+		return fault.New(fault.BadArgument, "%s is a directory: to acquire its files use a glob such as %q or %q", p, p+"/*", p+"/**")
+	}
+	if !st.Mode().IsRegular() {
+		return fault.New(fault.BadArgument, "%s is not a regular file", p)
+	}
+	return nil
 }
 
 // ioError classifies a filesystem error about path.

@@ -338,9 +338,27 @@ type Left struct {
 // acquired must all reach the drivers, so a workspace that grew over its
 // byte limit through this is brought back under it by the next acquisition.
 func (w *Workspace) FollowDisk() (left []Left) {
+	w.fresh = nil
+	return w.follow(nil)
+}
+
+// FollowDiskAfterAcquire is [Workspace.FollowDisk] for the first step of a
+// plan that hands files to drivers: the files the plan's acquisition named
+// were read from disk (or checked against it) by that acquisition, moments
+// before, and are not read again. Any later call reads them like the
+// others: after a FollowDisk, or when no acquisition ran since the last
+// call, it is FollowDisk.
+func (w *Workspace) FollowDiskAfterAcquire() (left []Left) {
+	fresh := w.fresh
+	w.fresh = nil
+	return w.follow(fresh)
+}
+
+// follow is FollowDisk passing over the files in skip.
+func (w *Workspace) follow(skip map[string]bool) (left []Left) {
 	var rereads []reread
 	for p, f := range w.files {
-		if w.isPinned(p) || !w.clean(p, f) {
+		if skip[p] || w.isPinned(p) || !w.clean(p, f) {
 			continue
 		}
 		if r := w.readBack(p, f.doc); r.gone || r.doc != nil {

@@ -65,6 +65,10 @@ type Workspace struct {
 	used   map[string]uint64
 	clock  uint64
 	pinned map[string]struct{}
+	// fresh holds the paths the last acquisition named, each read or
+	// checked against the disk by it, until the next FollowDisk, which
+	// need not read them again.
+	fresh map[string]bool
 }
 
 // New returns an empty workspace over fsys.

@@ -16,7 +16,6 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/devbroker/devbroker/engine/fault"
-	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -41,7 +40,10 @@ type writePlan struct {
 // otherwise nothing is written. Each operation checks its paths again
 // immediately before it happens (for a file's write, between its
 // temporary's sync and the rename over it), so that a change made on disk
-// after the first check is refused as a conflict, not overwritten. A
+// after the first check is refused as a conflict, not overwritten. The
+// creates and modifications go together ([rootfs.FS.WriteFiles]): all
+// their temporaries are written and synced before the first replaces its
+// file, so a failure while writing them replaces none. A
 // failure after the first operation is a *[WriteError] carrying what was
 // written; the persisted baseline has advanced past every completed
 // operation, so a later Write issues only the rest.
@@ -345,28 +347,12 @@ func (w *Workspace) execute(ctx context.Context, p *writePlan) ([]string, error)
 		}
 		delete(w.pers, x)
 	}
-	for _, x := range p.writes {
-		if err := ctx.Err(); err != nil {
-			return written, fail(err)
-		}
-		f := w.files[x]
-		if err := w.fs.WriteFileIf(x, f.doc.Bytes(), w.recheckWrite(x)); err != nil {
-			if fault.KindOf(err) == fault.Conflict {
-				return written, fail(err)
-			}
-			return written, fail(fmt.Errorf("write %s: %w", x, err))
-		}
-		// An existing file keeps its mode (rootfs does so on disk); a new
-		// one gets rootfs.NewFileMode.
-		mode := rootfs.NewFileMode
-		if old, ok := w.pers[x]; ok {
-			mode = old.mode
-		}
-		nf := *f
-		nf.pers, nf.mode = x, mode
-		w.files[x] = &nf
-		w.pers[x] = disk{doc: f.doc, mode: mode, acq: f.acq}
+	done, err := w.writeFiles(ctx, p.writes)
+	for _, x := range p.writes[:done] {
 		note(x)
+	}
+	if err != nil {
+		return written, fail(err)
 	}
 	return written, nil
 }

@@ -7,13 +7,15 @@ package workspace
 // that the disk still holds what was written.
 
 import (
-	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
 	"strings"
 
+	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -41,6 +43,41 @@ func (e *WriteError) Error() string {
 
 func (e *WriteError) Unwrap() error { return e.Err }
 
+// writeFiles writes the creates and modifications of a write (rootfs
+// stages them all, then renames each after its last check) and records
+// each one written in the baselines. It returns how many, from the first,
+// were written.
+func (w *Workspace) writeFiles(ctx context.Context, paths []string) (int, error) {
+	batch := make([]rootfs.FileWrite, len(paths))
+	for i, x := range paths {
+		batch[i] = rootfs.FileWrite{Path: x, Content: w.files[x].doc.String(), Check: w.recheckWrite(x)}
+	}
+	done, failed, err := w.fs.WriteFiles(ctx, batch)
+	for _, x := range paths[:done] {
+		w.wrote(x)
+	}
+	switch {
+	case err == nil, ctx.Err() != nil && errors.Is(err, ctx.Err()), fault.KindOf(err) == fault.Conflict:
+		return done, err
+	}
+	return done, fmt.Errorf("write %s: %w", paths[failed], err)
+}
+
+// wrote records that the file at x was written to x: both baselines are
+// its content. An existing file keeps its mode (rootfs does so on disk);
+// a new one gets rootfs.NewFileMode.
+func (w *Workspace) wrote(x string) {
+	f := w.files[x]
+	mode := rootfs.NewFileMode
+	if old, ok := w.pers[x]; ok {
+		mode = old.mode
+	}
+	nf := *f
+	nf.pers, nf.mode = x, mode
+	w.files[x] = &nf
+	w.pers[x] = disk{doc: f.doc, mode: mode, acq: f.acq}
+}
+
 // baseline is the persisted content of path: what the disk must hold
 // there before an operation touches it (nil: no file).
 func (w *Workspace) baseline(path string) *text.Doc {
@@ -61,7 +98,7 @@ func staleBytes(path string, want *text.Doc, cur []byte, exists bool) *Stale {
 		return &Stale{Path: path, Disk: DiskDeleted, BaseRevision: want.Revision()}
 	case want == nil:
 		return &Stale{Path: path, Disk: DiskCreated, DiskRevision: revisionOf(cur)}
-	case !bytes.Equal(cur, want.Bytes()):
+	case string(cur) != want.String():
 		return &Stale{Path: path, Disk: DiskChanged, BaseRevision: want.Revision(), DiskRevision: revisionOf(cur)}
 	}
 	return nil
@@ -84,7 +121,7 @@ func (w *Workspace) recheck(paths ...string) func() error {
 	}
 }
 
-// recheckWrite returns the check of rootfs's WriteFileIf for path.
+// recheckWrite returns the check of rootfs's WriteFiles for path.
 func (w *Workspace) recheckWrite(path string) func(cur []byte, exists bool) error {
 	return func(cur []byte, exists bool) error {
 		if st := staleBytes(path, w.baseline(path), cur, exists); st != nil {
