@@ -5,15 +5,15 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/devbroker/devbroker/lsp"
+
+	"github.com/devbroker/devbroker/bench/internal/modcache"
 )
 
 // The default module: staticcheck's, a medium module (about 600 files,
@@ -63,7 +63,7 @@ func prepare(ctx context.Context, o options) (*bench, error) {
 	src, label := o.module, o.module
 	if src == "" {
 		var err error
-		if src, err = cachedModule(ctx); err != nil {
+		if src, err = modcache.Download(ctx, defaultModule+"@"+defaultVersion); err != nil {
 			return nil, err
 		}
 		label = defaultModule + "@" + defaultVersion
@@ -83,7 +83,7 @@ func prepare(ctx context.Context, o options) (*bench, error) {
 	}
 	b := &bench{tmp: tmp, root: filepath.Join(tmp, "module"), label: label, file: o.file, opts: o}
 	logf("copying %s to %s", src, b.root)
-	if err := copyTree(src, b.root); err != nil {
+	if err := modcache.Copy(src, b.root); err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
 	}
@@ -107,51 +107,4 @@ func prepare(ctx context.Context, o options) (*bench, error) {
 	}
 	b.goplsVersion, _ = lsp.Version(ctx, []string{b.gopls, "version"})
 	return b, nil
-}
-
-// cachedModule finds the default module in the module cache, downloading
-// it with go mod download when it is not there.
-func cachedModule(ctx context.Context) (string, error) {
-	out, err := exec.CommandContext(ctx, "go", "env", "GOMODCACHE").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMODCACHE: %w", err)
-	}
-	dir := filepath.Join(strings.TrimSpace(string(out)), defaultModule+"@"+defaultVersion)
-	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-		return dir, nil
-	}
-	out, err = exec.CommandContext(ctx, "go", "mod", "download", "-json", defaultModule+"@"+defaultVersion).Output()
-	if err != nil {
-		return "", fmt.Errorf("go mod download %s@%s: %w", defaultModule, defaultVersion, err)
-	}
-	var m struct{ Dir string }
-	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
-		return "", fmt.Errorf("go mod download %s@%s: no directory in %s", defaultModule, defaultVersion, out)
-	}
-	return m.Dir, nil
-}
-
-// copyTree copies src to dst with writable modes (the module cache's are
-// read-only), leaving out .git.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir() && d.Name() == ".git":
-			return filepath.SkipDir
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		case !d.Type().IsRegular():
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
 }

@@ -7,7 +7,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"go/build"
 	"io/fs"
@@ -17,6 +16,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/devbroker/devbroker/bench/internal/modcache"
 )
 
 // The default module: staticcheck's, in the module cache because devbroker
@@ -57,7 +58,7 @@ func newCorpus(ctx context.Context, tmp string, o options) (*corpus, error) {
 		}
 	case o.module == "":
 		var err error
-		if c.src, err = cachedModule(ctx); err != nil {
+		if c.src, err = modcache.Download(ctx, defaultModule+"@"+defaultVersion); err != nil {
 			return nil, err
 		}
 		c.label = defaultModule + "@" + defaultVersion
@@ -96,7 +97,7 @@ func smokeModule() map[string]string {
 // root (symlinks resolved, as the servers report paths).
 func (c *corpus) copyOf(name string) (string, error) {
 	root := filepath.Join(c.tmp, name)
-	if err := copyTree(c.src, root); err != nil {
+	if err := modcache.Copy(c.src, root); err != nil {
 		return "", err
 	}
 	return filepath.EvalSymlinks(root)
@@ -203,45 +204,6 @@ func (e *edit) replacement(broken bool) (find, replace string) {
 		return e.anchor, withError
 	}
 	return withError, e.anchor
-}
-
-// cachedModule finds the default module in the module cache, downloading
-// it when it is not there.
-func cachedModule(ctx context.Context) (string, error) {
-	out, err := exec.CommandContext(ctx, "go", "mod", "download", "-json", defaultModule+"@"+defaultVersion).Output()
-	if err != nil {
-		return "", fmt.Errorf("go mod download %s@%s: %w", defaultModule, defaultVersion, err)
-	}
-	var m struct{ Dir string }
-	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
-		return "", fmt.Errorf("go mod download %s@%s: no directory in %s", defaultModule, defaultVersion, out)
-	}
-	return m.Dir, nil
-}
-
-// copyTree copies src to dst with writable modes (the module cache's are
-// read-only), leaving out .git.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir() && d.Name() == ".git":
-			return filepath.SkipDir
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		case !d.Type().IsRegular():
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
 }
 
 // writeTree writes files (slash paths) under root.

@@ -10,7 +10,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -20,6 +19,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/devbroker/devbroker/bench/internal/modcache"
 )
 
 // The corpus: staticcheck's module, which devbroker links in, so it is in
@@ -78,16 +79,12 @@ func corpusChecks(bin, gopls, baseline, tmp string, n int) ([]*series, error) {
 // it is not there) to root, adds the type error, and loads the module
 // once, so that no download counts as anyone's start.
 func copyCorpus(root string) error {
-	out, err := exec.Command("go", "mod", "download", "-json", corpusModule).Output()
+	dir, err := modcache.Download(context.Background(), corpusModule)
 	if err != nil {
-		return fmt.Errorf("go mod download %s: %w", corpusModule, err)
+		return err
 	}
-	var m struct{ Dir string }
-	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
-		return fmt.Errorf("go mod download %s: no directory in %s", corpusModule, out)
-	}
-	if err := os.CopyFS(root, os.DirFS(m.Dir)); err != nil {
-		return fmt.Errorf("copying %s: %w", m.Dir, err)
+	if err := os.CopyFS(root, os.DirFS(dir)); err != nil {
+		return fmt.Errorf("copying %s: %w", dir, err)
 	}
 	file := filepath.Join(root, filepath.FromSlash(corpusFile))
 	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)

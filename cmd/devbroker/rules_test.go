@@ -156,12 +156,13 @@ func contains(list []string, s string) bool {
 
 // starters are the packages that may start a process, and why.
 var starters = map[string]string{
-	"lsp":                   "language servers, and the go command that locates gopls (go env, go tool -n)",
-	"capabilities/external": "the configured commands, from argv lists",
-	"bench/lspbench":        "the benchmark harness, not part of the product",
-	"bench/startbench":      "the start-up benchmark, not part of the product",
-	"bench/peerbench":       "the benchmark against the peers, not part of the product",
-	"bench/scalebench":      "the lint and format benchmark, not part of the product",
+	"lsp":                     "language servers, and the go command that locates gopls (go env, go tool -n)",
+	"capabilities/external":   "the configured commands, from argv lists",
+	"bench/lspbench":          "the benchmark harness, not part of the product",
+	"bench/internal/modcache": "the benchmarks' go mod download, not part of the product",
+	"bench/startbench":        "the start-up benchmark, not part of the product",
+	"bench/peerbench":         "the benchmark against the peers, not part of the product",
+	"bench/scalebench":        "the lint and format benchmark, not part of the product",
 }
 
 // TestWhoStartsProcesses: only lsp/ and capabilities/external start

@@ -1,0 +1,53 @@
+// Package modcache fetches the modules the benchmarks measure on and copies
+// them where the benchmarks may change them.
+package modcache
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// Download returns the directory of module (path@version) in the module
+// cache, downloading it when it is not there.
+func Download(ctx context.Context, module string) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "mod", "download", "-json", module).Output()
+	if err != nil {
+		return "", fmt.Errorf("go mod download %s: %w", module, err)
+	}
+	var m struct{ Dir string }
+	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
+		return "", fmt.Errorf("go mod download %s: no directory in %s", module, out)
+	}
+	return m.Dir, nil
+}
+
+// Copy copies the tree src to dst with writable modes (the module
+// cache's are read-only), leaving out .git and what is neither a
+// directory nor a regular file (a user's module may hold symlinks).
+func Copy(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir() && d.Name() == ".git":
+			return filepath.SkipDir
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case !d.Type().IsRegular():
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
