@@ -140,8 +140,9 @@ type Driver struct {
 	// dir, each once, leaving out what ./... passes over (testdata,
 	// vendor, names starting with "." or "_", another module's
 	// directories, files the build constraints exclude); the command does
-	// not run when none is left, and {packages} is ./... for more
-	// directories than fit a command line. For an external command, a bare program name (as in fix_command and
+	// not run when none is left, and the answer then notes each such file
+	// as not looked at; {packages} is ./... for more directories than fit
+	// a command line. For an external command, a bare program name (as in fix_command and
 	// version_command) is looked up, in a root you trust, first among the
 	// project's own tools: node_modules/.bin, .venv/bin and venv/bin under
 	// the root, then a tool directive of the root's go.mod (run as go tool

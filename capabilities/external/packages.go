@@ -57,26 +57,36 @@ type goPackages struct {
 
 // patterns is what {packages} stands for, for files (workspace paths).
 func (g *goPackages) patterns(files []string) []string {
+	out, _ := g.patternsLeft(files)
+	return out
+}
+
+// patternsLeft is [goPackages.patterns], and the files that no package
+// holds (the command will not look at them).
+func (g *goPackages) patternsLeft(files []string) (out, left []string) {
 	if len(files) == 0 {
-		return []string{"./..."}
+		return []string{"./..."}, nil
 	}
 	ctx := g.ctx
 	ctx.JoinPath = path.Join
 	ctx.OpenFile = func(p string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(g.read(p))), nil }
-	var out []string
 	size := 0
 	for _, p := range files {
 		pat, ok := g.pattern(&ctx, p)
-		if !ok || slices.Contains(out, pat) {
+		if !ok {
+			left = append(left, p)
+			continue
+		}
+		if slices.Contains(out, pat) {
 			continue
 		}
 		out = append(out, pat)
 		if size += len(pat) + 1; size > maxPatternBytes {
-			return []string{"./..."}
+			return []string{"./..."}, nil
 		}
 	}
 	slices.Sort(out)
-	return out
+	return out, left
 }
 
 // pattern is the package pattern of the file p, and whether ./... run in

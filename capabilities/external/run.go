@@ -86,6 +86,9 @@ func (d *Driver) lint(ctx context.Context, root string, all map[string]*text.Doc
 		}
 		res.Diagnostics = append(res.Diagnostics, d.diagnostics(fs, r.site, all, want)...)
 	}
+	for _, p := range v.unlooked {
+		res.Diagnostics = append(res.Diagnostics, unlooked(d.name, p))
+	}
 	return res.result()
 }
 
@@ -312,8 +315,15 @@ func (d *Driver) runAll(ctx context.Context, argv []string, perFile, withStdin b
 		r.site = &site{root: root, dir: dir, view: v, file: file}
 		var patterns []string
 		if pkgs != nil {
-			if patterns = pkgs.patterns(r.files); len(patterns) == 0 {
-				continue // no package: ./... would not look at these files either
+			var left []string
+			if patterns, left = pkgs.patternsLeft(r.files); len(patterns) == 0 {
+				// No package: ./... would not look at these files either,
+				// and the command does not run; the answer says so. (Files
+				// left out beside others that run, such as other
+				// platforms' files in a directory, go unmentioned, as with
+				// ./... .)
+				v.unlooked = append(v.unlooked, left...)
+				continue
 			}
 		}
 		inv := invocation{argv: expand(argv, v, file, patterns), dir: dir, env: expand(d.cfg.Env, v, file, nil)}
@@ -360,44 +370,3 @@ func hasFileArgs(argv []string) bool {
 
 // maxMessages bounds the failure messages one answer quotes.
 const maxMessages = 3
-
-// answer is a Result being built from several runs.
-type answer struct {
-	capabilities.Result
-	failures int
-}
-
-func newAnswer() *answer {
-	return &answer{Result: capabilities.Result{Status: engine.StatusOK, Edits: map[string]*text.Doc{}}}
-}
-
-// fail records a failed run: the first failure sets the status, and the
-// first few messages are kept.
-func (a *answer) fail(st engine.Status, msg string) {
-	a.failures++
-	if a.Status == engine.StatusOK {
-		a.Status = st
-	}
-	if a.failures > maxMessages {
-		return
-	}
-	if a.Message != "" {
-		a.Message += "\n"
-	}
-	a.Message += msg
-}
-
-// result is the finished Result.
-func (a *answer) result() *capabilities.Result {
-	if n := a.failures - maxMessages; n > 0 {
-		a.Message += fmt.Sprintf("\n(and %d more failed runs)", n)
-	}
-	if len(a.Edits) == 0 {
-		a.Edits = nil
-	}
-	return &a.Result
-}
-
-func crashed(err error) *capabilities.Result {
-	return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
-}

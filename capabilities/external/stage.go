@@ -32,6 +32,9 @@ type view struct {
 	copies map[string]string
 	// has reports whether a workspace path names a file in the tree.
 	has func(p string) bool
+	// unlooked lists the requested files of the runs that did not run
+	// because {packages} found no package holding any of them.
+	unlooked []string
 }
 
 // close removes the view's temporary files and lets go of its tree.
