@@ -25,15 +25,16 @@ func (s *Session) finish(f *file, p *Params, ed *edit) (*Result, error) {
 	if !utf8.ValidString(out) {
 		return nil, fault.Wrap(fault.BadArgument, text.ErrNotUTF8, "the %s would make %s invalid text; nothing was written", p.Command, f.abs)
 	}
-	data := []byte(out)
+	var data []byte // the bytes to write, made only when needed
 	if p.ValidateSyntax {
+		data = []byte(out)
 		if err := syntax.Validate(f.rel, f.data, data); err != nil {
 			return nil, fault.Wrap(fault.BadArgument, err, "validate_syntax rejected the %s, nothing was written", p.Command)
 		}
 	}
 	diff := unifiedDiff(f.abs, ed.before, ed.now)
+	rev, sums := s.next(f, out)
 	if p.DryRun {
-		rev := text.Revision(data)
 		return &Result{
 			Path:     f.abs,
 			Text:     fmt.Sprintf("Dry run: %s would change as follows (nothing was written):\n%s\nrevision (would be): %s\n", f.abs, diff, rev),
@@ -41,7 +42,10 @@ func (s *Session) finish(f *file, p *Params, ed *edit) (*Result, error) {
 			Diff:     diff,
 		}, nil
 	}
-	rev, after, err := s.commit(f, data, text.FromString(out), p.Force)
+	if data == nil {
+		data = []byte(out)
+	}
+	rev, after, err := s.commit(f, data, revEntry{doc: text.FromString(out), rev: rev, sums: sums}, p.Force)
 	if err != nil {
 		return nil, err
 	}

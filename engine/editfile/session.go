@@ -166,21 +166,11 @@ func (s *Session) load(p string) (*file, error) {
 		}
 		return nil, fault.Wrap(fault.IO, err, "%s", abs)
 	}
-	doc, err := text.Parse(data)
+	doc, rev, err := s.parse(rel, data)
 	if err != nil {
 		return nil, fault.Wrap(fault.BadArgument, err, "%s cannot be edited", abs)
 	}
-	return &file{rel: rel, abs: abs, data: data, doc: doc, rev: s.revision(rel, data)}, nil
-}
-
-// revision is text.Revision(data), the bytes just read of rel, from the
-// session's cache when it last read or wrote these bytes.
-func (s *Session) revision(rel string, data []byte) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rev := s.revs.revision(rel, data)
-	s.revs.put(rel, data, rev)
-	return rev
+	return &file{rel: rel, abs: abs, data: data, doc: doc, rev: rev}, nil
 }
 
 // markSeen records that the session saw rev of path.
@@ -222,12 +212,13 @@ func (s *Session) checkWorkspace(f *file) error {
 	return nil
 }
 
-// commit writes data to f's path if the disk still holds what was loaded,
-// records the undo entry and the new revision, and refreshes the
-// workspace with doc (data's Doc; nil: parsed from data). Unless force, a
-// read-only file is refused. after reports that the disk no longer held
-// data right after the write (see [Result.ChangedAfterWrite]).
-func (s *Session) commit(f *file, data []byte, doc *text.Doc, force bool) (rev string, after bool, err error) {
+// commit writes data, whose revision is next.rev, to f's path if the disk
+// still holds what was loaded, records the undo entry and the new
+// revision, and refreshes the workspace with next.doc (data's Doc; nil:
+// parsed from data). Unless force, a read-only file is refused. after
+// reports that the disk no longer held data right after the write (see
+// [Result.ChangedAfterWrite]).
+func (s *Session) commit(f *file, data []byte, next revEntry, force bool) (rev string, after bool, err error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	if err := s.checkWritable(f.rel, force); err != nil {
@@ -252,10 +243,14 @@ func (s *Session) commit(f *file, data []byte, doc *text.Doc, force bool) (rev s
 		}
 		return "", false, fault.Wrap(fault.IO, err, "writing %s; nothing was written", f.abs)
 	}
-	rev = text.Revision(data)
+	rev = next.rev
 	after = s.changedSince(f.rel, data)
+	if next.doc == nil {
+		next.doc, _ = text.Parse(data)
+	}
+	next.rel = f.rel
 	s.mu.Lock()
-	s.revs.put(f.rel, data, rev)
+	s.revs.put(next)
 	stack := append(s.undo[f.rel], undoEntry{before: f.data, after: rev})
 	if len(stack) > UndoDepth {
 		stack = stack[len(stack)-UndoDepth:]
@@ -263,7 +258,7 @@ func (s *Session) commit(f *file, data []byte, doc *text.Doc, force bool) (rev s
 	s.undo[f.rel] = stack
 	s.seen[f.rel] = rev
 	s.mu.Unlock()
-	s.refresh(f.rel, data, doc)
+	s.refresh(f.rel, data, next.doc)
 	return rev, after, nil
 }
 

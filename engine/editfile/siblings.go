@@ -137,7 +137,8 @@ func (s *Session) WriteFile(ctx context.Context, params []byte) (*Result, error)
 	default:
 		return nil, err
 	}
-	rev, after, err := s.commit(f, data, nil, p.Force)
+	rev, sums := revisionOf(nil, 0, data)
+	rev, after, err := s.commit(f, data, revEntry{rev: rev, sums: sums}, p.Force)
 	if err != nil {
 		return nil, err
 	}

@@ -80,22 +80,24 @@ func (s *Session) undoEdit(p *Params) (*Result, error) {
 		}
 		return nil, fault.Wrap(fault.IO, err, "undo %s", abs)
 	}
-	s.mu.Lock()
-	s.undo[rel] = stack[:len(stack)-1]
+	var doc *text.Doc
 	rev := ""
 	if top.before != nil {
-		rev = s.revs.revision(rel, top.before)
-		s.revs.put(rel, top.before, rev)
+		// top.before was loaded, so it parses.
+		doc, rev, _ = s.parse(rel, top.before)
+	}
+	s.mu.Lock()
+	s.undo[rel] = stack[:len(stack)-1]
+	if top.before != nil {
 		s.seen[rel] = rev
 	} else {
 		delete(s.seen, rel)
 	}
 	s.mu.Unlock()
-	s.refresh(rel, top.before, nil)
+	s.refresh(rel, top.before, doc)
 	if top.before == nil {
 		return &Result{Path: abs, Text: fmt.Sprintf("Undid the creation of %s: the file was removed.\n", abs), Changed: true}, nil
 	}
-	doc, _ := text.Parse(top.before)
 	b := bodyOf(doc)
 	n := lineCount(b.s)
 	after := s.changedSince(rel, top.before)
