@@ -23,11 +23,12 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
 
 	"github.com/devbroker/devbroker/bench/internal/host"
 	"github.com/devbroker/devbroker/bench/internal/section"
+
+	"github.com/devbroker/devbroker/bench/internal/modcache"
 )
 
 // options are the command line.
@@ -74,12 +75,7 @@ func main() {
 }
 
 func run(ctx context.Context, o options) error {
-	// Go commands (gopls's go list, go mod download) may update go.sum in
-	// the copy, as a module from the cache has no vendor directory and its
-	// go.sum may lack entries for the host's toolchain.
-	if !strings.Contains(os.Getenv("GOFLAGS"), "-mod=") {
-		os.Setenv("GOFLAGS", strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
-	}
+	modcache.AllowModUpdates()
 	b, err := prepare(ctx, o)
 	if err != nil {
 		return err

@@ -191,8 +191,9 @@ func (r *results) document(table string) string {
 "correct" counts the answers equal to the diagnostics devbroker settled
 for the same content (for gopls check: the edit's error reported exactly
 when the file has it). Percentiles include wrong answers: the wait was
-spent either way. The peers run over a raw gopls with the same settings,
-so only the wait differs.
+spent either way. The peers run over a raw gopls with the same settings
+(but diagnostics on every edit, gopls's default, as they make no
+diagnose_files request), so only the wait differs.
 `)
 	return b.String()
 }

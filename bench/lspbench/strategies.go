@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -203,16 +204,21 @@ func (b *bench) goplsCheck(ctx context.Context, res *results) error {
 }
 
 // peers measures the quiet window and the fixed sleep over one raw gopls
-// with devbroker's settings.
+// with devbroker's settings, except that gopls diagnoses on every edit
+// (devbroker's diagnosticsTrigger "Save" leaves that to its own
+// diagnose_files request, which the peers do not make: with it they would
+// wait for publishes that never come).
 func (b *bench) peers(ctx context.Context, res *results) error {
 	cfg, err := b.goplsConfig()
 	if err != nil {
 		return err
 	}
+	settings := maps.Clone(cfg.Settings)
+	delete(settings, "diagnosticsTrigger")
 	logf("peers: starting gopls")
 	sctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	p, err := startPeer(sctx, b.gopls, b.root, cfg.Settings)
+	p, err := startPeer(sctx, b.gopls, b.root, settings)
 	if err != nil {
 		return err
 	}

@@ -25,8 +25,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
+
+	"github.com/devbroker/devbroker/bench/internal/modcache"
 )
 
 // options are the command line.
@@ -87,10 +88,7 @@ func main() {
 }
 
 func run(ctx context.Context, o options) error {
-	// Go commands in a copy from the module cache may need to update go.sum.
-	if !strings.Contains(os.Getenv("GOFLAGS"), "-mod=") {
-		os.Setenv("GOFLAGS", strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
-	}
+	modcache.AllowModUpdates()
 	tmp, err := os.MkdirTemp("", "peerbench-")
 	if err != nil {
 		return err

@@ -20,6 +20,8 @@ import (
 
 	"github.com/devbroker/devbroker/bench/internal/host"
 	"github.com/devbroker/devbroker/bench/internal/section"
+
+	"github.com/devbroker/devbroker/bench/internal/modcache"
 )
 
 // The module measured: staticcheck's, in the module cache because
@@ -53,9 +55,7 @@ func run(n int, out, only string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if !strings.Contains(os.Getenv("GOFLAGS"), "-mod=") {
-		os.Setenv("GOFLAGS", strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
-	}
+	modcache.AllowModUpdates()
 	bins := map[string]string{}
 	for name, pkg := range map[string]string{"devbroker": "./cmd/devbroker", "staticcheck": "honnef.co/go/tools/cmd/staticcheck", "gofumpt": "mvdan.cc/gofumpt"} {
 		bins[name] = filepath.Join(tmp, name)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // Download returns the directory of module (path@version) in the module
@@ -50,4 +51,14 @@ func Copy(src, dst string) error {
 		}
 		return os.WriteFile(target, data, 0o644)
 	})
+}
+
+// AllowModUpdates lets the go commands the benchmarks start (and those
+// that gopls and devbroker start for them) update go.mod and go.sum in a
+// copy of a module from the cache, whose go.sum may lack entries for this
+// toolchain: GOFLAGS gets -mod=mod unless it already sets -mod.
+func AllowModUpdates() {
+	if !strings.Contains(os.Getenv("GOFLAGS"), "-mod=") {
+		os.Setenv("GOFLAGS", strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
+	}
 }
