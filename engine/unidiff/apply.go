@@ -28,6 +28,16 @@ type Range struct{ Start, End int }
 // Apply returns the new content and, for each hunk in the order given, the
 // lines it occupies in the new content.
 func Apply(content string, hunks []Hunk) (string, []Range, error) {
+	if out, ranges, ok := applySearch(content, hunks); ok {
+		return out, ranges, nil
+	}
+	return applyLines(content, hunks)
+}
+
+// applyLines is [Apply] by lines: it splits the content into lines once
+// and matches each hunk line by line. It decides every case, and explains
+// every failure.
+func applyLines(content string, hunks []Hunk) (string, []Range, error) {
 	f := splitLines(content)
 	places := make([]place, len(hunks))
 	for i := range hunks {

@@ -2,6 +2,7 @@ package unidiff
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -288,5 +289,43 @@ func TestApplyAmbiguousCap(t *testing.T) {
 	if !errors.As(err, &he) || he.Kind != KindAmbiguous || len(he.Lines) != maxMatches ||
 		!strings.Contains(he.Msg, "at least 50 places (lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ... 40 more)") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestSearchPath: hunks whose old lines occur once, as whole lines, are
+// applied by searching the content, with the line matcher's result and
+// ranges; a hunk that matches twice, or inside a line, is left to it.
+func TestSearchPath(t *testing.T) {
+	content := "a\nb\nc\nxb\nd\ne\nf\n"
+	hunks, err := Parse("@@ -1,3 +1,2 @@\n a\n-b\n c\n@@ -6,2 +5,3 @@\n e\n+E\n f\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ranges, ok := applySearch(content, hunks)
+	want, wantRanges, err := applyLines(content, hunks)
+	if !ok || err != nil || got != want || !reflect.DeepEqual(ranges, wantRanges) {
+		t.Fatalf("search: %q %v %v; lines: %q %v %v", got, ranges, ok, want, wantRanges, err)
+	}
+	for _, d := range []string{
+		"@@ -2 +2 @@\n-b\n+B\n",         // "b" also ends "xb": only one whole line
+		"@@ -1,2 +1,2 @@\n a\n-b\n+B\n", // fine
+	} {
+		hunks, err := Parse(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, ok := applySearch(content, hunks); !ok {
+			t.Errorf("%q: not applied by search", d)
+		}
+	}
+	twice, err := Parse("@@ -1 +1 @@\n-a\n+A\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := applySearch(content+"a\n", twice); ok {
+		t.Error("a hunk matching twice was applied by search")
+	}
+	if _, _, err := Apply(content+"a\n", twice); err == nil {
+		t.Error("a hunk matching twice was applied")
 	}
 }

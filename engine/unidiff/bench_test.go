@@ -31,3 +31,24 @@ func BenchmarkApply10MB(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkApplyOneHunk10MB applies one hunk near the end of a 10 MB file
+// (the common case, found by searching the content).
+func BenchmarkApplyOneHunk10MB(b *testing.B) {
+	var w strings.Builder
+	for i := 0; w.Len() < 10<<20; i++ {
+		fmt.Fprintf(&w, "\tline %d: the quick brown fox jumps over the lazy dog\n", i)
+	}
+	content := w.String()
+	at := strings.Count(content, "\n") - 5
+	hunks, err := Parse(fmt.Sprintf("@@ -%d,2 +%d,2 @@\n \tline %d: the quick brown fox jumps over the lazy dog\n-\tline %d: the quick brown fox jumps over the lazy dog\n+changed\n", at, at, at-1, at))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(content)))
+	for b.Loop() {
+		if _, _, err := Apply(content, hunks); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

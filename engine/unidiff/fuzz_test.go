@@ -62,6 +62,11 @@ func FuzzApply(f *testing.F) {
 			if !reflect.DeepEqual(hunks, before) {
 				t.Fatal("Apply mutated its hunks")
 			}
+			// The search fast path decides as the line matcher does.
+			lgot, lranges, lerr := applyLines(content, hunks)
+			if got != lgot || !reflect.DeepEqual(ranges, lranges) || (err == nil) != (lerr == nil) {
+				t.Fatalf("Apply = %q, %v, %v; by lines %q, %v, %v", got, ranges, err, lgot, lranges, lerr)
+			}
 			if err != nil {
 				var he *HunkError
 				if !errors.As(err, &he) || got != "" || ranges != nil {
