@@ -2,8 +2,6 @@ package capabilities_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -12,6 +10,8 @@ import (
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
+
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // blocking is a driver whose probe waits until release is closed (a tool
@@ -105,8 +105,8 @@ func TestRequestWaitsForItsLanguageOnly(t *testing.T) {
 // others stay not probed until a request needs them.
 func TestProbeRootProbesPresentLanguages(t *testing.T) {
 	root := t.TempDir()
-	write(t, root, "a.quick", "x\n")
-	write(t, root, "node_modules/dep/b.slow", "x\n")
+	testtree.Put(t, root, "a.quick", "x\n")
+	testtree.Put(t, root, "node_modules/dep/b.slow", "x\n")
 	s, made := lazySet(t, root)
 	if got := s.Present(); !slices.Equal(got, []string{"quick"}) {
 		t.Fatalf("Present = %v, want [quick] (node_modules is skipped)", got)
@@ -123,16 +123,16 @@ func TestProbeRootProbesPresentLanguages(t *testing.T) {
 // The walk skips vendor-like directories and what .gitignore ignores.
 func TestPresentSkipsIgnored(t *testing.T) {
 	root := t.TempDir()
-	write(t, root, ".gitignore", "# comment\n/gen/\n*.quick\n!keep.quick\nout/\n")
-	write(t, root, "gen/a.slow", "x\n")
-	write(t, root, "sub/out/b.slow", "x\n")
-	write(t, root, "vendor/c.slow", "x\n")
-	write(t, root, "d.quick", "x\n")
+	testtree.Put(t, root, ".gitignore", "# comment\n/gen/\n*.quick\n!keep.quick\nout/\n")
+	testtree.Put(t, root, "gen/a.slow", "x\n")
+	testtree.Put(t, root, "sub/out/b.slow", "x\n")
+	testtree.Put(t, root, "vendor/c.slow", "x\n")
+	testtree.Put(t, root, "d.quick", "x\n")
 	s, _ := lazySet(t, root)
 	if got := s.Present(); len(got) != 0 {
 		t.Fatalf("Present = %v, want none: every file is ignored", got)
 	}
-	write(t, root, "src/e.slow", "x\n")
+	testtree.Put(t, root, "src/e.slow", "x\n")
 	if got := s.Present(); !slices.Equal(got, []string{"slow"}) {
 		t.Fatalf("Present = %v, want [slow]", got)
 	}
@@ -147,22 +147,11 @@ func stateOf(r *capabilities.Report, name string) capabilities.ProbeState {
 	return ""
 }
 
-func write(t *testing.T, root, name, content string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // Once ProbeRoot has run, a file devbroker writes of a language not probed
 // yet starts its probe, without a request waiting for it.
 func TestWrittenFileStartsItsLanguagesProbe(t *testing.T) {
 	root := t.TempDir()
-	write(t, root, "a.quick", "x\n")
+	testtree.Put(t, root, "a.quick", "x\n")
 	s, made := lazySet(t, root)
 	s.DiskChanged([]string{"b.slow"})
 	if made["slow"].count() != 0 {
