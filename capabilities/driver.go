@@ -157,4 +157,8 @@ type Probe struct {
 	Took time.Duration
 	// Command is, for an untrusted driver, the command it would run.
 	Command []string
+	// Offers narrows, for a found driver, its Spec's kinds to those the
+	// tool itself offers (a language server's initialize answer says
+	// which requests it serves); nil means every kind of its Spec.
+	Offers []engine.Kind
 }
