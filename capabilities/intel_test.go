@@ -322,3 +322,17 @@ func TestLanguageKindPassesOverUntrustedServer(t *testing.T) {
 		t.Errorf("the untrusted server was probed %d times and ran %d times", repo.probed(), len(repo.requests()))
 	}
 }
+
+// Offers narrows format, lint and check too: a driver whose tool does not
+// offer check leaves its files unchecked, saying so.
+func TestOffersNarrowsCheck(t *testing.T) {
+	d := &fake{name: "ls", kinds: []engine.Kind{engine.Check, engine.Hover}, probe: capabilities.Probe{State: capabilities.Found, Offers: []engine.Kind{engine.Hover}}}
+	s := newFakeSetFor(t, engine.Check, d)
+	if s.Serves(engine.Check) || s.Has(engine.Check) {
+		t.Error("check is served by a driver whose tool does not offer it")
+	}
+	resp := runFiles(t, s, engine.Check, "a.x")
+	if len(resp.Drivers) != 1 || resp.Drivers[0].Status != engine.StatusUnchecked || !strings.Contains(resp.Drivers[0].Message, "ls does not offer check") {
+		t.Errorf("drivers = %+v, want x unchecked: ls does not offer check", resp.Drivers)
+	}
+}
