@@ -31,27 +31,14 @@ func offers(d Driver, p Probe, kind engine.Kind) bool {
 }
 
 // answerer is the first server of lang's intelligence list that was found
-// working and offers kind; "" and why not for each, when none. It probes
-// nothing.
-func (s *Set) answerer(lang *language, kind engine.Kind) (string, []string) {
+// working and offers kind; "" and why not for each, when none. With
+// probe, it waits for the probe of each server it considers, in order, so
+// that the servers after the one that answers are not probed for it; it
+// fails only when ctx ends. Without, it probes nothing.
+func (s *Set) answerer(ctx context.Context, lang *language, kind engine.Kind, probe bool) (string, []string, error) {
 	var why []string
 	for _, dn := range lang.intel {
-		if r := s.unusable([]string{dn}, kind); len(r) > 0 {
-			why = append(why, r...)
-			continue
-		}
-		return dn, nil
-	}
-	return "", why
-}
-
-// probedAnswerer is answerer after the probe of each server it considers,
-// in order, so that the servers after the one that answers are not
-// probed for it. It fails only when ctx ends.
-func (s *Set) probedAnswerer(ctx context.Context, lang *language, kind engine.Kind) (string, []string, error) {
-	var why []string
-	for _, dn := range lang.intel {
-		if supports(s.drivers[dn], kind) {
+		if probe && supports(s.drivers[dn], kind) {
 			if err := s.wait(ctx, s.start(ctx, []string{dn})); err != nil {
 				return "", nil, err
 			}
@@ -85,7 +72,7 @@ func (s *Set) runLanguage(ctx context.Context, req engine.Request) (*engine.Resp
 	if len(lang.intel) == 0 {
 		return noServer(q.Path, fmt.Sprintf("no language server is configured for %s files (languages.%s.intelligence is empty)", lang.name, lang.name)), nil
 	}
-	dn, why, err := s.probedAnswerer(ctx, lang, req.Kind)
+	dn, why, err := s.answerer(ctx, lang, req.Kind, true)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +100,7 @@ func (s *Set) searchSymbols(ctx context.Context, req engine.Request, q *engine.Q
 			continue
 		}
 		names = append(names, ln)
-		dn, w, err := s.probedAnswerer(ctx, lang, engine.Symbols)
+		dn, w, err := s.answerer(ctx, lang, engine.Symbols, true)
 		if err != nil {
 			return nil, err
 		}

@@ -309,7 +309,7 @@ func (s *Set) Serves(kind engine.Kind) bool {
 // first driver of its route.
 func (s *Set) serving(lang *language, kind engine.Kind) string {
 	if isLanguageKind(kind) {
-		dn, _ := s.answerer(lang, kind)
+		dn, _, _ := s.answerer(context.Background(), lang, kind, false)
 		return dn
 	}
 	if d := s.route(lang, kind).drivers; len(d) > 0 {
