@@ -104,7 +104,11 @@ func (s *Set) searchSymbols(ctx context.Context, req engine.Request, q *engine.Q
 		if err != nil {
 			return nil, err
 		}
-		why = append(why, w...)
+		for _, r := range w {
+			if !slices.Contains(why, r) { // a server two languages share
+				why = append(why, r)
+			}
+		}
 		if dn != "" && !slices.Contains(servers, dn) {
 			servers = append(servers, dn)
 		}
@@ -112,7 +116,7 @@ func (s *Set) searchSymbols(ctx context.Context, req engine.Request, q *engine.Q
 	if len(servers) == 0 {
 		msg := "no language under the root has a language server configured (languages.NAME.intelligence)"
 		if len(names) > 0 {
-			msg = fmt.Sprintf("no language server for the languages under the root (%s) offers symbols: %s", strings.Join(names, ", "), strings.Join(slices.Compact(why), "; "))
+			msg = fmt.Sprintf("no language server for the languages under the root (%s) offers symbols: %s", strings.Join(names, ", "), strings.Join(why, "; "))
 		}
 		return noServer("", msg), nil
 	}

@@ -255,14 +255,15 @@ func TestWorkspaceSymbolsMergeLanguages(t *testing.T) {
 }
 
 // A workspace symbol search with no server for the languages under the
-// root says why.
+// root says why, once for a server two languages share.
 func TestWorkspaceSymbolsWithoutServerSaysWhy(t *testing.T) {
 	root := testtree.New(t, map[string]string{"b.y": "b\n", "c.z": "c\n"})
 	nosym := newServer("nosym", capabilities.Probe{State: capabilities.Found, Offers: []engine.Kind{engine.Definition}})
-	s := intelSet(t, root, true, []*server{nosym}, []*server{newServer("gone", missing)})
+	gone := newServer("gone", missing)
+	s := intelSet(t, root, true, []*server{gone, nosym}, []*server{gone})
 	resp := ask(t, s, engine.Symbols, engine.Query{Text: "Sym"}) // the workspace holds a.x
 	if len(resp.Drivers) != 0 || len(resp.Diagnostics) != 1 ||
-		resp.Diagnostics[0].Message != "no language server for the languages under the root (x, y) offers symbols: nosym does not offer symbols; gone is missing: not found on PATH; install: get gone from the shop" {
+		resp.Diagnostics[0].Message != "no language server for the languages under the root (x, y) offers symbols: gone is missing: not found on PATH; install: get gone from the shop; nosym does not offer symbols" {
 		t.Errorf("answer = drivers %+v, diagnostics %+v", resp.Drivers, resp.Diagnostics)
 	}
 }
