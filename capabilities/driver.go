@@ -1,6 +1,9 @@
 // Package capabilities answers the engine's format, lint and check steps
 // through drivers: gofumpt and staticcheck linked in, language servers over
-// LSP, and external commands, configured per language in configs/.
+// LSP, and external commands, configured per language in configs/. The
+// language steps (definition, references, hover, symbols, rename,
+// code_actions) go to the language servers of a language's intelligence
+// list (intel.go).
 //
 // The principal types are [Driver] (one tool, described by its [Spec]),
 // [Set] (the drivers of one configuration, routed by file type, which
@@ -70,7 +73,8 @@ type Driver interface {
 	// Probe finds the tool, records its version and runs a tiny smoke
 	// test. It must return within ctx's deadline.
 	Probe(ctx context.Context) Probe
-	// Run formats, lints or checks req.Files (req.Kind says which).
+	// Run formats, lints or checks req.Files, or answers req.Query
+	// (req.Kind says which).
 	Run(ctx context.Context, req *Request) *Result
 	// Close waits for the running calls, then releases what the driver
 	// holds (processes, files). It is idempotent; see the lifecycle in

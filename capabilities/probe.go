@@ -127,9 +127,16 @@ func (s *Set) Probes() int {
 }
 
 // drivers lists the drivers of the language's slots for kind ("" for
-// every kind) that do kind, sorted.
+// every kind, its intelligence servers too), sorted; for a language kind,
+// its intelligence servers.
 func (l *language) drivers(kind engine.Kind) []string {
+	if isLanguageKind(kind) {
+		return slices.Clone(l.intel)
+	}
 	var out []string
+	if kind == "" {
+		out = slices.Clone(l.intel)
+	}
 	for k, slots := range l.byKind {
 		if kind != "" && k != kind {
 			continue
@@ -290,11 +297,25 @@ func safeProbe(ctx context.Context, d Driver) (p Probe) {
 // language: what the MCP server advertises.
 func (s *Set) Serves(kind engine.Kind) bool {
 	for i := range s.langs {
-		if len(s.route(&s.langs[i], kind).drivers) > 0 {
+		if s.serving(&s.langs[i], kind) != "" {
 			return true
 		}
 	}
 	return false
+}
+
+// serving names a driver found working that serves kind for lang ("" for
+// none): for a language kind, the server that answers it; otherwise the
+// first driver of its route.
+func (s *Set) serving(lang *language, kind engine.Kind) string {
+	if isLanguageKind(kind) {
+		dn, _, _ := s.answerer(context.Background(), lang, kind, false)
+		return dn
+	}
+	if d := s.route(lang, kind).drivers; len(d) > 0 {
+		return d[0]
+	}
+	return ""
 }
 
 // Has reports whether a driver may serve kind: one found working, or one

@@ -3,6 +3,7 @@ package capabilities
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -16,8 +17,14 @@ import (
 type Report struct {
 	Drivers []DriverReport
 	// Available maps format, lint and check to the languages that a
-	// working driver (or alternative) serves for it.
+	// working driver (or alternative) serves for it, and each language
+	// kind (engine.LanguageKinds) to the languages whose intelligence
+	// list has a working server that offers it.
 	Available map[engine.Kind][]string
+	// Answering maps each language kind to the languages of Available,
+	// each with the server that answers it: Answering[engine.Rename]["go"]
+	// is "gopls". What each server offers is its DriverReport's Offers.
+	Answering map[engine.Kind]map[string]string
 	// Project is the root's project file and whether it applies; nil
 	// when the set was built without one in mind.
 	Project *ProjectTrust
@@ -39,7 +46,7 @@ type DriverReport struct {
 
 // Report returns the latest probe results.
 func (s *Set) Report() *Report {
-	r := &Report{Available: map[engine.Kind][]string{}, Root: s.root}
+	r := &Report{Available: map[engine.Kind][]string{}, Answering: map[engine.Kind]map[string]string{}, Root: s.root}
 	s.mu.Lock()
 	r.Project = s.project
 	s.mu.Unlock()
@@ -62,21 +69,36 @@ func (s *Set) Report() *Report {
 		r.Drivers = append(r.Drivers, DriverReport{Name: n, Type: sp.Type, Kinds: sp.Kinds, Doc: sp.Doc, Install: install, Probe: p})
 	}
 	s.mu.Unlock()
-	for _, kind := range []engine.Kind{engine.Format, engine.Lint, engine.Check} {
+	for _, kind := range reportedKinds() {
 		r.Available[kind] = []string{}
+		if isLanguageKind(kind) {
+			r.Answering[kind] = map[string]string{}
+		}
 		for i := range s.langs {
-			if len(s.route(&s.langs[i], kind).drivers) > 0 {
-				r.Available[kind] = append(r.Available[kind], s.langs[i].name)
+			dn := s.serving(&s.langs[i], kind)
+			if dn == "" {
+				continue
+			}
+			r.Available[kind] = append(r.Available[kind], s.langs[i].name)
+			if isLanguageKind(kind) {
+				r.Answering[kind][s.langs[i].name] = dn
 			}
 		}
 	}
 	return r
 }
 
+// reportedKinds are the kinds a report lists: format, lint, check, then
+// the language kinds.
+func reportedKinds() []engine.Kind {
+	return append([]engine.Kind{engine.Format, engine.Lint, engine.Check}, engine.LanguageKinds()...)
+}
+
 // WriteText writes the report as text: what the project file's trust
 // means (when it is not trusted), a table of the drivers (an untrusted
-// driver with the command it would run), and per capability the languages
-// served, and last the commands that fix what is missing (see
+// driver with the command it would run; a found one with the kinds its
+// tool offers), and per capability the languages served (for a language
+// kind, each with its server), and last the commands that fix what is missing (see
 // [Report.WriteFixes]). It is the report's one text form: devbroker probe
 // prints it, and the MCP probe tool answers with it.
 func (r *Report) WriteText(w io.Writer) error {
@@ -84,9 +106,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "DRIVER\tTYPE\tKINDS\tSTATE\tVERSION\tPATH / REASON")
 	for _, d := range r.Drivers {
-		kinds := make([]string, len(d.Kinds))
-		for i, k := range d.Kinds {
-			kinds[i] = string(k)
+		var kinds []string
+		for _, k := range d.Kinds {
+			if d.Offers == nil || slices.Contains(d.Offers, k) {
+				kinds = append(kinds, string(k))
+			}
 		}
 		where := d.Path
 		if d.State != Found {
@@ -100,11 +124,16 @@ func (r *Report) WriteText(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	for _, kind := range []engine.Kind{engine.Format, engine.Lint, engine.Check} {
-		langs := r.Available[kind]
+	for _, kind := range reportedKinds() {
+		langs := slices.Clone(r.Available[kind])
 		if len(langs) == 0 {
 			fmt.Fprintf(w, "%s: unavailable\n", kind)
 			continue
+		}
+		for i, l := range langs {
+			if dn := r.Answering[kind][l]; dn != "" {
+				langs[i] += " (" + dn + ")"
+			}
 		}
 		fmt.Fprintf(w, "%s: %s\n", kind, strings.Join(langs, ", "))
 	}

@@ -152,12 +152,13 @@ func (s *Set) serve(rt *route, lang string, slot configs.Slot, kind engine.Kind)
 }
 
 // unusable says why an alternative cannot serve kind: one reason per
-// driver that is not working or does not do kind; none when it can.
+// driver that is not working or does not do kind (its Spec lacks it, or
+// its probe's Offers leave it out); none when it can.
 func (s *Set) unusable(alt []string, kind engine.Kind) []string {
 	var out []string
 	for _, dn := range alt {
 		if !supports(s.drivers[dn], kind) {
-			out = append(out, fmt.Sprintf("%s does not %s", dn, kind))
+			out = append(out, fmt.Sprintf("%s does not %s", dn, verb(kind)))
 			continue
 		}
 		s.mu.Lock()
@@ -166,6 +167,8 @@ func (s *Set) unusable(alt []string, kind engine.Kind) []string {
 		switch {
 		case !probed:
 			out = append(out, dn+" was not probed")
+		case p.State == Found && !offers(s.drivers[dn], p, kind):
+			out = append(out, fmt.Sprintf("%s does not offer %s", dn, kind))
 		case p.State == Found:
 			continue
 		default:
@@ -203,6 +206,14 @@ func uncheckedMessage(kind engine.Kind, lang string, u unserved, files []string)
 		by = ""
 	}
 	return fmt.Sprintf("%d %s not %s%s (%s): %s (see devbroker probe)", len(files), noun, pastTense(kind), by, list, strings.Join(u.why, "; "))
+}
+
+// verb is what a driver does for kind: "lint", "offer rename".
+func verb(kind engine.Kind) string {
+	if isLanguageKind(kind) {
+		return "offer " + string(kind)
+	}
+	return string(kind)
 }
 
 func pastTense(kind engine.Kind) string {

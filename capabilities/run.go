@@ -17,6 +17,7 @@ import (
 )
 
 // Run routes a request to the working drivers of each file's language
+// (a language kind to one server: see intel.go)
 // (each slot served by its first working alternative). Each slot of a
 // language's lint or check list that nothing served (for format, a list
 // none of whose slots was served) gets an unchecked status for the
@@ -28,6 +29,9 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		return nil, ErrSetClosed
 	}
 	defer s.calls.End()
+	if isLanguageKind(req.Kind) {
+		return s.runLanguage(ctx, req)
+	}
 	targets := req.Paths
 	if targets == nil {
 		for p := range req.Files {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -56,6 +57,9 @@ type language struct {
 	name     string
 	patterns []string
 	byKind   map[engine.Kind][]configs.Slot
+	// intel are the language servers that answer the language kinds, in
+	// order (see intel.go).
+	intel []string
 }
 
 // Set is the drivers of one configuration over one root. It implements
@@ -98,6 +102,10 @@ type Set struct {
 	// reports of them.
 	untrusted map[string]Probe
 	project   *ProjectTrust
+	// present are the languages with files under the root, for a
+	// workspace symbol search (see intel.go), found once.
+	presentOnce sync.Once
+	present     []string
 }
 
 // Limits returns the configuration's [limits] table, whose workspace keys
@@ -160,8 +168,8 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 	sort.Strings(names)
 	for _, ln := range names {
 		l := cfg.Languages[ln]
-		lang := language{name: ln, patterns: l.FileTypes, byKind: map[engine.Kind][]configs.Slot{}}
-		var names []string
+		lang := language{name: ln, patterns: l.FileTypes, byKind: map[engine.Kind][]configs.Slot{}, intel: l.Intelligence}
+		names := slices.Clone(l.Intelligence)
 		for kind, entries := range map[engine.Kind][]string{engine.Format: l.Format, engine.Lint: l.Lint, engine.Check: l.Check} {
 			for _, e := range entries {
 				slot, err := configs.ParseSlot(e)

@@ -50,7 +50,8 @@ type Limits struct {
 }
 
 // Language is one language's toolchain: which files are the language's,
-// and which drivers format, lint and check them. Every driver it names
+// which drivers format, lint and check them, and which language servers
+// answer questions about its code (intelligence). Every driver it names
 // must be defined under [drivers].
 //
 // Each entry of format, lint and check is a slot that may name
@@ -104,6 +105,21 @@ type Language struct {
 	// unchecked. Default for Go:
 	// "gopls | go-build + go-vet".
 	Check []string `toml:"check"`
+	// Intelligence names the language servers that answer definition,
+	// references, hover, symbols, rename and code_actions for the
+	// language's files, in order: for each of these, the first server the
+	// probe found working whose initialize answer offers it answers (a
+	// server that does not offer rename leaves rename to the next). Each
+	// entry is one driver name (no "|" or "+": the list is the order of
+	// preference) of a driver of type "lsp"; an external command or a
+	// linked-in tool answers none of them. A language whose list is empty
+	// or left out has none of these steps, and the step says why; one
+	// whose servers are all missing says how to install them. A
+	// workspace symbol search (symbols without a path) asks the first
+	// server that offers symbols of every language whose files are under
+	// the root. Defaults: go ["gopls"], python ["pyright"], javascript
+	// and typescript ["typescript-language-server"].
+	Intelligence []string `toml:"intelligence"`
 }
 
 // Driver defines one driver: a linked-in tool, a language server, or an

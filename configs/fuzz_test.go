@@ -48,6 +48,11 @@ func checkWhole(t *testing.T, cfg *Config) {
 		if l.Disabled || len(l.FileTypes) == 0 {
 			t.Fatalf("accepted language %q: %+v", ln, l)
 		}
+		for _, dn := range l.Intelligence {
+			if d := cfg.Drivers[dn]; d == nil || d.Type != "lsp" {
+				t.Fatalf("accepted language %q whose intelligence names %q, not a defined language server", ln, dn)
+			}
+		}
 		for _, entry := range slices.Concat(l.Format, l.Lint, l.Check) {
 			slot, err := ParseSlot(entry)
 			if err != nil {

@@ -91,6 +91,9 @@ func TestDisabledDriverLeavesEveryList(t *testing.T) {
 			}
 		})
 	}
+	if l := loadProjectFile(t, "[drivers.pyright]\ndisabled = true\n").Config.Languages["python"]; l.Intelligence == nil || len(l.Intelligence) != 0 {
+		t.Errorf("python's intelligence without pyright = %#v, want an empty list", l.Intelligence)
+	}
 	p := loadProjectFile(t, "[drivers.prettier]\ndisabled = true\n")
 	for name, l := range p.Config.Languages {
 		if slices.Contains(slices.Concat(l.Format, l.Lint, l.Check), "prettier") {

@@ -250,3 +250,56 @@ func TestMergeErrors(t *testing.T) {
 		})
 	}
 }
+
+// The defaults name a language server for the languages devbroker
+// answers questions about, and every entry is a defined lsp driver.
+func TestDefaultIntelligence(t *testing.T) {
+	cfg, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"go":         {"gopls"},
+		"python":     {"pyright"},
+		"javascript": {"typescript-language-server"},
+		"typescript": {"typescript-language-server"},
+	}
+	for name, l := range cfg.Languages {
+		if !slices.Equal(l.Intelligence, want[name]) {
+			t.Errorf("languages.%s.intelligence = %q, want %q", name, l.Intelligence, want[name])
+		}
+		for _, dn := range l.Intelligence {
+			if d := cfg.Drivers[dn]; d == nil || d.Type != "lsp" {
+				t.Errorf("languages.%s.intelligence names %q, which is not a defined language server", name, dn)
+			}
+		}
+	}
+}
+
+// A project's intelligence list replaces the default's whole, as every
+// list does; the language's other keys stay.
+func TestLoadChangesIntelligence(t *testing.T) {
+	cfg, err := writeProject(t, `
+[languages.python]
+intelligence = ["pylsp", "pyright"]
+
+[languages.go]
+intelligence = []
+
+[drivers.pylsp]
+type = "lsp"
+command = ["pylsp"]
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Languages["python"].Intelligence; !slices.Equal(got, []string{"pylsp", "pyright"}) {
+		t.Errorf("python's intelligence = %q, want the project's [pylsp pyright]", got)
+	}
+	if got := cfg.Languages["python"].Check; !slices.Equal(got, []string{"pyright"}) {
+		t.Errorf("python's check = %q, want the default kept", got)
+	}
+	if got := cfg.Languages["go"].Intelligence; got == nil || len(got) != 0 {
+		t.Errorf("go's intelligence = %#v, want the project's empty list", got)
+	}
+}

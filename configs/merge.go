@@ -64,6 +64,7 @@ func merge(base *source, overs ...*source) *merged {
 		for name, l := range m.cfg.Languages {
 			c := *l
 			c.Format, c.Lint, c.Check = without(l.Format, removed), without(l.Lint, removed), without(l.Check, removed)
+			c.Intelligence = without(l.Intelligence, removed)
 			m.cfg.Languages[name] = &c
 		}
 	}

@@ -195,3 +195,26 @@ func TestProjectFileSymlinkOutside(t *testing.T) {
 		t.Fatalf("a link inside the root: %+v, %v", p, err)
 	}
 }
+
+// A project that names its own language server in a language's
+// intelligence names a command like any other: trusting the root runs
+// it, and until then the defaults' list applies.
+func TestProjectIntelligenceIsUntrusted(t *testing.T) {
+	userConfig(t, "")
+	p := loadProjectFile(t, `[languages.go]
+intelligence = ["mine"]
+
+[drivers.mine]
+type = "lsp"
+command = ["./tools/my-gopls"]
+`)
+	if got := commandNames(p); !slices.Equal(got, []string{"mine:"}) {
+		t.Errorf("commands = %q, want the project's language server", got)
+	}
+	if got := p.Config.Languages["go"].Intelligence; !slices.Equal(got, []string{"mine"}) {
+		t.Errorf("trusted, go's intelligence = %q, want [mine]", got)
+	}
+	if got := p.Untrusted.Languages["go"].Intelligence; !slices.Equal(got, []string{"gopls"}) {
+		t.Errorf("untrusted, go's intelligence = %q, want the default [gopls]", got)
+	}
+}

@@ -88,6 +88,30 @@ func (v *validator) language(name string, l *Language) {
 			}
 		}
 	}
+	v.intelligence(p+".intelligence", l.Intelligence)
+}
+
+// intelligence checks a language's intelligence list: one defined
+// language server per entry, each once.
+func (v *validator) intelligence(p string, names []string) {
+	for i, dn := range names {
+		ep := elem(p, i)
+		if strings.ContainsAny(dn, "|+") || strings.TrimSpace(dn) != dn || dn == "" {
+			v.errorf(ep, "%q is not a driver name: intelligence lists one language server per entry, in the order they are tried, like [\"pyright\", \"pylsp\"]", dn)
+			continue
+		}
+		if slices.Contains(names[:i], dn) {
+			v.errorf(ep, "driver %q is listed twice; name each language server once", dn)
+			continue
+		}
+		d, ok := v.m.cfg.Drivers[dn]
+		switch {
+		case !ok:
+			v.defined(ep, dn)
+		case d.Type != "" && d.Type != "lsp":
+			v.errorf(ep, "driver %q is of type %q; only a language server (type \"lsp\") answers definition, references, hover, symbols, rename and code_actions", dn, d.Type)
+		}
+	}
 }
 
 // defined checks that the driver a list entry at ep names is defined.

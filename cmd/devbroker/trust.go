@@ -92,7 +92,7 @@ func cmdTrust(args []string, stdout, stderr io.Writer) int {
 func repositoryCode(cfg *configs.Config) []string {
 	used := map[string]bool{}
 	for _, l := range cfg.Languages {
-		for _, list := range [][]string{l.Format, l.Lint, l.Check} {
+		for _, list := range [][]string{l.Format, l.Lint, l.Check, l.Intelligence} {
 			for _, e := range list {
 				if slot, err := configs.ParseSlot(e); err == nil {
 					for _, d := range slot.Drivers() {
