@@ -278,4 +278,9 @@ type Smoke struct {
 	File string `toml:"file"`
 	// Content is the input.
 	Content string `toml:"content"`
+	// Files, for a language server, are other files the smoke test's
+	// root holds, by relative path: the project file a server needs to
+	// analyze the smoke file at all (rust-analyzer's Cargo.toml). External
+	// commands do not use them.
+	Files map[string]string `toml:"files"`
 }
