@@ -230,7 +230,9 @@ type Driver struct {
 	// LanguageID is, for a language server, the language identifier sent
 	// in didOpen ("go", "python"); default: by the file's extension for
 	// TypeScript and JavaScript (typescript, typescriptreact, javascript,
-	// javascriptreact), else the language's name.
+	// javascriptreact) and for C and C++ (c, cpp), else the name of the
+	// first language, in name order, whose check, lint or format lists
+	// the driver.
 	LanguageID string `toml:"language_id"`
 	// IdleTimeout, for a language server, stops it after it has not been
 	// used for this long, as a Go duration; it starts again on the next
@@ -294,4 +296,9 @@ type Smoke struct {
 	File string `toml:"file"`
 	// Content is the input.
 	Content string `toml:"content"`
+	// Files, for a language server, are other files the smoke test's
+	// root holds, by relative path: the project file a server needs to
+	// analyze the smoke file at all (rust-analyzer's Cargo.toml). External
+	// commands do not use them.
+	Files map[string]string `toml:"files"`
 }

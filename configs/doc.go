@@ -75,15 +75,18 @@
 // command (runs_repository_code = true): prettier (prettier.config.js,
 // .prettierrc.js, plugins), eslint (eslint.config.js),
 // typescript-language-server (the project's node_modules/typescript and
-// the tsserver plugins its tsconfig.json names) and cargo clippy
-// (build.rs, procedural macros, .cargo/config.toml aliases, even for
-// cargo clippy --version). In a root you have not trusted, with a
+// the tsserver plugins its tsconfig.json names), cargo clippy (build.rs,
+// procedural macros, .cargo/config.toml aliases, even for cargo clippy
+// --version) and rust-analyzer (the build scripts and procedural macros
+// it builds with cargo). In a root you have not trusted, with a
 // .devbroker.toml or without, they are untrusted: neither probed nor run,
 // and their files are reported unchecked, as for a missing driver. The
 // other defaults read configuration files but run none of the
 // repository's code: go vet, go build and gopls (the go command does not
 // run repository code when it builds; cgo flags are allow-listed),
-// rustfmt, ruff, pyright, shellcheck, shfmt, yamllint and clang-format.
+// rustfmt, ruff, pyright, shellcheck, shfmt, yamllint, clang-format and
+// clangd (it reads compile_commands.json's flags but runs no compiler and
+// loads no plugin).
 //
 // Until you trust the root, the probe says that the project file is not
 // trusted and none of it applies, lists every command its drivers would

@@ -263,6 +263,9 @@ func TestDefaultIntelligence(t *testing.T) {
 		"python":     {"pyright"},
 		"javascript": {"typescript-language-server"},
 		"typescript": {"typescript-language-server"},
+		"rust":       {"rust-analyzer"},
+		"c":          {"clangd"},
+		"cpp":        {"clangd"},
 	}
 	for name, l := range cfg.Languages {
 		if !slices.Equal(l.Intelligence, want[name]) {

@@ -5,6 +5,7 @@ package configs
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -172,6 +173,16 @@ func (v *validator) driver(name string, d *Driver) {
 		// The probe writes the file under a temporary root: a path that
 		// leaves it would write (and leave) a file anywhere on disk.
 		v.errorf(p+".smoke.file", "%q is not a relative path inside the smoke test's temporary root", d.Smoke.File)
+	}
+	if d.Smoke != nil {
+		for _, f := range slices.Sorted(maps.Keys(d.Smoke.Files)) {
+			switch {
+			case path.IsAbs(f) || strings.HasPrefix(f, `\`) || !isLocal(f) || path.Clean(f) == ".":
+				v.errorf(p+".smoke.files."+keyPart(f), "%q is not a relative path inside the smoke test's temporary root", f)
+			case path.Clean(f) == path.Clean(d.Smoke.File):
+				v.errorf(p+".smoke.files."+keyPart(f), "%q is the smoke file itself: give its content in smoke.content", f)
+			}
+		}
 	}
 }
 

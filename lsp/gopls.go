@@ -128,7 +128,9 @@ func goTool(ctx context.Context, root string) string {
 }
 
 // Version runs a server's version command (argv, such as
-// ["/path/gopls", "version"]) and returns the first line it prints.
+// ["/path/gopls", "version"]) and returns the first line it prints. A
+// command that fails gives an error with the first line of its standard
+// error.
 func Version(ctx context.Context, argv []string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
 	defer cancel()
@@ -141,7 +143,10 @@ func Version(ctx context.Context, argv []string) (string, error) {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return "", fmt.Errorf("%s version: no answer in %s; the server may hang: run it by hand to see why", bin, commandTimeout)
 		}
-		return "", fmt.Errorf("%s version: %w: %s", bin, err, strings.TrimSpace(stderr.String()))
+		// The first line says why; what follows (a backtrace under
+		// RUST_BACKTRACE=1) only buries it.
+		why, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		return "", fmt.Errorf("%s version: %w: %s", bin, err, strings.TrimSpace(why))
 	}
 	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 	return strings.TrimSpace(line), nil

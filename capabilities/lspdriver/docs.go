@@ -74,12 +74,16 @@ type view struct {
 var goModFiles = map[string]string{"go.mod": "go.mod", "go.sum": "go.sum", "go.work": "go.work"}
 
 // extLanguageIDs are LSP's language identifiers of the extensions one
-// server (typescript-language-server) takes under several: it parses a
+// server takes under several. typescript-language-server parses a
 // document by its identifier, so a .tsx file sent as typescript would be
-// full of syntax errors.
+// full of syntax errors; clangd, which serves c and cpp, parses by
+// compile flags, but is told the truth too (a .h file stays its
+// language's: C or C++ is the flags' to say).
 var extLanguageIDs = map[string]string{
 	".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
 	".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
+	".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hh": "cpp", ".hpp": "cpp",
+	".hxx": "cpp", ".h++": "cpp", ".ipp": "cpp", ".tpp": "cpp", ".ino": "cpp",
 }
 
 // languageID is the language identifier the file at workspace path p is

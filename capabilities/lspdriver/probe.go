@@ -21,7 +21,7 @@ const goSmoke = "package smoke\n\nvar x int = \"not an int\"\n"
 // Probe finds the server (gopls by lsp.FindGopls's rule, any other on
 // PATH), records its version (version_command, or `gopls version`), and
 // starts it, outside the shared servers, on a temporary root holding the
-// smoke file. A Go server must report a diagnostic for the smoke file's
+// smoke file and the smoke's other files (a Go server's gets a go.mod). A Go server must report a diagnostic for the smoke file's
 // type error; another server must answer without failing. A probe that
 // finds the server not working stops the root's server an early start
 // began (see start.go).
@@ -62,7 +62,13 @@ func (d *Driver) probe(ctx context.Context) capabilities.Probe {
 	if len(argv) > 0 {
 		v, err := lsp.Version(ctx, argv)
 		if err != nil {
+			// A server that cannot say its version is usually not
+			// installed whole (a rustup proxy for a component not
+			// added): say how to install it.
 			p.State, p.Reason = capabilities.Failed, err.Error()
+			if d.cfg.Install != "" && !d.isGopls() {
+				p.Reason += "; install: " + d.cfg.Install
+			}
 			return p
 		}
 		p.Version = v
@@ -90,21 +96,21 @@ func (d *Driver) smoke(ctx context.Context, bin string) string {
 	if root, err = filepath.EvalSymlinks(root); err != nil {
 		return err.Error()
 	}
+	files := map[string]string{name: content}
 	if d.langID == "go" {
-		if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module smoke\n\ngo 1.21\n"), 0o644); err != nil {
-			return err.Error()
+		files["go.mod"] = "module smoke\n\ngo 1.21\n"
+	}
+	if d.cfg.Smoke != nil {
+		for f, c := range d.cfg.Smoke.Files {
+			if _, ok := files[f]; !ok {
+				files[f] = c
+			}
 		}
 	}
-	if !filepath.IsLocal(filepath.FromSlash(name)) {
-		return fmt.Sprintf("the smoke file %q is not a relative path inside the smoke test's root", name)
+	if err := writeSmoke(root, files); err != nil {
+		return err.Error()
 	}
 	file := filepath.Join(root, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return err.Error()
-	}
-	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
-		return err.Error()
-	}
 	cfg := d.config(bin, root)
 	cfg.IdleTimeout = -1
 	srv := lsp.NewServer(cfg)
@@ -126,4 +132,22 @@ func (d *Driver) smoke(ctx context.Context, bin string) string {
 		return fmt.Sprintf("the smoke test's type error was not reported (%s answered with no diagnostics for %s)", d.name, name)
 	}
 	return ""
+}
+
+// writeSmoke writes the smoke test's files (relative slash paths) under
+// root.
+func writeSmoke(root string, files map[string]string) error {
+	for name, content := range files {
+		if !filepath.IsLocal(filepath.FromSlash(name)) {
+			return fmt.Errorf("the smoke file %q is not a relative path inside the smoke test's root", name)
+		}
+		file := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

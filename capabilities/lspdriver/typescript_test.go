@@ -19,7 +19,6 @@ import (
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/configs/trust"
 	"github.com/devbroker/devbroker/engine"
-	"github.com/devbroker/devbroker/engine/text"
 )
 
 // trustAll trusts every root: typescript-language-server runs the
@@ -40,23 +39,7 @@ func typescriptSet(t *testing.T) (*capabilities.Set, capabilities.DriverReport, 
 // typescript-language-server with status ok.
 func checkTS(t *testing.T, set *capabilities.Set, root string, files map[string]string) *engine.Response {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	req := engine.Request{Kind: engine.Check, Root: root, Files: map[string]*text.Doc{}}
-	for p, c := range files {
-		req.Files[p] = text.FromString(c)
-		req.Changed = append(req.Changed, p)
-	}
-	start := time.Now()
-	resp, err := set.Run(ctx, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("check took %v: %+v", time.Since(start), resp.Diagnostics)
-	if len(resp.Drivers) != 1 || resp.Drivers[0].Driver != "typescript-language-server" || resp.Drivers[0].Status != engine.StatusOK {
-		t.Fatalf("drivers: %+v", resp.Drivers)
-	}
-	return resp
+	return checkWith(t, set, "typescript-language-server", root, files)
 }
 
 // TestTypeScriptFromDefaults checks TypeScript and JavaScript files that
