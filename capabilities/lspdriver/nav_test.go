@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -61,6 +62,9 @@ func ask(t *testing.T, d capabilities.Driver, root string, all map[string]*text.
 func TestNavigateGo(t *testing.T) {
 	root, all := navWorkspace(t)
 	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: goplsSettings(t)}, root)
+	if p := d.Probe(context.Background()); !slices.Equal(p.Offers, append([]engine.Kind{engine.Check, engine.Lint, engine.Format}, engine.LanguageKinds()...)) {
+		t.Fatalf("gopls's probe offers %v", p.Offers)
+	}
 	bline := "var s, X = \"𝄞𝄞é\", a.F()"
 	at := engine.Query{Path: "b/b.go", Line: 5, Column: column(bline, "F()")}
 	res := ask(t, d, root, all, engine.Definition, at)
