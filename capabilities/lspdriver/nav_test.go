@@ -27,10 +27,16 @@ var navFiles = map[string]string{
 
 func navWorkspace(t *testing.T) (string, map[string]*text.Doc) {
 	t.Helper()
+	return tree(t, navFiles)
+}
+
+// tree writes files to a new root and returns it with its workspace.
+func tree(t *testing.T, files map[string]string) (string, map[string]*text.Doc) {
+	t.Helper()
 	root, _ := filepath.EvalSymlinks(t.TempDir())
-	testtree.Write(t, root, navFiles)
+	testtree.Write(t, root, files)
 	all := map[string]*text.Doc{}
-	for p, c := range navFiles {
+	for p, c := range files {
 		all[p] = text.FromString(c)
 	}
 	return root, all

@@ -2,7 +2,6 @@ package lspdriver_test
 
 import (
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,8 +9,6 @@ import (
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
-	"github.com/devbroker/devbroker/engine/testtree"
-	"github.com/devbroker/devbroker/engine/text"
 )
 
 // TestNavigatePython: definition, hover, references and rename from
@@ -22,16 +19,11 @@ func TestNavigatePython(t *testing.T) {
 	if err != nil {
 		t.Skip("no pyright-langserver on PATH (npm install -g pyright)")
 	}
-	root, _ := filepath.EvalSymlinks(t.TempDir())
 	files := map[string]string{
 		"pkg/m.py": "def greet(name: str) -> str:\n    \"\"\"Say hello.\"\"\"\n    return \"hi \" + name\n",
 		"main.py":  "from pkg.m import greet\n\nlabel = \"𝄞\"; print(greet(label))\n",
 	}
-	testtree.Write(t, root, files)
-	all := map[string]*text.Doc{}
-	for p, c := range files {
-		all[p] = text.FromString(c)
-	}
+	root, all := tree(t, files)
 	d, err := lspdriver.Type.New("pyright", &configs.Driver{Type: "lsp", Command: []string{bin, "--stdio"}, LanguageID: "python"}, capabilities.Env{Root: root, Language: "python"})
 	if err != nil {
 		t.Fatal(err)
