@@ -118,9 +118,22 @@ func pick(actions []CodeAction) *CodeAction {
 
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 
-// resolveAction returns an action's edits: its own, and those its command
-// asks the client to apply.
+// resolveAction returns an action's edits: its own (resolved through
+// codeAction/resolve first when it has none and the server resolves
+// actions), and those its command asks the client to apply.
 func (in *instance) resolveAction(ctx context.Context, a *CodeAction) ([]WorkspaceEdit, error) {
+	if a.Edit == nil && a.raw != nil && (len(a.Data) > 0 || a.Command == nil) && option(in.caps.CodeActionProvider, "resolveProvider") {
+		var r CodeAction
+		if err := in.call(ctx, "codeAction/resolve", a.raw, &r); err != nil {
+			return nil, fmt.Errorf("resolving %q: %w", a.Title, err)
+		}
+		resolved := *a
+		resolved.Edit = r.Edit
+		if r.Command != nil {
+			resolved.Command = r.Command
+		}
+		a = &resolved
+	}
 	var out []WorkspaceEdit
 	if a.Edit != nil {
 		out = append(out, *a.Edit)

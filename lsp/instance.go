@@ -133,7 +133,8 @@ func (in *instance) initialize(ctx context.Context) error {
 		"capabilities": map[string]any{
 			"workspace": map[string]any{
 				"applyEdit":              true,
-				"workspaceEdit":          map[string]any{"documentChanges": true},
+				"workspaceEdit":          map[string]any{"documentChanges": true, "resourceOperations": []string{"create", "rename", "delete"}, "failureHandling": "abort"},
+				"symbol":                 map[string]any{"symbolKind": map[string]any{"valueSet": symbolKindSet()}},
 				"configuration":          true,
 				"workspaceFolders":       true,
 				"didChangeConfiguration": map[string]any{"dynamicRegistration": true},
@@ -145,11 +146,20 @@ func (in *instance) initialize(ctx context.Context) error {
 				"publishDiagnostics": map[string]any{"versionSupport": true, "relatedInformation": true, "tagSupport": map[string]any{"valueSet": []int{1, 2}}},
 				"diagnostic":         map[string]any{"dynamicRegistration": true, "relatedDocumentSupport": false},
 				"formatting":         map[string]any{"dynamicRegistration": true},
+				// The requests that answer about code: offered in the
+				// initialize answer (no dynamic registration), read by
+				// navcaps.go.
+				"definition":     map[string]any{"linkSupport": true},
+				"references":     map[string]any{},
+				"hover":          map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
+				"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true, "symbolKind": map[string]any{"valueSet": symbolKindSet()}},
+				"rename":         map[string]any{"prepareSupport": true},
 				"codeAction": map[string]any{
 					"dynamicRegistration": true,
 					"isPreferredSupport":  true,
 					"disabledSupport":     true,
 					"dataSupport":         true,
+					"resolveSupport":      map[string]any{"properties": []string{"edit"}},
 					"codeActionLiteralSupport": map[string]any{"codeActionKind": map[string]any{"valueSet": []string{
 						"", "quickfix", "refactor", "refactor.extract", "refactor.inline", "refactor.rewrite", "source", "source.organizeImports", "source.fixAll",
 					}}},
@@ -174,6 +184,16 @@ func (in *instance) initialize(ctx context.Context) error {
 		_ = in.conn.Notify(ctx, protocol.MethodWorkspaceDidChangeConfiguration, map[string]any{"settings": in.cfg.Settings})
 	}
 	return nil
+}
+
+// symbolKindSet is every LSP SymbolKind (1 to 26), which the client
+// accepts.
+func symbolKindSet() []int {
+	out := make([]int, len(symbolKinds)-1)
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
 }
 
 func baseName(p string) string {

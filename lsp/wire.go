@@ -147,12 +147,26 @@ type WorkspaceEdit struct {
 	DocumentChanges []documentChange      `json:"documentChanges,omitempty"`
 }
 
-// documentChange is a TextDocumentEdit; resource operations (create,
-// rename, delete files), which carry "kind", are not applied.
+// documentChange is a TextDocumentEdit, or a resource operation (create,
+// rename or delete a file), which carries "kind". Edits leaves resource
+// operations out; [WorkspaceEdit.Ops] has them all, in order.
 type documentChange struct {
 	Kind         string                          `json:"kind,omitempty"`
 	TextDocument versionedTextDocumentIdentifier `json:"textDocument"`
 	Edits        []TextEdit                      `json:"edits"`
+	// URI is a create's or a delete's file; OldURI and NewURI a rename's.
+	URI     string       `json:"uri,omitempty"`
+	OldURI  string       `json:"oldUri,omitempty"`
+	NewURI  string       `json:"newUri,omitempty"`
+	Options *fileOptions `json:"options,omitempty"`
+}
+
+// fileOptions are a resource operation's options.
+type fileOptions struct {
+	Overwrite         bool `json:"overwrite,omitempty"`
+	IgnoreIfExists    bool `json:"ignoreIfExists,omitempty"`
+	Recursive         bool `json:"recursive,omitempty"`
+	IgnoreIfNotExists bool `json:"ignoreIfNotExists,omitempty"`
 }
 
 // Edits returns the text edits by document URI, and whether the edit held
@@ -193,6 +207,10 @@ type CodeAction struct {
 	Disabled *struct {
 		Reason string `json:"reason"`
 	} `json:"disabled,omitempty"`
+	// Data goes back verbatim in codeAction/resolve, as does the whole
+	// action (raw: the JSON the server sent).
+	Data json.RawMessage `json:"data,omitempty"`
+	raw  json.RawMessage
 }
 
 // UnmarshalJSON accepts a CodeAction or a bare Command.
@@ -212,7 +230,11 @@ func (a *CodeAction) UnmarshalJSON(b []byte) error {
 		*a = CodeAction{Title: c.Title, Command: &c}
 		return nil
 	}
-	return json.Unmarshal(b, (*plain)(a))
+	if err := json.Unmarshal(b, (*plain)(a)); err != nil {
+		return err
+	}
+	a.raw = append(json.RawMessage(nil), b...)
+	return nil
 }
 
 type codeActionParams struct {
@@ -336,11 +358,19 @@ type fileEvent struct {
 
 // serverCapabilities is the part of the initialize result devbroker reads.
 type serverCapabilities struct {
-	TextDocumentSync       json.RawMessage `json:"textDocumentSync,omitempty"`
-	DocumentFormatting     json.RawMessage `json:"documentFormattingProvider,omitempty"`
-	CodeActionProvider     json.RawMessage `json:"codeActionProvider,omitempty"`
-	DiagnosticProvider     json.RawMessage `json:"diagnosticProvider,omitempty"`
-	ExecuteCommandProvider *struct {
+	TextDocumentSync   json.RawMessage `json:"textDocumentSync,omitempty"`
+	DocumentFormatting json.RawMessage `json:"documentFormattingProvider,omitempty"`
+	CodeActionProvider json.RawMessage `json:"codeActionProvider,omitempty"`
+	DiagnosticProvider json.RawMessage `json:"diagnosticProvider,omitempty"`
+	// The requests that answer about code: true or an options object
+	// when offered (see navcaps.go).
+	DefinitionProvider      json.RawMessage `json:"definitionProvider,omitempty"`
+	ReferencesProvider      json.RawMessage `json:"referencesProvider,omitempty"`
+	HoverProvider           json.RawMessage `json:"hoverProvider,omitempty"`
+	DocumentSymbolProvider  json.RawMessage `json:"documentSymbolProvider,omitempty"`
+	WorkspaceSymbolProvider json.RawMessage `json:"workspaceSymbolProvider,omitempty"`
+	RenameProvider          json.RawMessage `json:"renameProvider,omitempty"`
+	ExecuteCommandProvider  *struct {
 		Commands []string `json:"commands"`
 	} `json:"executeCommandProvider,omitempty"`
 }

@@ -20,6 +20,8 @@ type mappers struct {
 	v   *view
 	req *capabilities.Request
 	m   map[string]*text.Mapper
+	// text holds the content each mapper maps, for line.
+	text map[string]string
 }
 
 func (ms *mappers) get(p string) *text.Mapper {
@@ -36,7 +38,22 @@ func (ms *mappers) get(p string) *text.Mapper {
 	}
 	m := text.NewMapper(content)
 	ms.m[p] = m
+	if ms.text == nil {
+		ms.text = map[string]string{}
+	}
+	ms.text[p] = content
 	return m
+}
+
+// line is the text of the 1-based line n of the file at p, without its
+// terminator ("" past the end).
+func (ms *mappers) line(p string, n int) string {
+	m := ms.get(p)
+	if n < 1 || n > m.Lines() {
+		return ""
+	}
+	start, end := m.Offset(n-1, 0, text.Bytes), m.Offset(n-1, len(ms.text[p]), text.Bytes)
+	return ms.text[p][start:end]
 }
 
 // point converts an LSP position to a 1-based line and character column.

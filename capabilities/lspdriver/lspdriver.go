@@ -109,7 +109,7 @@ func (d *Driver) Spec() capabilities.Spec {
 	if doc == "" {
 		doc = Type.Doc
 	}
-	return capabilities.Spec{Name: d.name, Type: Type.Name, Kinds: []engine.Kind{engine.Check, engine.Lint, engine.Format}, Doc: doc}
+	return capabilities.Spec{Name: d.name, Type: Type.Name, Kinds: append([]engine.Kind{engine.Check, engine.Lint, engine.Format}, engine.LanguageKinds()...), Doc: doc}
 }
 
 // CanFix reports that lint can apply the server's quick fixes.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/lsp"
 )
 
@@ -73,29 +74,49 @@ func (d *Driver) probe(ctx context.Context) capabilities.Probe {
 		}
 		p.Version = v
 	}
-	if reason := d.smoke(ctx, bin); reason != "" {
+	reason, offers := d.smoke(ctx, bin)
+	if reason != "" {
 		p.State, p.Reason = capabilities.Failed, reason
 	}
+	p.Offers = offers
 	return p
 }
 
+// offered is what a server's initialize answer offers (lsp.Server.Offers)
+// as the driver's kinds: check, lint and format always (diagnostics and
+// formatting are asked as before), a language kind when the server offers
+// its request (symbols: a document's symbols). nil (no server ran) is
+// every kind.
+func offered(methods map[string]bool) []engine.Kind {
+	if methods == nil {
+		return nil
+	}
+	out := []engine.Kind{engine.Check, engine.Lint, engine.Format}
+	for _, k := range engine.LanguageKinds() {
+		if methods[languageKinds[k]] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // smoke runs the server on a temporary root; "" means it passed. A
-// failure other than a timeout ends with the install hint.
-func (d *Driver) smoke(ctx context.Context, bin string) string {
+// failure other than a timeout ends with the install hint. It returns the
+// kinds the server offers (see offered). A server with nothing to try it
+// on is only started, for its initialize answer: a failure to start is
+// then the request's to report, as before.
+func (d *Driver) smoke(ctx context.Context, bin string) (string, []engine.Kind) {
 	name, content, expect := "smoke.go", goSmoke, true
 	if d.cfg.Smoke != nil {
 		name, content, expect = d.cfg.Smoke.File, d.cfg.Smoke.Content, false
 	} else if d.langID != "go" {
-		return "" // nothing to try it on: starting it is the request's job
+		return "", d.initializeOnly(ctx, bin)
 	}
-	root, err := os.MkdirTemp("", "devbroker-lsp-smoke-")
+	root, err := smokeRoot()
 	if err != nil {
-		return err.Error()
+		return err.Error(), nil
 	}
 	defer os.RemoveAll(root)
-	if root, err = filepath.EvalSymlinks(root); err != nil {
-		return err.Error()
-	}
 	files := map[string]string{name: content}
 	if d.langID == "go" {
 		files["go.mod"] = "module smoke\n\ngo 1.21\n"
@@ -108,7 +129,7 @@ func (d *Driver) smoke(ctx context.Context, bin string) string {
 		}
 	}
 	if err := writeSmoke(root, files); err != nil {
-		return err.Error()
+		return err.Error(), nil
 	}
 	file := filepath.Join(root, filepath.FromSlash(name))
 	cfg := d.config(bin, root)
@@ -118,7 +139,7 @@ func (d *Driver) smoke(ctx context.Context, bin string) string {
 	rep, err := srv.Diagnose(ctx, []lsp.Document{{Path: file, LanguageID: d.languageID(name), Text: content}}, []string{file})
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Sprintf("the smoke test timed out: %v", err)
+			return fmt.Sprintf("the smoke test timed out: %v", err), nil
 		}
 		// A server that fails to start often lacks a part the install
 		// hint names (typescript-language-server without typescript).
@@ -126,12 +147,42 @@ func (d *Driver) smoke(ctx context.Context, bin string) string {
 		if d.cfg.Install != "" && !d.isGopls() {
 			reason += "; install: " + d.cfg.Install
 		}
-		return reason
+		return reason, nil
 	}
 	if expect && len(rep.Files[file]) == 0 {
-		return fmt.Sprintf("the smoke test's type error was not reported (%s answered with no diagnostics for %s)", d.name, name)
+		return fmt.Sprintf("the smoke test's type error was not reported (%s answered with no diagnostics for %s)", d.name, name), nil
 	}
-	return ""
+	return "", offered(srv.Offers())
+}
+
+// smokeRoot makes the smoke test's temporary root, symlinks resolved.
+func smokeRoot() (string, error) {
+	root, err := os.MkdirTemp("", "devbroker-lsp-smoke-")
+	if err != nil {
+		return "", err
+	}
+	if resolved, err := filepath.EvalSymlinks(root); err == nil {
+		return resolved, nil
+	}
+	return root, nil
+}
+
+// initializeOnly starts the server on an empty temporary root for its
+// initialize answer; nil (every kind) when it does not start.
+func (d *Driver) initializeOnly(ctx context.Context, bin string) []engine.Kind {
+	root, err := smokeRoot()
+	if err != nil {
+		return nil
+	}
+	defer os.RemoveAll(root)
+	cfg := d.config(bin, root)
+	cfg.IdleTimeout = -1
+	srv := lsp.NewServer(cfg)
+	defer srv.Close()
+	if srv.Start(ctx) != nil {
+		return nil
+	}
+	return offered(srv.Offers())
 }
 
 // writeSmoke writes the smoke test's files (relative slash paths) under

@@ -40,10 +40,12 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	defer d.relay(ctx, srv)()
 	ctx, cancel := d.deadline(ctx, srv)
 	defer cancel()
-	v := d.view(ctx, srv, req)
+	v := d.view(ctx, srv, d.viewed(req))
 	ms := &mappers{v: v, req: req, m: map[string]*text.Mapper{}}
 	var res *capabilities.Result
 	switch req.Kind {
+	case engine.Definition, engine.References, engine.Hover, engine.Symbols, engine.Rename, engine.CodeActions:
+		res = d.language(ctx, srv, v, ms, req)
 	case engine.Format:
 		res = d.format(ctx, srv, v, req)
 	case engine.Lint:

@@ -62,6 +62,12 @@ const (
 	// LoadLate is LoadForever whose load ends (the progress's end) when
 	// the process gets SIGUSR1, on the platforms that have it.
 	LoadLate = "load-late"
+	// NoRename initializes offering definition, references, hover and
+	// document symbols but not rename (nor code actions, workspace
+	// symbols or formatting), and answers each with one thing at the
+	// start of the document asked about: a server that lacks a
+	// capability.
+	NoRename = "no-rename"
 )
 
 // midRequest reports whether mode fails on a pull diagnostics request.
@@ -116,6 +122,11 @@ func serve(mode string, r io.Reader, w io.Writer) {
 			caps := map[string]any{"textDocumentSync": 1}
 			if midRequest(mode) {
 				caps["diagnosticProvider"] = map[string]any{"interFileDependencies": false, "workspaceDiagnostics": false}
+			}
+			if mode == NoRename {
+				for _, c := range []string{"definitionProvider", "referencesProvider", "hoverProvider", "documentSymbolProvider"} {
+					caps[c] = true
+				}
 			}
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{
 				"capabilities": caps,
@@ -209,12 +220,38 @@ func serve(mode string, r io.Reader, w io.Writer) {
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"kind": "full", "items": []any{
 				map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 1}}, "severity": 2, "message": "pull: " + first},
 			}}})
+		case "textDocument/definition", "textDocument/references", "textDocument/hover", "textDocument/documentSymbol":
+			if mode != NoRename {
+				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "not found"}})
+				continue
+			}
+			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": navAnswer(m)})
 		default:
 			if len(m.ID) > 0 {
 				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "not found"}})
 			}
 		}
 	}
+}
+
+// navAnswer is NoRename's answer to a request about code: one thing at
+// the start of the document asked about.
+func navAnswer(m *msg) any {
+	var p struct {
+		TextDocument struct {
+			URI string `json:"uri"`
+		} `json:"textDocument"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	start := map[string]any{"line": 0, "character": 0}
+	rng := map[string]any{"start": start, "end": map[string]any{"line": 0, "character": 1}}
+	switch m.Method {
+	case "textDocument/hover":
+		return map[string]any{"contents": map[string]any{"kind": "markdown", "value": "fake hover"}}
+	case "textDocument/documentSymbol":
+		return []any{map[string]any{"name": "x", "kind": 13, "range": rng, "selectionRange": rng}}
+	}
+	return []any{map[string]any{"uri": p.TextDocument.URI, "range": rng}}
 }
 
 // load opens the fake's workspace load; LoadLate's ends on loadEnd.

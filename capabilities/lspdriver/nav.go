@@ -1,0 +1,231 @@
+package lspdriver
+
+// This file defines the language kinds' side of [Driver.Run]: definition,
+// references, hover and symbols answer from the server about the
+// workspace content (rename and code_actions, which change it, are in
+// change.go and actions.go).
+//
+// Positions: the engine's are 1-based lines and columns in characters,
+// the server's 0-based lines and UTF-16 columns, both in the content the
+// server is shown (the workspace's, or the disk's for a file the
+// workspace does not hold), converted by the mappers of convert.go.
+//
+// What lies outside the root (CONTRACT §6, docs/semantics.md): a location
+// or a symbol in a file outside the root (the Go standard library, the
+// module cache) is reported by its absolute path, its columns as the
+// server counts them (UTF-16), and without the text of its line:
+// devbroker reads no file outside the root. A location in a file under
+// the root that is not the root's to show (reached through a symlink
+// that leaves it, or a deleted file's stand-in) is left out, and the
+// message says how many were.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"sort"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/lsp"
+)
+
+// languageKinds are the kinds of this file, change.go and actions.go.
+var languageKinds = map[engine.Kind]string{
+	engine.Definition: lsp.MethodDefinition, engine.References: lsp.MethodReferences, engine.Hover: lsp.MethodHover,
+	engine.Symbols: lsp.MethodDocumentSymbol, engine.Rename: lsp.MethodRename, engine.CodeActions: lsp.MethodCodeAction,
+}
+
+// language answers one of the language kinds.
+func (d *Driver) language(ctx context.Context, srv *lsp.Server, v *view, ms *mappers, req *capabilities.Request) *capabilities.Result {
+	q := req.Query
+	if q == nil {
+		return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("a %s request came without its query", req.Kind)}
+	}
+	switch req.Kind {
+	case engine.Symbols:
+		return d.symbols(ctx, srv, v, ms, q)
+	case engine.Rename:
+		return d.rename(ctx, srv, v, ms, req)
+	case engine.CodeActions:
+		return d.codeActions(ctx, srv, v, ms, req)
+	}
+	abs, pos := v.abs(q.Path), position(ms.get(q.Path), q.Line, q.Column)
+	var locs []lsp.Location
+	var err error
+	switch req.Kind {
+	case engine.Definition:
+		locs, err = srv.Definition(ctx, v.list(), abs, pos)
+	case engine.References:
+		locs, err = srv.References(ctx, v.list(), abs, pos, q.IncludeDeclaration)
+	case engine.Hover:
+		hover, err := srv.Hover(ctx, v.list(), abs, pos)
+		if err != nil {
+			return refusal(nil, err)
+		}
+		return &capabilities.Result{Status: engine.StatusOK, Hover: hover}
+	}
+	if err != nil {
+		return refusal(nil, err)
+	}
+	res := &capabilities.Result{Status: engine.StatusOK}
+	var dropped int
+	res.Locations, dropped = locations(v, ms, locs)
+	res.Message = droppedNote(dropped, "location")
+	return res
+}
+
+// position converts a 1-based line and character column to the server's
+// position in the content m maps.
+func position(m *text.Mapper, line, col int) lsp.Position {
+	return lsp.Position{Line: line - 1, Character: m.Convert(line-1, col-1, text.Chars, text.UTF16)}
+}
+
+// refusal is the result of a language request that failed: a server that
+// does not offer the request, or that refuses it (a position it cannot
+// rename), answers unchecked with its reason; other failures as [failed].
+func refusal(res *capabilities.Result, err error) *capabilities.Result {
+	if errors.Is(err, lsp.ErrNotOffered) || errors.Is(err, lsp.ErrCannotRename) || errors.Is(err, errRefused) {
+		if res == nil {
+			res = &capabilities.Result{}
+		}
+		res.Status, res.Message = engine.StatusUnchecked, err.Error()
+		return res
+	}
+	return failed(res, err, false)
+}
+
+// errRefused marks a change the driver refuses (a file outside the root).
+var errRefused = errors.New("refused")
+
+// droppedNote says how many answers were left out as not the root's to
+// show.
+func droppedNote(n int, what string) string {
+	if n == 0 {
+		return ""
+	}
+	if n > 1 {
+		what += "s"
+	}
+	return fmt.Sprintf("%d %s in files reached through a symlink that leaves the root, or deleted in the workspace, left out", n, what)
+}
+
+// locations converts the server's locations (see the file comment for
+// what lies outside the root); dropped counts those left out.
+func locations(v *view, ms *mappers, locs []lsp.Location) (out []engine.Location, dropped int) {
+	for _, l := range locs {
+		p, ok := place(v, l.Path)
+		if !ok {
+			dropped++
+			continue
+		}
+		loc := engine.Location{Path: p}
+		if p == l.Path { // outside the root: the server's own counts
+			loc.Line, loc.Column = l.Range.Start.Line+1, l.Range.Start.Character+1
+			loc.EndLine, loc.EndColumn = l.Range.End.Line+1, l.Range.End.Character+1
+		} else {
+			m := ms.get(p)
+			loc.Line, loc.Column = point(m, l.Range.Start)
+			loc.EndLine, loc.EndColumn = point(m, l.Range.End)
+			loc.Text = ms.line(p, loc.Line)
+		}
+		out = append(out, loc)
+	}
+	return out, dropped
+}
+
+// place is the path an answer about the file at abs is reported under:
+// its workspace path, or abs itself outside the root; false for a file
+// under the root that is not the root's to show.
+func place(v *view, abs string) (string, bool) {
+	if v.rel(abs) == "" {
+		return abs, true
+	}
+	p := v.shown(abs)
+	return p, p != ""
+}
+
+// symbols answers symbols: the outline of Query.Path, or a workspace
+// search for Query.Text.
+func (d *Driver) symbols(ctx context.Context, srv *lsp.Server, v *view, ms *mappers, q *engine.Query) *capabilities.Result {
+	var syms []lsp.Symbol
+	var err error
+	if q.Path != "" {
+		syms, err = srv.DocumentSymbols(ctx, v.list(), v.abs(q.Path))
+	} else {
+		syms, err = srv.WorkspaceSymbols(ctx, v.list(), q.Text)
+	}
+	if err != nil {
+		return refusal(nil, err)
+	}
+	res := &capabilities.Result{Status: engine.StatusOK}
+	dropped := 0
+	var walk func(prefix string, syms []lsp.Symbol)
+	walk = func(prefix string, syms []lsp.Symbol) {
+		for _, s := range syms {
+			name := prefix + s.Name
+			p, ok := place(v, s.Path)
+			if !ok {
+				dropped++
+				continue
+			}
+			es := engine.Symbol{Name: name, Kind: lsp.SymbolKindName(s.Kind), Detail: s.Detail, Container: s.Container, Path: p}
+			if p == s.Path {
+				es.Line, es.Column, es.EndLine = s.Selection.Start.Line+1, s.Selection.Start.Character+1, s.Range.End.Line+1
+			} else {
+				m := ms.get(p)
+				es.Line, es.Column = point(m, s.Selection.Start)
+				es.EndLine, _ = point(m, s.Range.End)
+			}
+			res.Symbols = append(res.Symbols, es)
+			walk(name+".", s.Children)
+		}
+	}
+	walk("", syms)
+	if q.Path != "" {
+		sort.SliceStable(res.Symbols, func(i, j int) bool { return res.Symbols[i].Line < res.Symbols[j].Line })
+	} else { // the server's order (its ranking), the root's files first
+		sort.SliceStable(res.Symbols, func(i, j int) bool {
+			return !filepath.IsAbs(res.Symbols[i].Path) && filepath.IsAbs(res.Symbols[j].Path)
+		})
+	}
+	res.Message = droppedNote(dropped, "symbol")
+	return res
+}
+
+// languageExts are the extensions of the files a language's server reads,
+// for a request that names no file (a workspace symbol search): its
+// changed files of these are shown to the server.
+var languageExts = map[string][]string{
+	"go":         {".go"},
+	"python":     {".py", ".pyi"},
+	"typescript": {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"},
+	"javascript": {".js", ".jsx", ".mjs", ".cjs"},
+	"rust":       {".rs"},
+	"c":          {".c", ".h"},
+	"cpp":        {".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx"},
+}
+
+// viewed is req as the view takes it: a request that names no file (a
+// workspace symbol search) names the changed files of the driver's
+// language, which the server must see at their workspace content.
+func (d *Driver) viewed(req *capabilities.Request) *capabilities.Request {
+	if len(req.Files) > 0 || req.Query == nil {
+		return req
+	}
+	exts := map[string]bool{}
+	for _, e := range languageExts[d.langID] {
+		exts[e] = true
+	}
+	out := *req
+	out.Files = nil
+	for _, p := range req.Changed {
+		if exts[path.Ext(p)] {
+			out.Files = append(out.Files, p)
+		}
+	}
+	return &out
+}
