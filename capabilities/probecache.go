@@ -20,6 +20,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/devbroker/devbroker/engine"
+
 	"github.com/devbroker/devbroker/configs"
 )
 
@@ -48,7 +50,9 @@ type cacheEntry struct {
 	Files   []FileID `json:"files"`
 	Version string   `json:"version,omitempty"`
 	Path    string   `json:"path,omitempty"`
-	Saved   int64    `json:"saved_unix"`
+	// Offers is the probe's Offers: nil for every kind of the driver.
+	Offers []engine.Kind `json:"offers,omitempty"`
+	Saved  int64         `json:"saved_unix"`
 }
 
 // cacheFile is the cache's file format.
@@ -58,7 +62,9 @@ type cacheFile struct {
 }
 
 // cacheFormat is the file format's version; a file of another is ignored.
-const cacheFormat = 1
+// Version 2 records what a server offers: a version 1 entry would
+// advertise every kind.
+const cacheFormat = 2
 
 // ProbeCache is a file of probe results. A nil *ProbeCache caches nothing.
 // A file that cannot be read or parsed is ignored (and rewritten by the
@@ -160,7 +166,7 @@ func (c *ProbeCache) Get(key string, files []FileID) (Probe, bool) {
 		return Probe{}, false
 	}
 	c.hits++
-	return Probe{State: Found, Version: e.Version, Path: e.Path}, true
+	return Probe{State: Found, Version: e.Version, Path: e.Path, Offers: slices.Clone(e.Offers)}, true
 }
 
 // Put records a working probe for key and files and writes the cache
@@ -173,7 +179,7 @@ func (c *ProbeCache) Put(key string, files []FileID, p Probe) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := cacheEntry{Key: key, Files: files, Version: p.Version, Path: p.Path, Saved: time.Now().Unix()}
+	e := cacheEntry{Key: key, Files: files, Version: p.Version, Path: p.Path, Offers: slices.Clone(p.Offers), Saved: time.Now().Unix()}
 	c.byKey[key] = e
 	merged := c.read()
 	merged[key] = e

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/engine"
 )
 
 // countingConfig is a project whose linter is the tool script TOOL: every
@@ -116,12 +118,17 @@ func TestProbeCacheRefresh(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "probe-cache.json")
 	c := capabilities.OpenProbeCache(file)
 	ids := []capabilities.FileID{{Path: "/bin/x", Size: 1, MTime: 2}}
-	c.Refresh().Put("k", ids, capabilities.Probe{State: capabilities.Found, Version: "1"})
+	offers := []engine.Kind{engine.Check, engine.Definition}
+	c.Refresh().Put("k", ids, capabilities.Probe{State: capabilities.Found, Version: "1", Offers: offers})
 	if _, hit := c.Refresh().Get("k", ids); hit {
 		t.Error("a refreshing view answered from the cache")
 	}
-	if p, hit := capabilities.OpenProbeCache(file).Get("k", ids); !hit || p.Version != "1" {
-		t.Errorf("a new reader got %+v, %v; want the recorded probe", p, hit)
+	if p, hit := capabilities.OpenProbeCache(file).Get("k", ids); !hit || p.Version != "1" || !slices.Equal(p.Offers, offers) {
+		t.Errorf("a new reader got %+v, %v; want the recorded probe, with what the server offers", p, hit)
+	}
+	c.Put("all", ids, capabilities.Probe{State: capabilities.Found})
+	if p, hit := capabilities.OpenProbeCache(file).Get("all", ids); !hit || p.Offers != nil {
+		t.Errorf("a probe offering every kind came back as %+v, %v", p, hit)
 	}
 	if _, hit := c.Get("k", []capabilities.FileID{{Path: "/bin/x", Size: 1, MTime: 3}}); hit {
 		t.Error("a changed modification time hit the cache")
