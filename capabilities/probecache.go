@@ -20,9 +20,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/devbroker/devbroker/engine"
-
 	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/engine"
 )
 
 // Locator is a Driver whose probe result may be cached: Locate finds the
