@@ -19,7 +19,7 @@ import (
 // (100 per directory, in 100 directories nested three deep, with a
 // .gitignore), 20 of which hold the needle once. BenchmarkFloor is what
 // `grep -rn` does at least: a bare filepath.WalkDir, os.ReadFile and
-// bytes.Index of every file; compare BenchmarkSearch* with it.
+// bytes.Contains of every file; compare BenchmarkSearch* with it.
 
 var (
 	benchOnce sync.Once
