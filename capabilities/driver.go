@@ -102,13 +102,28 @@ type Request struct {
 	Deleted []string
 	// Fix asks lint to apply fixes.
 	Fix bool
+	// Query is what a language request asks (definition, references,
+	// hover, symbols, rename, code_actions); nil for format, lint and
+	// check. Files then holds Query.Path, or nothing for a workspace
+	// symbol search.
+	Query *engine.Query
 }
 
 // Result is one driver's answer.
 type Result struct {
 	Diagnostics []engine.Diagnostic
-	// Edits are the new contents of files the driver formatted or fixed.
+	// Edits are the new contents of files the driver formatted or fixed,
+	// or that a rename or an applied code action changes (by their paths
+	// before Renames).
 	Edits map[string]*text.Doc
+	// Bases, Renames, Locations, Symbols, Hover and Actions answer the
+	// language kinds, as in [engine.Response].
+	Bases     map[string]string
+	Renames   []engine.FileRename
+	Locations []engine.Location
+	Symbols   []engine.Symbol
+	Hover     string
+	Actions   []engine.Action
 	// Status is ok only when the answer is complete and current.
 	Status engine.Status
 	// Message explains a status other than ok.
@@ -142,4 +157,8 @@ type Probe struct {
 	Took time.Duration
 	// Command is, for an untrusted driver, the command it would run.
 	Command []string
+	// Offers narrows, for a found driver, its Spec's kinds to those the
+	// tool itself offers (a language server's initialize answer says
+	// which requests it serves); nil means every kind of its Spec.
+	Offers []engine.Kind
 }

@@ -46,14 +46,36 @@ type Request struct {
 	Paths []string
 	// Fix asks lint to apply the fixes it can.
 	Fix bool
+	// Query is what a language request (definition, references, hover,
+	// symbols, rename, code_actions) asks; nil for format, lint and
+	// check. Paths then holds Query.Path alone, or nothing for a
+	// workspace symbol search.
+	Query *Query
 }
 
 // Response is a capability's answer.
 type Response struct {
 	Diagnostics []Diagnostic
 	// Edits holds the new content of files that format or lint --fix
-	// changed, by path.
+	// changed, by path; for rename and an applied code action, every file
+	// the change edits, by its path before any Renames.
 	Edits map[string]*text.Doc
+	// Bases holds, for each path in Edits that the request's Files did
+	// not hold, the revision (text.Revision) of the content the edit was
+	// made from: the engine refuses the change when the file it then
+	// reads is another.
+	Bases map[string]string
+	// Renames are the files a rename or an applied code action moves, in
+	// order.
+	Renames []FileRename
+	// Locations answer definition and references.
+	Locations []Location
+	// Symbols answer symbols.
+	Symbols []Symbol
+	// Hover answers hover.
+	Hover string
+	// Actions answer a code_actions listing.
+	Actions []Action
 	// Drivers says, per driver that took part, whether its answer is
 	// complete.
 	Drivers []DriverStatus

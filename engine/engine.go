@@ -1,6 +1,8 @@
-// Package engine is devbroker's workspace engine: it runs plans of the seven
-// workspace steps (read_lines, edit, apply_patch, write, format, lint,
-// check) over an in-memory workspace and reports a [Result].
+// Package engine is devbroker's workspace engine: it runs plans of the
+// workspace steps (read_lines, edit, apply_patch, write), the capability
+// steps (format, lint, check) and the language steps (definition,
+// references, hover, symbols, rename, code_actions) over an in-memory
+// workspace and reports a [Result].
 //
 // The principal types are [Engine] (one session's workspace over one root),
 // [Plan] and [Result]; the steps are data in one registry ([Steps], [Step])
@@ -48,6 +50,8 @@ type Engine struct {
 	caps  Capabilities
 	ws    *workspace.Workspace
 	wlock sync.Locker
+	// actions are the code actions listed in this session, by id.
+	actions map[string]listed
 }
 
 // New returns an Engine over root.
@@ -114,7 +118,7 @@ func (e *Engine) Run(ctx context.Context, p *Plan) *Result {
 			r.fail(i+1, string(op.Step), err)
 			break
 		}
-		if err := e.runStep(ctx, op, r); err != nil {
+		if err := e.runStep(ctx, i+1, op, r); err != nil {
 			r.fail(i+1, string(op.Step), err)
 			break
 		}

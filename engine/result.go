@@ -28,6 +28,9 @@ type Result struct {
 	ChangedAfterWrite []string
 	// Diagnostics are the findings of lint and check, most severe first.
 	Diagnostics []Diagnostic
+	// Answers are the answers of the language and search steps, in plan
+	// order.
+	Answers []Answer
 	// Drivers says per driver whether its part of the answer is complete.
 	Drivers []DriverStatus
 	// Error describes the step that failed, if one did.

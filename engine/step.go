@@ -51,6 +51,10 @@ type Step struct {
 	// Mutates reports whether the step changes files, so that called on
 	// its own it is followed by a write of what it changed.
 	Mutates bool
+	// Unwritten reports whether the step changes the workspace but,
+	// called on its own, leaves what it changed unwritten until a write
+	// (rename, code_actions' apply): it is never written unchecked.
+	Unwritten bool
 	// Synopsis is the step's arguments in brief, e.g. "{path, start,
 	// end?}": optional arguments end in "?".
 	Synopsis string
@@ -70,6 +74,12 @@ var steps = []*Step{
 	withDecode(def(StepFormat, Format, true, "{paths?}", nil, func(a *FormatArgs) []string { return slices.Clone(a.Paths) }), decodeFormat),
 	def(StepLint, Lint, true, "{paths?, fix?}", nil, func(a *LintArgs) []string { return slices.Clone(a.Paths) }),
 	def[CheckArgs](StepCheck, Check, false, "{}", nil, nil),
+	def(StepDefinition, Definition, false, "{path, symbol? | line+column?}", checkAt[*DefinitionArgs], atPath[*DefinitionArgs]),
+	def(StepReferences, References, false, "{path, symbol? | line+column?, include_declaration?}", checkAt[*ReferencesArgs], atPath[*ReferencesArgs]),
+	def(StepHover, Hover, false, "{path, symbol? | line+column?}", checkAt[*HoverArgs], atPath[*HoverArgs]),
+	def(StepSymbols, Symbols, false, "{path} | {query}", checkSymbols, symbolsPath),
+	unwritten(def(StepRename, Rename, false, "{path, symbol? | line+column?, new_name}", checkRename, atPath[*RenameArgs])),
+	unwritten(def(StepCodeActions, CodeActions, false, "{path, line?, column?, end_line?, end_column?, only?} | {apply}", checkCodeActions, codeActionsPath)),
 }
 
 // decodes counts the calls of [Step.Decode], for the tests that show a
@@ -179,6 +189,12 @@ func def[A any, P interface {
 		}
 		return names(a.(P))
 	}
+	return s
+}
+
+// unwritten marks s as changing the workspace only.
+func unwritten(s *Step) *Step {
+	s.Unwritten = true
 	return s
 }
 

@@ -28,6 +28,12 @@ func TestRegistry(t *testing.T) {
 		{StepFormat, Format, true, &FormatArgs{Paths: []string{"f.go"}}, []string{"f.go"}},
 		{StepLint, Lint, true, &LintArgs{Paths: []string{"l/**"}, Fix: true}, []string{"l/**"}},
 		{StepCheck, Check, false, &CheckArgs{}, nil},
+		{StepDefinition, Definition, false, &DefinitionArgs{At{Path: "d.go", Symbol: "F"}}, []string{"d.go"}},
+		{StepReferences, References, false, &ReferencesArgs{At: At{Path: "r.go", Symbol: "F"}}, []string{"r.go"}},
+		{StepHover, Hover, false, &HoverArgs{At{Path: "h.go", Symbol: "F"}}, []string{"h.go"}},
+		{StepSymbols, Symbols, false, &SymbolsArgs{Query: "F"}, nil},
+		{StepRename, Rename, false, &RenameArgs{At: At{Path: "n.go", Symbol: "F"}, NewName: "G"}, []string{"n.go"}},
+		{StepCodeActions, CodeActions, false, &CodeActionsArgs{Path: "c.go"}, []string{"c.go"}},
 	}
 	steps := Steps()
 	if len(steps) != len(want) {

@@ -1,7 +1,8 @@
 package engine
 
-// This file runs the seven steps of seed 000 over the workspace (see
-// step.go for the registry that names them).
+// This file runs the workspace and capability steps over the workspace
+// (see step.go for the registry that names them, lang.go and
+// langchange.go for the language steps).
 
 import (
 	"context"
@@ -18,7 +19,7 @@ import (
 )
 
 // runStep runs one validated step.
-func (e *Engine) runStep(ctx context.Context, op *Op, r *Result) error {
+func (e *Engine) runStep(ctx context.Context, i int, op *Op, r *Result) error {
 	switch a := op.Args.(type) {
 	case *ReadLinesArgs:
 		end := 0
@@ -46,6 +47,18 @@ func (e *Engine) runStep(ctx context.Context, op *Op, r *Result) error {
 		return e.capability(ctx, Lint, a.Paths, a.Fix, r)
 	case *CheckArgs:
 		return e.capability(ctx, Check, nil, false, r)
+	case *DefinitionArgs:
+		return e.point(ctx, i, StepDefinition, &a.At, Query{}, r)
+	case *ReferencesArgs:
+		return e.point(ctx, i, StepReferences, &a.At, Query{IncludeDeclaration: a.IncludeDeclaration}, r)
+	case *HoverArgs:
+		return e.point(ctx, i, StepHover, &a.At, Query{}, r)
+	case *SymbolsArgs:
+		return e.symbols(ctx, i, a, r)
+	case *RenameArgs:
+		return e.rename(ctx, i, a, r)
+	case *CodeActionsArgs:
+		return e.codeActions(ctx, i, a, r)
 	default:
 		return fault.New(fault.Internal, "step %q was not validated", op.Step)
 	}
@@ -176,24 +189,8 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	// Files the session did not change are handed over as the disk holds
 	// them now: the answer is about what a write would leave on disk. The
 	// plan's acquisition has just read the files it named.
-	for _, l := range e.ws.FollowDiskAfterAcquire() {
-		r.Diagnostics = append(r.Diagnostics, Diagnostic{
-			Path: l.Path, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
-			Severity: SeverityInfo, Source: "devbroker", Message: l.Why,
-		})
-	}
-	req := Request{Kind: kind, Root: e.fs.Root(), Files: map[string]*text.Doc{}, Fix: fix}
-	for _, p := range e.ws.Paths() {
-		d, _ := e.ws.Doc(p)
-		req.Files[p] = d
-	}
-	for _, p := range e.ws.Unwritten() {
-		if _, ok := req.Files[p]; ok {
-			req.Changed = append(req.Changed, p)
-		} else {
-			req.Deleted = append(req.Deleted, p)
-		}
-	}
+	req := e.request(kind, r)
+	req.Fix = fix
 	if len(selectors) > 0 {
 		paths, err := e.selectPaths(selectors)
 		if err != nil {

@@ -39,6 +39,8 @@ type DevResult struct {
 	ChangedAfterWrite []string       `json:"changed_after_write,omitempty" jsonschema:"written paths whose content on disk was no longer what this call wrote when it finished: something outside the broker changed them meanwhile. The write succeeded; read them again before relying on them"`
 	Diagnostics       []Diagnostic   `json:"diagnostics" jsonschema:"findings of lint and check, most severe first; they describe the workspace, including unwritten changes"`
 	Drivers           []DriverStatus `json:"drivers,omitempty" jsonschema:"per driver, whether its part of the answer is complete"`
+	// Answers are the language and search steps' answers.
+	Answers []Answer `json:"answers,omitempty" jsonschema:"the answers of definition, references, hover, symbols, rename, code_actions and search steps, in plan order"`
 	// Unwritten lists the paths whose workspace changes are not on disk
 	// after the call (on the editor endpoint, unsaved buffers among them).
 	Unwritten []string   `json:"unwritten" jsonschema:"paths whose workspace changes are not on disk yet after this call"`
@@ -146,6 +148,9 @@ func NewDevResult(r *engine.Result, unwritten []string, opts Options) *DevResult
 	}
 	for _, d := range r.Drivers {
 		out.Drivers = append(out.Drivers, DriverStatus{Driver: d.Driver, Language: d.Language, Status: string(d.Status), Message: d.Message})
+	}
+	for _, a := range r.Answers {
+		out.Answers = append(out.Answers, answer(a))
 	}
 	out.Unwritten = append(out.Unwritten, unwritten...)
 	for _, st := range r.Stale {

@@ -1,0 +1,228 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// langCaps is a scripted language server for the engine's side of the
+// language steps: it records each query and answers from its fields. The
+// real servers are tested in lsp/, capabilities/lspdriver and through MCP.
+type langCaps struct {
+	outline []Symbol
+	locs    []Location
+	edits   map[string]string
+	bases   map[string]string
+	renames []FileRename
+	actions []Action
+	none    bool // no driver answers
+	queries []Query
+	seen    []map[string]string // the content each request was given
+}
+
+func (c *langCaps) Has(Kind) bool { return true }
+
+func (c *langCaps) Run(_ context.Context, req Request) (*Response, error) {
+	c.queries = append(c.queries, *req.Query)
+	files := map[string]string{}
+	for p, d := range req.Files {
+		files[p] = d.String()
+	}
+	c.seen = append(c.seen, files)
+	if c.none {
+		return &Response{Diagnostics: []Diagnostic{{Message: "no definition driver for shell files"}}}, nil
+	}
+	resp := &Response{Drivers: []DriverStatus{{Driver: "fake", Status: StatusOK}}}
+	switch req.Kind {
+	case Symbols:
+		resp.Symbols = c.outline
+	case Definition, References:
+		resp.Locations = slices.Clone(c.locs)
+	case Rename, CodeActions:
+		if req.Kind == CodeActions && req.Query.Apply == nil {
+			resp.Actions = c.actions
+			break
+		}
+		resp.Edits = map[string]*text.Doc{}
+		for p, s := range c.edits {
+			d, err := text.Parse([]byte(s))
+			if err != nil {
+				return nil, err
+			}
+			resp.Edits[p] = d
+		}
+		resp.Bases, resp.Renames = c.bases, c.renames
+	}
+	return resp, nil
+}
+
+func langPlan(t *testing.T, e *Engine, src string) *Result {
+	t.Helper()
+	return e.Run(context.Background(), plan(t, src))
+}
+
+// A symbol is looked up in the file's outline: a method by its dotted
+// path, whatever decoration the server gives the receiver; an ambiguous
+// name lists the candidates with their lines; a missing one names what
+// the outline has.
+func TestSymbolResolves(t *testing.T) {
+	caps := &langCaps{outline: []Symbol{
+		{Name: "Server", Kind: "struct", Path: "a.go", Line: 3, Column: 6},
+		{Name: "(*Server).Start", Kind: "method", Path: "a.go", Line: 5, Column: 19},
+		{Name: "(*Client).Start", Kind: "method", Path: "a.go", Line: 9, Column: 19},
+	}}
+	e, _ := setup(t, map[string]string{"a.go": "package a\n"}, Options{Capabilities: caps})
+	r := langPlan(t, e, `{"ops": [{"step": "definition", "args": {"path": "a.go", "symbol": "Server.Start"}}]}`)
+	if !r.OK || len(r.Answers) != 1 || r.Answers[0].Step != 1 || r.Answers[0].Name != StepDefinition {
+		t.Fatalf("definition: %+v", r)
+	}
+	if q := caps.queries[len(caps.queries)-1]; q.Line != 5 || q.Column != 19 || q.Path != "a.go" {
+		t.Errorf("definition asked at %+v, want a.go:5:19", q)
+	}
+	r = langPlan(t, e, `{"ops": [{"step": "hover", "args": {"path": "a.go", "symbol": "Start"}}]}`)
+	wantError(t, r, fault.Ambiguous, "(*Server).Start (method, line 5)", "(*Client).Start (method, line 9)")
+	r = langPlan(t, e, `{"ops": [{"step": "hover", "args": {"path": "a.go", "symbol": "Stop"}}]}`)
+	wantError(t, r, fault.NotFound, `no symbol "Stop"`, "Server, (*Server).Start")
+}
+
+// A symbol on a line is its first whole-word occurrence there, its
+// column counted in characters; a name not on the line says what the
+// line reads.
+func TestSymbolOnLine(t *testing.T) {
+	caps := &langCaps{}
+	e, _ := setup(t, map[string]string{"a.go": "package a\n\nvar ééx, x = 1, 2 // x\n"}, Options{Capabilities: caps})
+	r := langPlan(t, e, `{"ops": [{"step": "references", "args": {"path": "a.go", "symbol": "x", "line": 3, "include_declaration": true}}]}`)
+	if !r.OK {
+		t.Fatalf("references: %+v", r.Error)
+	}
+	if q := caps.queries[0]; q.Line != 3 || q.Column != 10 || !q.IncludeDeclaration {
+		t.Errorf("references asked at %+v, want line 3 column 10 (after the characters of ééx, )", q)
+	}
+	r = langPlan(t, e, `{"ops": [{"step": "references", "args": {"path": "a.go", "symbol": "y", "line": 3}}]}`)
+	wantError(t, r, fault.NotFound, `"y" is not on line 3 of a.go, which reads: var ééx`)
+	r = langPlan(t, e, `{"ops": [{"step": "references", "args": {"path": "a.go", "line": 9, "column": 1}}]}`)
+	wantError(t, r, fault.Bounds, "line 9 is past the end of a.go, which has 3 lines")
+}
+
+// Locations come back sorted, without repeats, capped with a count of
+// the rest.
+func TestLocationsSortedAndCapped(t *testing.T) {
+	var locs []Location
+	for i := MaxLocations + 5; i > 0; i-- {
+		locs = append(locs, Location{Path: "b.go", Line: i, Column: 1})
+	}
+	locs = append(locs, Location{Path: "a.go", Line: 2, Column: 1}, Location{Path: "a.go", Line: 2, Column: 1})
+	caps := &langCaps{locs: locs}
+	e, _ := setup(t, map[string]string{"a.go": "package a\n"}, Options{Capabilities: caps})
+	r := langPlan(t, e, `{"ops": [{"step": "references", "args": {"path": "a.go", "line": 1, "column": 9}}]}`)
+	a := r.Answers[0]
+	if len(a.Locations) != MaxLocations || a.Omitted != 6 || a.Locations[0].Path != "a.go" || a.Locations[1].Line != 1 || a.Locations[2].Line != 2 {
+		t.Fatalf("got %d locations, omitted %d, first %+v", len(a.Locations), a.Omitted, a.Locations[:3])
+	}
+}
+
+// A language step no driver answers for is unavailable, with the reason.
+func TestLanguageStepUnavailable(t *testing.T) {
+	e, _ := setup(t, map[string]string{"s.sh": "echo\n"}, Options{Capabilities: &langCaps{none: true}})
+	r := langPlan(t, e, `{"ops": [{"step": "definition", "args": {"path": "s.sh", "line": 1, "column": 1}}]}`)
+	wantError(t, r, fault.Unavailable, "definition is not available for s.sh: no definition driver for shell files")
+}
+
+// A rename changes the workspace, all or nothing, and never the disk: it
+// edits files the plan did not acquire (checked against the content the
+// server changed) and moves files; a later write writes it.
+func TestRenameChangesTheWorkspaceOnly(t *testing.T) {
+	files := map[string]string{"a.go": "package a\n\nfunc F() {}\n", "b/b.go": "package b\n\nvar _ = a.F\n"}
+	caps := &langCaps{
+		edits:   map[string]string{"a.go": "package a\n\nfunc G() {}\n", "b/b.go": "package b\n\nvar _ = a.G\n"},
+		bases:   map[string]string{"b/b.go": text.Revision([]byte(files["b/b.go"]))},
+		renames: []FileRename{{From: "b/b.go", To: "b/c.go"}},
+	}
+	e, root := setup(t, files, Options{Capabilities: caps})
+	r := langPlan(t, e, `{"ops": [{"step": "rename", "args": {"path": "a.go", "line": 3, "column": 6, "new_name": "G"}}]}`)
+	if !r.OK || len(r.Changes) != 2 {
+		t.Fatalf("rename: %+v", r)
+	}
+	if readFile(t, root, "a.go") != files["a.go"] || readFile(t, root, "b/b.go") != files["b/b.go"] {
+		t.Fatal("rename touched the disk")
+	}
+	if q := caps.queries[0]; q.NewName != "G" {
+		t.Errorf("rename asked %+v", q)
+	}
+	r = langPlan(t, e, `{"ops": [{"step": "write"}]}`)
+	if !r.OK || readFile(t, root, "b/c.go") != "package b\n\nvar _ = a.G\n" || readFile(t, root, "a.go") != caps.edits["a.go"] {
+		t.Fatalf("write after rename: %+v", r)
+	}
+
+	// The server's edit of a file it read before the disk changed is
+	// refused, and nothing changes.
+	e, root = setup(t, files, Options{Capabilities: caps})
+	caps.bases = map[string]string{"b/b.go": text.Revision([]byte("older\n"))}
+	r = langPlan(t, e, `{"ops": [{"step": "rename", "args": {"path": "a.go", "line": 3, "column": 6, "new_name": "G"}}]}`)
+	wantError(t, r, fault.Conflict, "b/b.go changed on disk while the language server computed the change")
+	if e.Workspace().Dirty() || readFile(t, root, "a.go") != files["a.go"] {
+		t.Fatal("a refused rename changed something")
+	}
+}
+
+// code_actions lists actions with ids that the same listing gives again;
+// apply applies the listed one to the workspace, and refuses an unknown
+// id or one listed for content that has changed since.
+func TestCodeActionsListAndApply(t *testing.T) {
+	caps := &langCaps{
+		actions: []Action{{Title: "Extract function", Kind: "refactor.extract", Data: []byte("x")}, {Title: "Inline", Kind: "refactor.inline"}},
+		edits:   map[string]string{"a.go": "package a\n\nfunc f() { g() }\n"},
+	}
+	e, root := setup(t, map[string]string{"a.go": "package a\n\nfunc f() { x := 1 }\n"}, Options{Capabilities: caps})
+	list := `{"ops": [{"step": "code_actions", "args": {"path": "a.go", "line": 3}}]}`
+	r := langPlan(t, e, list)
+	if !r.OK || len(r.Answers[0].Actions) != 2 {
+		t.Fatalf("list: %+v", r)
+	}
+	acts := r.Answers[0].Actions
+	if !strings.HasPrefix(acts[0].ID, "ca-") || acts[0].ID == acts[1].ID || acts[0].Data != nil {
+		t.Fatalf("ids: %+v", acts)
+	}
+	if again := langPlan(t, e, list).Answers[0].Actions; again[0].ID != acts[0].ID {
+		t.Errorf("the same listing gave id %s, then %s", acts[0].ID, again[0].ID)
+	}
+	r = langPlan(t, e, `{"ops": [{"step": "code_actions", "args": {"apply": "ca-nope"}}]}`)
+	wantError(t, r, fault.NotFound, `no code action "ca-nope" was listed`)
+	r = langPlan(t, e, `{"ops": [{"step": "code_actions", "args": {"apply": "`+acts[0].ID+`"}}]}`)
+	if !r.OK || r.Answers[0].Applied != "Extract function" || len(r.Changes) != 1 {
+		t.Fatalf("apply: %+v", r)
+	}
+	if q := caps.queries[len(caps.queries)-1]; q.Apply == nil || string(q.Apply.Data) != "x" || q.Line != 3 || q.Column != 1 {
+		t.Errorf("apply asked %+v", q)
+	}
+	if readFile(t, root, "a.go") != "package a\n\nfunc f() { x := 1 }\n" {
+		t.Error("apply wrote to disk")
+	}
+	// The file changed since the listing: its ids no longer apply.
+	r = langPlan(t, e, `{"ops": [{"step": "code_actions", "args": {"apply": "`+acts[1].ID+`"}}]}`)
+	wantError(t, r, fault.Conflict, "a.go changed since code action")
+}
+
+// The arguments' rules: what points at code, and code_actions' two forms.
+func TestLanguageArgs(t *testing.T) {
+	for src, want := range map[string]string{
+		`{"step": "definition", "args": {"path": "a.go"}}`:                                   "give symbol",
+		`{"step": "definition", "args": {"path": "a.go", "line": 2}}`:                        "line needs column",
+		`{"step": "definition", "args": {"path": "a.go", "column": 2}}`:                      "column needs line",
+		`{"step": "hover", "args": {"path": "a.go", "symbol": "F", "line": 1, "column": 1}}`: "not symbol and column",
+		`{"step": "rename", "args": {"path": "a.go", "symbol": "F"}}`:                        "new_name is required",
+		`{"step": "symbols", "args": {}}`:                                                    "give path for a file's outline, or query",
+		`{"step": "symbols", "args": {"path": "a.go", "query": "F"}}`:                        "not both",
+		`{"step": "code_actions", "args": {"apply": "ca-1", "path": "a.go"}}`:                "apply takes only the action's id",
+		`{"step": "code_actions", "args": {"path": "a.go", "line": 3, "end_line": 2}}`:       "end_line 2 is before line 3",
+	} {
+		e, _ := setup(t, map[string]string{"a.go": "package a\n"}, Options{Capabilities: &langCaps{}})
+		r := langPlan(t, e, `{"ops": [`+src+`]}`)
+		wantError(t, r, fault.BadArgument, want)
+	}
+}
