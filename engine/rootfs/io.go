@@ -54,6 +54,12 @@ func (f *FS) ReadFileMax(rel string, max int64) ([]byte, fs.FileMode, error) {
 		return nil, 0, err
 	}
 	defer root.Close()
+	return readIn(root, name, rel, max)
+}
+
+// readIn reads the regular file name of root, whose workspace path is
+// rel, as [FS.ReadFileMax] says.
+func readIn(root *os.Root, name, rel string, max int64) ([]byte, fs.FileMode, error) {
 	if fi, err := root.Stat(name); err != nil {
 		return nil, 0, ioError("read", rel, err)
 	} else if err := regular("read", rel, fi); err != nil {

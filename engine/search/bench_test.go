@@ -64,6 +64,7 @@ func benchTree(b *testing.B) string {
 		if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("*.log\nbuild/\n"), 0o644); err != nil {
 			b.Fatal(err)
 		}
+		settle()
 		benchRoot = root
 	})
 	return benchRoot

@@ -16,6 +16,7 @@ package search
 
 import (
 	"context"
+	"path"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -103,11 +104,13 @@ func Search(ctx context.Context, fsys *rootfs.FS, ws Workspace, q Query) (*Resul
 		max = MaxMatches
 	}
 	r := &Result{Matches: []Match{}}
+	dirs := &openDirs{fsys: fsys}
+	defer dirs.close()
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		s, ok := f.content(fsys)
+		s, ok := f.content(dirs)
 		if !ok {
 			continue
 		}
@@ -178,13 +181,52 @@ type file struct {
 
 // content is the file's text (without a BOM); ok is false for a disk
 // file that cannot be read, is binary or is too large.
-func (f file) content(fsys *rootfs.FS) (string, bool) {
+func (f file) content(dirs *openDirs) (string, bool) {
 	if f.doc != nil {
 		return f.doc.Content(), true
 	}
-	data, _, err := fsys.ReadFileMax(f.path, MaxFileBytes)
+	dir, name := path.Split(f.path)
+	d, err := dirs.at(strings.TrimSuffix(dir, "/"))
+	if err != nil {
+		return "", false
+	}
+	data, _, err := d.ReadFileMax(name, MaxFileBytes)
 	if err != nil || slices.Contains(data[:min(len(data), binaryProbe)], 0) {
 		return "", false
 	}
 	return strings.TrimPrefix(string(data), "\uFEFF"), true
+}
+
+// openDirs holds open the directories of the file being read and of its
+// ancestors read before: files come sorted by path, so a directory's
+// files and its subdirectories' come together, and one open of each
+// directory serves them all.
+type openDirs struct {
+	fsys  *rootfs.FS
+	stack []*rootfs.Dir
+	rels  []string
+}
+
+// at returns the open directory rel ("" for the root).
+func (o *openDirs) at(rel string) (*rootfs.Dir, error) {
+	for n := len(o.rels); n > 0 && !under(rel, o.rels[n-1]) && o.rels[n-1] != ""; n-- {
+		o.stack[n-1].Close()
+		o.stack, o.rels = o.stack[:n-1], o.rels[:n-1]
+	}
+	if n := len(o.rels); n > 0 && o.rels[n-1] == rel {
+		return o.stack[n-1], nil
+	}
+	d, err := o.fsys.OpenDir(rel)
+	if err != nil {
+		return nil, err
+	}
+	o.stack, o.rels = append(o.stack, d), append(o.rels, rel)
+	return d, nil
+}
+
+// close closes every directory held open.
+func (o *openDirs) close() {
+	for _, d := range o.stack {
+		d.Close()
+	}
 }
