@@ -24,16 +24,9 @@ type Dir struct {
 // OpenDir opens the directory rel ("" for the root), resolving symlinks
 // that stay inside the root as [FS.Abs] does.
 func (f *FS) OpenDir(rel string) (*Dir, error) {
-	name := "."
-	root, err := os.OpenRoot(f.root)
+	root, name, err := f.openDir(rel)
 	if err != nil {
-		return nil, ioError("read", rel, err)
-	}
-	if rel != "" {
-		root.Close()
-		if root, name, err = f.open("read", rel); err != nil {
-			return nil, err
-		}
+		return nil, err
 	}
 	defer root.Close()
 	sub, err := root.OpenRoot(name)
