@@ -6,13 +6,9 @@ package capabilities
 // ignores, and stops once every configured language was seen.
 
 import (
-	"bufio"
-	"bytes"
 	"io/fs"
-	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
-
+	"github.com/devbroker/devbroker/engine/gitignore"
 	"github.com/devbroker/devbroker/engine/rootfs"
 )
 
@@ -32,7 +28,7 @@ var skippedDirs = map[string]bool{
 // Present lists the configured languages that have a file under the root,
 // in configuration order, from a walk of at most [MaxPresentEntries]
 // entries that skips version-control and vendor-like directories and what
-// the root's .gitignore ignores (its simple patterns: negations and
+// the root's .gitignore ignores (as git reads it, engine/gitignore;
 // nested .gitignore files are not read).
 func (s *Set) Present() []string {
 	found := map[string]bool{}
@@ -47,12 +43,12 @@ func (s *Set) Present() []string {
 			return fs.SkipAll
 		}
 		if d.IsDir() {
-			if rootfs.SkipDir(d.Name()) || skippedDirs[d.Name()] || ignore.match(rel, true) {
+			if rootfs.SkipDir(d.Name()) || skippedDirs[d.Name()] || ignore.Ignored(rel, true) {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if ignore.match(rel, false) {
+		if ignore.Ignored(rel, false) {
 			return nil
 		}
 		if l := s.languageOf(rel); l != nil {
@@ -69,65 +65,13 @@ func (s *Set) Present() []string {
 	return out
 }
 
-// gitignore is the simple patterns of a .gitignore file.
-type gitignore []gitPattern
-
-type gitPattern struct {
-	glob     string // doublestar pattern over the slash path
-	anchored bool   // it names a path from the root, not a name at any depth
-	dirOnly  bool   // it ended with "/"
-}
-
-// readGitignore reads the patterns of the root's .gitignore through
-// fsys (so a .gitignore that links out of the root is not read); a
-// missing, unreadable or oversized file ignores nothing. Negations ("!keep") are not followed: the walk may then
-// skip a file git tracks, which only delays its language's probe to first
-// use.
-func readGitignore(fsys *rootfs.FS) gitignore {
+// readGitignore reads the root's .gitignore through fsys (so a
+// .gitignore that links out of the root is not read); a missing,
+// unreadable or oversized file ignores nothing.
+func readGitignore(fsys *rootfs.FS) gitignore.Stack {
 	data, _, err := fsys.ReadFileMax(".gitignore", 1<<20)
 	if err != nil {
 		return nil
 	}
-	return parseGitignore(bufio.NewScanner(bytes.NewReader(data)))
-}
-
-func parseGitignore(sc *bufio.Scanner) gitignore {
-	var out gitignore
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "!") {
-			continue
-		}
-		var p gitPattern
-		if strings.HasSuffix(line, "/") {
-			p.dirOnly, line = true, strings.TrimSuffix(line, "/")
-		}
-		if strings.Contains(line, "/") {
-			p.anchored, line = true, strings.TrimPrefix(line, "/")
-		}
-		if line == "" || !doublestar.ValidatePattern(line) {
-			continue
-		}
-		p.glob = line
-		out = append(out, p)
-	}
-	return out
-}
-
-// match reports whether rel (a slash path from the root) is ignored.
-func (g gitignore) match(rel string, dir bool) bool {
-	base := rel[strings.LastIndexByte(rel, '/')+1:]
-	for _, p := range g {
-		if p.dirOnly && !dir {
-			continue
-		}
-		subject := base
-		if p.anchored {
-			subject = rel
-		}
-		if ok, _ := doublestar.Match(p.glob, subject); ok {
-			return true
-		}
-	}
-	return false
+	return gitignore.Stack{}.Push(gitignore.Parse("", data))
 }

@@ -136,6 +136,11 @@ func TestPresentSkipsIgnored(t *testing.T) {
 	if got := s.Present(); !slices.Equal(got, []string{"slow"}) {
 		t.Fatalf("Present = %v, want [slow]", got)
 	}
+	// A negation re-includes, as git reads it.
+	testtree.Put(t, root, "keep.quick", "x\n")
+	if got := s.Present(); len(got) != 2 {
+		t.Fatalf("Present = %v, want quick (keep.quick, re-included by !keep.quick) and slow", got)
+	}
 }
 
 func stateOf(r *capabilities.Report, name string) capabilities.ProbeState {

@@ -81,6 +81,13 @@ type (
 	}
 	// CheckArgs are check's arguments (none).
 	CheckArgs struct{}
+	// SearchArgs are search's arguments: Pattern is literal text, or with
+	// Regex an RE2 expression; Paths (globs or paths) narrow the files.
+	SearchArgs struct {
+		Pattern string   `json:"pattern"`
+		Regex   bool     `json:"regex,omitempty"`
+		Paths   []string `json:"paths,omitempty"`
+	}
 )
 
 // Step is read_lines.
@@ -103,6 +110,9 @@ func (*LintArgs) Step() StepName { return StepLint }
 
 // Step is check.
 func (*CheckArgs) Step() StepName { return StepCheck }
+
+// Step is search.
+func (*SearchArgs) Step() StepName { return StepSearch }
 
 // PlanJSON is a plan as JSON: the one form in which every surface
 // receives a plan. Its ops' arguments stay raw until [PlanJSON.Plan]

@@ -31,11 +31,13 @@ const (
 	StepFormat     StepName = "format"
 	StepLint       StepName = "lint"
 	StepCheck      StepName = "check"
+	StepSearch     StepName = "search"
 )
 
 // Args are one step's typed arguments: a *ReadLinesArgs, *EditArgs,
-// *ApplyPatchArgs, *WriteArgs, *FormatArgs, *LintArgs or *CheckArgs. Args
-// that were used in a plan must not be changed afterwards.
+// *ApplyPatchArgs, *WriteArgs, *SearchArgs, *FormatArgs, *LintArgs,
+// *CheckArgs or a language step's. Args that were used in a plan must not
+// be changed afterwards.
 type Args interface {
 	// Step is the step these are the arguments of.
 	Step() StepName
@@ -71,6 +73,7 @@ var steps = []*Step{
 	def(StepEdit, "", true, "{path, edits: [{find, replace}]}", checkEdit, func(a *EditArgs) []string { return []string{a.Path} }),
 	def(StepApplyPatch, "", true, "{patch}", checkApplyPatch, (*ApplyPatchArgs).named),
 	def[WriteArgs](StepWrite, "", false, "{paths?, force?}", nil, nil),
+	def(StepSearch, "", false, "{pattern, regex?, paths?}", checkSearch, nil),
 	withDecode(def(StepFormat, Format, true, "{paths?}", nil, func(a *FormatArgs) []string { return slices.Clone(a.Paths) }), decodeFormat),
 	def(StepLint, Lint, true, "{paths?, fix?}", nil, func(a *LintArgs) []string { return slices.Clone(a.Paths) }),
 	def[CheckArgs](StepCheck, Check, false, "{}", nil, nil),
@@ -239,6 +242,13 @@ func checkEdit(a *EditArgs) error {
 		if err := text.CheckString(*fr.Replace); err != nil {
 			return fault.Wrap(fault.BadArgument, err, "edit %d: replace is not text; a file is text (valid UTF-8 with no NUL byte): remove that byte", j+1)
 		}
+	}
+	return nil
+}
+
+func checkSearch(a *SearchArgs) error {
+	if a.Pattern == "" {
+		return fault.New(fault.BadArgument, "pattern is required: the text to find (or, with regex: true, an RE2 regular expression)")
 	}
 	return nil
 }

@@ -25,6 +25,7 @@ func TestRegistry(t *testing.T) {
 		{StepEdit, "", true, &EditArgs{Path: "e.go"}, []string{"e.go"}},
 		{StepApplyPatch, "", true, &ApplyPatchArgs{Patch: "*** Begin Patch\n*** Add File: new.go\n+x\n*** Delete File: old.go\n*** Update File: u.go\n*** Move to: m.go\n@@\n-a\n+b\n*** End Patch\n"}, []string{"old.go", "u.go"}},
 		{StepWrite, "", false, &WriteArgs{Paths: []string{"w.go"}}, nil},
+		{StepSearch, "", false, &SearchArgs{Pattern: "x", Paths: []string{"s/**"}}, nil},
 		{StepFormat, Format, true, &FormatArgs{Paths: []string{"f.go"}}, []string{"f.go"}},
 		{StepLint, Lint, true, &LintArgs{Paths: []string{"l/**"}, Fix: true}, []string{"l/**"}},
 		{StepCheck, Check, false, &CheckArgs{}, nil},
@@ -68,7 +69,7 @@ func TestRegistry(t *testing.T) {
 	if _, ok := LookupStep("frobnicate"); ok {
 		t.Error("LookupStep found a step that is not registered")
 	}
-	if got := AvailableSteps(nil); !slices.Equal(got, []string{"read_lines", "edit", "apply_patch", "write"}) {
+	if got := AvailableSteps(nil); !slices.Equal(got, []string{"read_lines", "edit", "apply_patch", "write", "search"}) {
 		t.Errorf("AvailableSteps(nil) = %v", got)
 	}
 }

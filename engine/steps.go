@@ -14,6 +14,7 @@ import (
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/patch"
 	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/search"
 	"github.com/devbroker/devbroker/engine/text"
 	"github.com/devbroker/devbroker/engine/workspace"
 )
@@ -47,6 +48,8 @@ func (e *Engine) runStep(ctx context.Context, i int, op *Op, r *Result) error {
 		return e.capability(ctx, Lint, a.Paths, a.Fix, r)
 	case *CheckArgs:
 		return e.capability(ctx, Check, nil, false, r)
+	case *SearchArgs:
+		return e.search(ctx, i, a, r)
 	case *DefinitionArgs:
 		return e.point(ctx, i, StepDefinition, &a.At, Query{}, r)
 	case *ReferencesArgs:
@@ -160,6 +163,20 @@ func (e *Engine) applyPatch(a *ApplyPatchArgs) error {
 		}
 	}
 	return t.Commit()
+}
+
+// search runs search over the root as the workspace sees it.
+func (e *Engine) search(ctx context.Context, i int, a *SearchArgs, r *Result) error {
+	res, err := search.Search(ctx, e.fs, e.ws, search.Query{Pattern: a.Pattern, Regex: a.Regex, Paths: a.Paths, Max: MaxLocations})
+	if err != nil {
+		return err
+	}
+	ans := Answer{Step: i, Name: StepSearch, Locations: make([]Location, len(res.Matches)), Omitted: res.Omitted, Files: res.Files}
+	for j, m := range res.Matches {
+		ans.Locations[j] = Location{Path: m.Path, Line: m.Line, Column: m.Column, EndLine: m.EndLine, EndColumn: m.EndColumn, Text: m.Text}
+	}
+	r.Answers = append(r.Answers, ans)
+	return nil
 }
 
 // wsMissing explains a path that is not in the workspace.

@@ -34,6 +34,7 @@ type EditFileParams struct {
 	NewStr             *string `json:"new_str,omitempty" jsonschema:"str_replace: the replacement text. insert: the text to insert."`
 	Occurrence         *int    `json:"occurrence,omitempty" jsonschema:"str_replace: 1-based index of which match to replace when old_str is not unique (see the error's line list)"`
 	OldStr             *string `json:"old_str,omitempty" jsonschema:"str_replace: the exact current text to replace (byte-for-byte, unique in the file)"`
+	ReplaceAll         bool    `json:"replace_all,omitempty" jsonschema:"str_replace: replace every occurrence of old_str (non-overlapping, left to right), not exactly one; the result's replaced counts them. Not with occurrence or the anchors."`
 	Patch              *string `json:"patch,omitempty" jsonschema:"patch: a unified diff with one or more @@ hunks. Each hunk's context and removed lines must match the file byte-for-byte and appear exactly once."`
 	Revision           string  `json:"revision,omitempty" jsonschema:"str_replace/insert/patch/replace_symbol: the file's revision from your last view/edit of it. If the file changed since then, the edit is rejected instead of silently overwriting the change."`
 	StartAnchor        *string `json:"start_anchor,omitempty" jsonschema:"str_replace: replace from start_anchor through end_anchor (inclusive) instead of passing the whole block as old_str. Must be unique in the file."`
@@ -49,7 +50,7 @@ type EditFileParams struct {
 // must follow.
 const editFileDoc = `Change one file on disk by exact text, by absolute file_path, writing it at once; use edit instead to replace whole lines by a path relative to the root in the in-memory copy that dev_plan uses. command:
 - view: numbered lines (view_range, or around an anchor or a symbol) and the file's revision.
-- str_replace: old_str must match byte-for-byte, indentation included, exactly once (or pass occurrence); part of a line may match; start_anchor/end_anchor replace a range.
+- str_replace: old_str must match byte-for-byte, indentation included, exactly once (or pass occurrence, or replace_all for every one); part of a line may match; start_anchor/end_anchor replace a range.
 - insert: new_str after insert_line (0 = top), or before/after an anchor's line.
 - patch: a standard unified diff; each hunk must match exactly once; all or none.
 - replace_symbol: replace a function, type or class by name (found lexically, not parsed).

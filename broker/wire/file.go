@@ -15,13 +15,14 @@ type FileResult struct {
 	Revision string `json:"revision" jsonschema:"the file's revision after the call (the would-be revision of a dry run); pass it as revision to your next edit"`
 	Diff     string `json:"diff,omitempty" jsonschema:"the unified diff of an edit or a dry run"`
 	Changed  bool   `json:"changed" jsonschema:"whether the call wrote the file"`
+	Replaced int    `json:"replaced,omitempty" jsonschema:"how many occurrences a str_replace with replace_all replaced (would replace, in a dry run)"`
 	// ChangedAfterWrite: see editfile.Result.
 	ChangedAfterWrite bool `json:"changed_after_write,omitempty" jsonschema:"the file was changed on disk by something outside the broker right after this call wrote it: view it again before editing it"`
 }
 
 // NewFileResult maps an editfile Result.
 func NewFileResult(r *editfile.Result) *FileResult {
-	return &FileResult{Path: r.Path, Text: r.Text, Revision: r.Revision, Diff: r.Diff, Changed: r.Changed, ChangedAfterWrite: r.ChangedAfterWrite}
+	return &FileResult{Path: r.Path, Text: r.Text, Revision: r.Revision, Diff: r.Diff, Changed: r.Changed, Replaced: r.Replaced, ChangedAfterWrite: r.ChangedAfterWrite}
 }
 
 // Error is the failure of a call that is not a plan's step: an edit_file

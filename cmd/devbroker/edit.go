@@ -25,7 +25,7 @@ func cmdEdit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	root := fl.String("root", ".", "the root directory; file_path must be inside it")
 	trusted := trustFlag(fl)
-	asJSON := fl.Bool("json", false, "print each call's result as one line of JSON instead of text: {path, text, revision, diff?, changed, changed_after_write?}, or {error: {kind, message, retryable}}")
+	asJSON := fl.Bool("json", false, "print each call's result as one line of JSON instead of text: {path, text, revision, diff?, changed, replaced?, changed_after_write?}, or {error: {kind, message, retryable}}")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: devbroker edit [--root DIR] [--trust] [--json] CALLS.json|-")
 		fmt.Fprintln(stderr, `CALLS is one edit_file call (a JSON object with the tool's parameters) or an array of calls run in order as one session; "tool": "read_file" or "write_file" selects a sibling tool.`)

@@ -14,6 +14,9 @@ type edit struct {
 	body        body
 	before, now string
 	first, last int
+	// replaced counts a replace_all's replacements (0 for other edits);
+	// lastAt is the line (in the new text) where the last one starts.
+	replaced, lastAt int
 }
 
 func need(p *string, name, command string) (string, error) {
@@ -35,8 +38,8 @@ func strReplace(f *file, p *Params) (*edit, error) {
 	var start, end int
 	switch {
 	case p.StartAnchor != nil || p.EndAnchor != nil:
-		if p.OldStr != nil || p.Occurrence != nil {
-			return nil, fault.New(fault.BadArgument, "str_replace takes old_str (with optional occurrence) or start_anchor/end_anchor, not both")
+		if p.OldStr != nil || p.Occurrence != nil || p.ReplaceAll {
+			return nil, fault.New(fault.BadArgument, "str_replace takes old_str (with optional occurrence or replace_all) or start_anchor/end_anchor, not both")
 		}
 		if p.StartAnchor == nil || p.EndAnchor == nil {
 			return nil, fault.New(fault.BadArgument, "start_anchor and end_anchor go together: give both")
@@ -75,6 +78,11 @@ func strReplace(f *file, p *Params) (*edit, error) {
 		switch {
 		case len(hits) == 0:
 			return nil, noMatch(f, b, oldStr, "old_str")
+		case p.ReplaceAll:
+			if p.Occurrence != nil {
+				return nil, fault.New(fault.BadArgument, "replace_all replaces every occurrence of old_str, occurrence picks one: give one of them")
+			}
+			return replaceAll(b, old, newStr, hits), nil
 		case p.Occurrence != nil:
 			k := *p.Occurrence
 			if k < 1 || k > len(hits) {
@@ -82,7 +90,7 @@ func strReplace(f *file, p *Params) (*edit, error) {
 			}
 			start = hits[k-1]
 		case len(hits) > 1:
-			return nil, fault.New(fault.Ambiguous, "old_str appears %d times in %s, at lines %s: add surrounding lines to make it unique, or pass occurrence: 1-%d", len(hits), f.abs, lineList(b.s, hits), len(hits))
+			return nil, fault.New(fault.Ambiguous, "old_str appears %d times in %s, at lines %s: add surrounding lines to make it unique, pass occurrence: 1-%d, or pass replace_all: true to replace them all", len(hits), f.abs, lineList(b.s, hits), len(hits))
 		default:
 			start = hits[0]
 		}
@@ -92,6 +100,17 @@ func strReplace(f *file, p *Params) (*edit, error) {
 	first := lineOf(now, start)
 	last := first + strings.Count(newStr, "\n")
 	return &edit{body: b, before: b.s, now: now, first: first, last: last}, nil
+}
+
+// replaceAll replaces old with newStr at each of hits, the offsets of
+// old's non-overlapping occurrences in b.
+func replaceAll(b body, old, newStr string, hits []int) *edit {
+	now := strings.ReplaceAll(b.s, old, newStr)
+	first := lineOf(now, hits[0])
+	lastOff := hits[len(hits)-1] + (len(hits)-1)*(len(newStr)-len(old))
+	lastAt := lineOf(now, lastOff)
+	return &edit{body: b, before: b.s, now: now, first: first, last: lastAt + strings.Count(newStr, "\n"),
+		replaced: len(hits), lastAt: lastAt}
 }
 
 // noMatch explains an old_str or anchor that is not in the file: the

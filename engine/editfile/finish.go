@@ -37,9 +37,10 @@ func (s *Session) finish(f *file, p *Params, ed *edit) (*Result, error) {
 	if p.DryRun {
 		return &Result{
 			Path:     f.abs,
-			Text:     fmt.Sprintf("Dry run: %s would change as follows (nothing was written):\n%s\nrevision (would be): %s\n", f.abs, diff, rev),
+			Text:     fmt.Sprintf("Dry run: %s would change as follows%s (nothing was written):\n%s\nrevision (would be): %s\n", f.abs, ed.count(), diff, rev),
 			Revision: rev,
 			Diff:     diff,
+			Replaced: ed.replaced,
 		}, nil
 	}
 	if data == nil {
@@ -50,11 +51,38 @@ func (s *Session) finish(f *file, p *Params, ed *edit) (*Result, error) {
 		return nil, err
 	}
 	var msg strings.Builder
-	fmt.Fprintf(&msg, "Edited %s.\n", f.abs)
-	msg.WriteString(snippet(ed.now, ed.first, ed.last))
+	fmt.Fprintf(&msg, "Edited %s%s.\n", f.abs, ed.count())
+	ed.snippet(&msg)
 	fmt.Fprintf(&msg, "revision: %s\n", rev)
 	msg.WriteString(changedAfterNote(f.abs, after))
-	return &Result{Path: f.abs, Text: msg.String(), Revision: rev, Diff: diff, Changed: true, ChangedAfterWrite: after}, nil
+	return &Result{Path: f.abs, Text: msg.String(), Revision: rev, Diff: diff, Changed: true, ChangedAfterWrite: after, Replaced: ed.replaced}, nil
+}
+
+// count is ": replaced N occurrences" for a replace_all, "" for other
+// edits.
+func (ed *edit) count() string {
+	switch ed.replaced {
+	case 0:
+		return ""
+	case 1:
+		return ": replaced 1 occurrence"
+	}
+	return fmt.Sprintf(": replaced %d occurrences", ed.replaced)
+}
+
+// maxSnippetSpan is the most lines a replace_all's snippet spans; a wider
+// edit shows its first replacement and says where the last one is.
+const maxSnippetSpan = 30
+
+// snippet writes the numbered lines around the edit.
+func (ed *edit) snippet(msg *strings.Builder) {
+	if ed.replaced < 2 || ed.last-ed.first < maxSnippetSpan {
+		msg.WriteString(snippet(ed.now, ed.first, ed.last))
+		return
+	}
+	last := ed.first + ed.last - ed.lastAt // the first replacement's end
+	msg.WriteString(snippet(ed.now, ed.first, last))
+	fmt.Fprintf(msg, "... and %d more replacements, the last at line %d (the diff shows each one)\n", ed.replaced-1, ed.lastAt)
 }
 
 // changedAfterNote is the line that tells the caller its write was changed

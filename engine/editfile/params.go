@@ -34,6 +34,9 @@ type Params struct {
 	NewStr *string `json:"new_str,omitempty"`
 	// Occurrence is str_replace's 1-based index of the match to replace when old_str is not unique.
 	Occurrence *int `json:"occurrence,omitempty"`
+	// ReplaceAll makes str_replace replace every occurrence of old_str
+	// (non-overlapping, left to right), not exactly one.
+	ReplaceAll bool `json:"replace_all,omitempty"`
 	// StartAnchor starts str_replace's anchored range (inclusive); must be unique.
 	StartAnchor *string `json:"start_anchor,omitempty"`
 	// EndAnchor ends str_replace's anchored range (inclusive): its first occurrence after start_anchor.
@@ -78,7 +81,7 @@ func decodeStrict(data []byte, v any, tool string) error {
 // file_path, revision, dry_run, validate_syntax and force.
 var allowed = map[string][]string{
 	"view":           {"view_range", "anchor", "symbol", "symbol_kind", "context_before", "context_after"},
-	"str_replace":    {"old_str", "new_str", "occurrence", "start_anchor", "end_anchor"},
+	"str_replace":    {"old_str", "new_str", "occurrence", "replace_all", "start_anchor", "end_anchor"},
 	"insert":         {"new_str", "insert_line", "insert_before_anchor", "insert_after_anchor"},
 	"patch":          {"patch"},
 	"replace_symbol": {"symbol", "symbol_kind", "new_str"},

@@ -119,6 +119,9 @@ type Result struct {
 	Diff string
 	// Changed reports whether the call wrote the file.
 	Changed bool
+	// Replaced counts the occurrences a str_replace with replace_all
+	// replaced (or, in a dry run, would replace); 0 for every other call.
+	Replaced int
 	// ChangedAfterWrite reports that, when the call finished, the file no
 	// longer held what it wrote: something outside the broker changed it
 	// meanwhile. The write itself succeeded.

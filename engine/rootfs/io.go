@@ -37,6 +37,19 @@ func (f *FS) open(op, rel string) (*os.Root, string, error) {
 	return root, f.rootRel(abs), nil
 }
 
+// openDir is [FS.open] for reading the directory rel, where "" names the
+// root itself (".").
+func (f *FS) openDir(rel string) (*os.Root, string, error) {
+	if rel != "" {
+		return f.open("read", rel)
+	}
+	root, err := os.OpenRoot(f.root)
+	if err != nil {
+		return nil, "", ioError("read", rel, err)
+	}
+	return root, ".", nil
+}
+
 // ReadFile returns the content and mode of the regular file rel, following
 // symlinks that stay inside the root. A directory is refused with a hint to
 // use a glob.
@@ -54,6 +67,12 @@ func (f *FS) ReadFileMax(rel string, max int64) ([]byte, fs.FileMode, error) {
 		return nil, 0, err
 	}
 	defer root.Close()
+	return readIn(root, name, rel, max)
+}
+
+// readIn reads the regular file name of root, whose workspace path is
+// rel, as [FS.ReadFileMax] says.
+func readIn(root *os.Root, name, rel string, max int64) ([]byte, fs.FileMode, error) {
 	if fi, err := root.Stat(name); err != nil {
 		return nil, 0, ioError("read", rel, err)
 	} else if err := regular("read", rel, fi); err != nil {
