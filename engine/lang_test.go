@@ -226,3 +226,14 @@ func TestLanguageArgs(t *testing.T) {
 		wantError(t, r, fault.BadArgument, want)
 	}
 }
+
+// A plan that asks one driver several times reports each distinct status
+// of it once.
+func TestDriverStatusesOnce(t *testing.T) {
+	caps := &langCaps{outline: []Symbol{{Name: "F", Kind: "function", Path: "a.go", Line: 1, Column: 6}}}
+	e, _ := setup(t, map[string]string{"a.go": "package a\n"}, Options{Capabilities: caps})
+	r := langPlan(t, e, `{"ops": [{"step": "hover", "args": {"path": "a.go", "symbol": "F"}}, {"step": "symbols", "args": {"path": "a.go"}}]}`)
+	if !r.OK || len(r.Drivers) != 1 || len(caps.queries) != 3 {
+		t.Fatalf("three requests gave drivers %+v", r.Drivers)
+	}
+}

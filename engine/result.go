@@ -93,10 +93,23 @@ func (r *Result) addStale(stale []workspace.Stale) {
 
 func (r *Result) finish() {
 	SortDiagnostics(r.Diagnostics)
+	r.Drivers = uniqueStatuses(r.Drivers)
 	r.OK = r.Error == nil && complete(r.Drivers)
 	for _, d := range r.Diagnostics {
 		if d.Severity == SeverityError {
 			r.OK = false
 		}
 	}
+}
+
+// uniqueStatuses keeps the first of equal driver statuses: a plan that
+// asks one server several times reports it once per distinct answer.
+func uniqueStatuses(ds []DriverStatus) []DriverStatus {
+	out := ds[:0]
+	for _, d := range ds {
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }

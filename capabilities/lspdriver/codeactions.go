@@ -63,6 +63,9 @@ func (d *Driver) codeActions(ctx context.Context, srv *lsp.Server, v *view, ms *
 	res := &capabilities.Result{Status: engine.StatusOK}
 	seen := map[actionKey]int{}
 	for _, a := range actions {
+		if !editKind(a.Kind, q.Only) {
+			continue
+		}
 		key := actionKey{Title: a.Title, Kind: a.Kind}
 		key.N = seen[key]
 		seen[actionKey{Title: a.Title, Kind: a.Kind}]++
@@ -78,6 +81,34 @@ func (d *Driver) codeActions(ctx context.Context, srv *lsp.Server, v *view, ms *
 	}
 	return res
 }
+
+// editKinds are the kinds of action listed unless only asks for others:
+// LSP's kinds of actions that change code. gopls also offers source
+// actions that open a browser, toggle its own annotations or create
+// files (source.doc, source.toggleCompilerOptDetails, source.addTest):
+// they change no code a change can carry, and some change the server's
+// state for every session.
+var editKinds = []string{"quickfix", "refactor", "source.organizeImports", "source.fixAll"}
+
+// editKind reports whether an action of kind is listed: one of only's
+// kinds (or below one) when only is given, else a kind that changes code
+// or no kind.
+func editKind(kind string, only []string) bool {
+	within := func(prefixes []string) bool {
+		for _, p := range prefixes {
+			if kind == p || hasPrefix(kind, p+".") {
+				return true
+			}
+		}
+		return false
+	}
+	if len(only) > 0 {
+		return within(only)
+	}
+	return kind == "" || within(editKinds)
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 
 // applyAction applies the action Query.Apply names (see the file comment).
 func (d *Driver) applyAction(ctx context.Context, srv *lsp.Server, v *view, req *capabilities.Request, qs []lsp.ActionQuery) *capabilities.Result {
