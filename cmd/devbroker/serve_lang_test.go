@@ -89,9 +89,9 @@ const (
 )
 
 // Every language tool through MCP on gopls: definition, references, hover,
-// symbols (outline and search), an ambiguous symbol, a rename across two
-// packages that leaves the disk untouched until write, and a code action
-// listed and applied.
+// symbols (outline and search), an ambiguous symbol, a code action listed
+// and applied (it fixes c/c.go's unused import), and a rename across two
+// packages that leaves the disk untouched until write, checked clean.
 func TestServeLanguageToolsGopls(t *testing.T) {
 	if _, err := exec.LookPath("gopls"); err != nil {
 		t.Skip("needs gopls (make tools installs it)")
@@ -132,6 +132,23 @@ func TestServeLanguageToolsGopls(t *testing.T) {
 		t.Errorf("an ambiguous symbol: %s", resultText(res))
 	}
 
+	// code_actions: list, then apply one by its id (the workspace only).
+	r = langCall(t, cs, "code_actions", map[string]any{"path": "c/c.go", "only": []string{"source.organizeImports"}})
+	if len(r.Answers[0].Actions) != 1 {
+		t.Fatalf("organize imports offered %+v", r.Answers[0].Actions)
+	}
+	r = langCall(t, cs, "code_actions", map[string]any{"apply": r.Answers[0].Actions[0].ID})
+	if r.Answers[0].Applied == "" || !slices.Equal(r.Unwritten, []string{"c/c.go"}) || testtree.Read(t, root)["c/c.go"] != goC {
+		t.Fatalf("apply: %+v unwritten %v", r.Answers, r.Unwritten)
+	}
+	r = langCall(t, cs, "read_lines", map[string]any{"path": "c/c.go", "start": 1})
+	if strings.Contains(r.Reads["c/c.go"], `"os"`) {
+		t.Errorf("organize imports kept the unused import: %q", r.Reads["c/c.go"])
+	}
+	if r = langCall(t, cs, "write", map[string]any{}); !slices.Equal(r.Written, []string{"c/c.go"}) {
+		t.Fatalf("write after the code action: %v", r.Written)
+	}
+
 	// rename across two packages: the workspace only, until write.
 	r = langCall(t, cs, "rename", map[string]any{"path": "a/a.go", "symbol": "Add", "new_name": "Plus"})
 	if len(r.Written) != 0 || !slices.Equal(r.Unwritten, []string{"a/a.go", "b/b.go"}) {
@@ -151,19 +168,6 @@ func TestServeLanguageToolsGopls(t *testing.T) {
 		t.Fatalf("after write: %q, %q", got["a/a.go"], got["b/b.go"])
 	}
 
-	// code_actions: list, then apply one by its id (the workspace only).
-	r = langCall(t, cs, "code_actions", map[string]any{"path": "c/c.go", "only": []string{"source.organizeImports"}})
-	if len(r.Answers[0].Actions) != 1 {
-		t.Fatalf("organize imports offered %+v", r.Answers[0].Actions)
-	}
-	r = langCall(t, cs, "code_actions", map[string]any{"apply": r.Answers[0].Actions[0].ID})
-	if r.Answers[0].Applied == "" || !slices.Equal(r.Unwritten, []string{"c/c.go"}) || testtree.Read(t, root)["c/c.go"] != goC {
-		t.Fatalf("apply: %+v unwritten %v", r.Answers, r.Unwritten)
-	}
-	r = langCall(t, cs, "read_lines", map[string]any{"path": "c/c.go", "start": 1})
-	if strings.Contains(r.Reads["c/c.go"], `"os"`) {
-		t.Errorf("organize imports kept the unused import: %q", r.Reads["c/c.go"])
-	}
 }
 
 // The language tools on pyright: definition, hover and rename (a rename
