@@ -2,7 +2,6 @@ package editor_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -84,14 +83,7 @@ func TestLanguageStepsThroughPlan(t *testing.T) {
 	if !r.OK || len(r.Answers) != 1 || r.Answers[0].Name != "rename" {
 		t.Fatalf("rename: ok %v answers %+v error %+v", r.OK, r.Answers, r.Error)
 	}
-	var e wsEdit
-	if err := json.Unmarshal(r.Edit, &e); err != nil {
-		t.Fatal(err)
-	}
-	var kinds []string
-	for _, ch := range e.DocumentChanges {
-		kinds = append(kinds, ch.Kind)
-	}
+	kinds := changeKinds(t, r.Edit)
 	if !slices.Equal(kinds, []string{"rename", "", ""}) {
 		t.Errorf("rename's documentChanges kinds = %q, want a RenameFile, then two text edits", kinds)
 	}
@@ -109,7 +101,7 @@ func TestLanguageStepsThroughPlan(t *testing.T) {
 	c.must("devbroker/plan", map[string]any{"paths": []string{}, "ops": []any{
 		map[string]any{"step": "code_actions", "args": map[string]any{"path": "a.txt", "line": 1}},
 	}}, &r)
-	if !r.OK || len(r.Answers) != 1 || len(r.Answers[0].Actions) != 1 || !noChanges(t, r.Edit) {
+	if !r.OK || len(r.Answers) != 1 || len(r.Answers[0].Actions) != 1 || len(r.Edit) > 0 && len(changeKinds(t, r.Edit)) > 0 {
 		t.Fatalf("code_actions list: ok %v answers %+v edit %s error %+v", r.OK, r.Answers, r.Edit, r.Error)
 	}
 	id := r.Answers[0].Actions[0].ID
@@ -125,49 +117,5 @@ func TestLanguageStepsThroughPlan(t *testing.T) {
 	}
 	if d := testtree.Read(t, root); len(d) != 2 || d["a.txt"] != disk["a.txt"] {
 		t.Fatalf("the code action wrote the disk: %v", d)
-	}
-}
-
-// noChanges reports whether a plan's edit changes nothing.
-func noChanges(t *testing.T, raw json.RawMessage) bool {
-	t.Helper()
-	if len(raw) == 0 {
-		return true
-	}
-	var e wsEdit
-	if err := json.Unmarshal(raw, &e); err != nil {
-		t.Fatal(err)
-	}
-	return len(e.DocumentChanges) == 0
-}
-
-// On gopls, a rename across two packages through devbroker/plan renames the
-// unsaved buffer's code (the server sees the buffers) and comes back as
-// the edit to apply; the disk is untouched.
-func TestRenameThroughPlanOnGopls(t *testing.T) {
-	disk := map[string]string{
-		"go.mod": "module example.com/m\n\ngo 1.22\n",
-		"a/a.go": "package a\n\n// Add adds.\nfunc Add(x, y int) int { return x + y }\n",
-		"b/b.go": "package b\n\nimport \"example.com/m/a\"\n\nfunc Sum(x, y int) int { return a.Add(x, y) }\n",
-	}
-	root := testtree.New(t, disk)
-	c := startWith(t, root, broker.Options{Load: realDrivers})
-	c.init(nil)
-	buf := strings.Replace(disk["b/b.go"], "return a.Add(x, y)", "return a.Add(y, x) + a.Add(x, 1)", 1) // unsaved
-	c.open("b/b.go", buf, 7)
-
-	var r planResult
-	c.must("devbroker/plan", map[string]any{"paths": []string{}, "ops": []any{
-		map[string]any{"step": "rename", "args": map[string]any{"path": "a/a.go", "symbol": "Add", "new_name": "Plus"}},
-	}}, &r)
-	if !r.OK {
-		t.Fatalf("rename: %+v", r.Error)
-	}
-	view := c.applyWorkspaceEdit(map[string]string{"a/a.go": disk["a/a.go"], "b/b.go": buf}, r.Edit)
-	if want := strings.ReplaceAll(buf, "a.Add(", "a.Plus("); view["b/b.go"] != want || !strings.Contains(view["a/a.go"], "func Plus(x, y int) int") {
-		t.Fatalf("the editor's files after the edit: %q, want b/b.go %q", view, want)
-	}
-	if d := testtree.Read(t, root); d["a/a.go"] != disk["a/a.go"] || d["b/b.go"] != disk["b/b.go"] {
-		t.Fatalf("rename wrote the disk: %v", d)
 	}
 }
