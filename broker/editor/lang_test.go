@@ -119,3 +119,34 @@ func TestLanguageStepsThroughPlan(t *testing.T) {
 		t.Fatalf("the code action wrote the disk: %v", d)
 	}
 }
+
+// On gopls, a rename across two packages through devbroker/plan renames the
+// unsaved buffer's code (the server sees the buffers) and comes back as
+// the edit to apply; the disk is untouched.
+func TestRenameThroughPlanOnGopls(t *testing.T) {
+	disk := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"a/a.go": "package a\n\n// Add adds.\nfunc Add(x, y int) int { return x + y }\n",
+		"b/b.go": "package b\n\nimport \"example.com/m/a\"\n\nfunc Sum(x, y int) int { return a.Add(x, y) }\n",
+	}
+	root := testtree.New(t, disk)
+	c := startWith(t, root, broker.Options{Load: realDrivers})
+	c.init(nil)
+	buf := strings.Replace(disk["b/b.go"], "return a.Add(x, y)", "return a.Add(y, x) + a.Add(x, 1)", 1) // unsaved
+	c.open("b/b.go", buf, 7)
+
+	var r planResult
+	c.must("devbroker/plan", map[string]any{"paths": []string{}, "ops": []any{
+		map[string]any{"step": "rename", "args": map[string]any{"path": "a/a.go", "symbol": "Add", "new_name": "Plus"}},
+	}}, &r)
+	if !r.OK {
+		t.Fatalf("rename: %+v", r.Error)
+	}
+	view := c.applyWorkspaceEdit(map[string]string{"a/a.go": disk["a/a.go"], "b/b.go": buf}, r.Edit)
+	if want := strings.ReplaceAll(buf, "a.Add(", "a.Plus("); view["b/b.go"] != want || !strings.Contains(view["a/a.go"], "func Plus(x, y int) int") {
+		t.Fatalf("the editor's files after the edit: %q, want b/b.go %q", view, want)
+	}
+	if d := testtree.Read(t, root); d["a/a.go"] != disk["a/a.go"] || d["b/b.go"] != disk["b/b.go"] {
+		t.Fatalf("rename wrote the disk: %v", d)
+	}
+}
