@@ -190,10 +190,11 @@ func (r *Root) DiskChanged(paths []string) {
 var _ engine.DiskObserver = (*Root)(nil)
 
 // Kinds lists the capability kinds that have a driver found working, in
-// the seed's order (format, lint, check).
+// the seed's order (format, lint, check), then the language kinds in the
+// steps' order (engine.LanguageKinds).
 func (r *Root) Kinds() []engine.Kind {
 	var out []engine.Kind
-	for _, k := range []engine.Kind{engine.Format, engine.Lint, engine.Check} {
+	for _, k := range append([]engine.Kind{engine.Format, engine.Lint, engine.Check}, engine.LanguageKinds()...) {
 		if r.serves(k) {
 			out = append(out, k)
 		}

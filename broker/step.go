@@ -32,7 +32,10 @@ type StepRequest struct {
 // files it changed are written before Step returns, as if the plan were the
 // step followed by `write` of those files; unwritten changes the session
 // made earlier to other files stay unwritten. The result merges both: its
-// error names the write as step 2 when the write failed.
+// error names the write as step 2 when the write failed. A step that
+// changes the workspace only (engine.Step.Unwritten: rename, code_actions)
+// is never followed by a write: its change waits for one, so that it can
+// be checked first.
 func (s *Session) Step(ctx context.Context, req StepRequest) *engine.Result {
 	var res *engine.Result
 	err := s.call(func() error {
@@ -58,7 +61,7 @@ func (s *Session) step(ctx context.Context, req StepRequest) *engine.Result {
 		plan.Paths = []string{}
 	}
 	res := s.eng.Run(ctx, plan)
-	if step, ok := engine.LookupStep(name); res.Error != nil || !ok || !step.Mutates {
+	if step, ok := engine.LookupStep(name); res.Error != nil || !ok || !step.Mutates || step.Unwritten {
 		return res
 	}
 	changed := changedSince(before, s)

@@ -146,14 +146,7 @@ func TestEditorApplyFileOperations(t *testing.T) {
 	if !r.OK {
 		t.Fatalf("plan failed: %+v", r.Error)
 	}
-	var e wsEdit
-	if err := json.Unmarshal(r.Edit, &e); err != nil {
-		t.Fatal(err)
-	}
-	var kinds []string
-	for _, ch := range e.DocumentChanges {
-		kinds = append(kinds, ch.Kind)
-	}
+	kinds := changeKinds(t, r.Edit)
 	if !slices.Equal(kinds, []string{"rename", "delete", "create", "", "", ""}) {
 		t.Errorf("documentChanges kinds = %q, want rename, delete, create, then text edits", kinds)
 	}

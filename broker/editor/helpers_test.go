@@ -232,6 +232,21 @@ func (c *client) pathOfURI(u string) string {
 	return filepath.ToSlash(rel)
 }
 
+// changeKinds lists the kinds of an edit's documentChanges, in order
+// ("" for a TextDocumentEdit).
+func changeKinds(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	var e wsEdit
+	if err := json.Unmarshal(raw, &e); err != nil {
+		t.Fatal(err)
+	}
+	kinds := []string{}
+	for _, ch := range e.DocumentChanges {
+		kinds = append(kinds, ch.Kind)
+	}
+	return kinds
+}
+
 // applyWorkspaceEdit applies edit to files and returns the result.
 func (c *client) applyWorkspaceEdit(files map[string]string, raw json.RawMessage) map[string]string {
 	c.t.Helper()

@@ -87,13 +87,19 @@ type toolSpec struct {
 
 // stepTools builds the tool of each step of the engine's registry.
 var stepTools = map[engine.StepName]func(*Server) (*sdk.Tool, sdk.ToolHandler){
-	engine.StepReadLines:  (*Server).readLinesTool,
-	engine.StepEdit:       (*Server).editTool,
-	engine.StepApplyPatch: (*Server).applyPatchTool,
-	engine.StepWrite:      (*Server).writeTool,
-	engine.StepFormat:     (*Server).formatTool,
-	engine.StepLint:       (*Server).lintTool,
-	engine.StepCheck:      (*Server).checkTool,
+	engine.StepReadLines:   (*Server).readLinesTool,
+	engine.StepEdit:        (*Server).editTool,
+	engine.StepApplyPatch:  (*Server).applyPatchTool,
+	engine.StepWrite:       (*Server).writeTool,
+	engine.StepFormat:      (*Server).formatTool,
+	engine.StepLint:        (*Server).lintTool,
+	engine.StepCheck:       (*Server).checkTool,
+	engine.StepDefinition:  (*Server).definitionTool,
+	engine.StepReferences:  (*Server).referencesTool,
+	engine.StepHover:       (*Server).hoverTool,
+	engine.StepSymbols:     (*Server).symbolsTool,
+	engine.StepRename:      (*Server).renameTool,
+	engine.StepCodeActions: (*Server).codeActionsTool,
 }
 
 // tools is every tool, in the order they are listed: dev_plan, one tool per
@@ -167,20 +173,26 @@ func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*S
 
 // instructions are the server's instructions to a model: what devbroker
 // is, a three-line guide to which tools to use, and what ok means. The
-// steps that write come from the engine's registry.
+// steps that write, and the language steps, come from the engine's
+// registry.
 func instructions() string {
-	var mutating []string
+	var mutating, asks, unwritten []string
 	for _, st := range engine.Steps() {
-		if st.Mutates {
+		switch {
+		case st.Mutates:
 			mutating = append(mutating, string(st.Name))
+		case st.Unwritten:
+			unwritten = append(unwritten, string(st.Name))
+		case slices.Contains(engine.LanguageKinds(), st.Kind):
+			asks = append(asks, string(st.Name))
 		}
 	}
 	return `devbroker reads, changes and checks the files of one project directory (the root) with real tools: formatters, linters, type checkers and language servers. Nothing outside the root is reachable.
 Which tools to use:
 1. To change code and see whether it still builds before anything is written, use dev_plan: it edits an in-memory copy of the files (paths relative to the root) and runs lint and check on that copy; only a write step (or the write tool) puts the changes on disk, and discard drops them.
 2. For a quick change by exact text, use edit_file, read_file and write_file: they work on the files on disk by absolute path and write at once; read a file before you change it.
-3. The single-step tools do one dev_plan step each: read_lines and check change nothing; ` + list(mutating, "and") + ` write the files they changed when they succeed.
-ok is true only when no finding is an error and every tool answered completely; error findings are the answer, not a failure. format, lint and check appear when a working tool serves them: probe says which work and why the others do not.`
+3. The single-step tools do one dev_plan step each: read_lines and check change nothing; ` + list(mutating, "and") + ` write the files they changed when they succeed; ` + list(asks, "and") + ` find and explain code through the language server (point at it with symbol, a name or Type.Method, instead of columns); ` + list(unwritten, "and") + ` change only the in-memory copy: dev_plan with rename, check, write is the safe rename.
+ok is true only when no finding is an error and every tool answered completely; error findings are the answer, not a failure. format, lint, check and the language tools appear when a working tool serves them: probe says which work and why the others do not.`
 }
 
 // list joins words as prose: "a, b and c".

@@ -1,9 +1,11 @@
 package mcp
 
 import (
+	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -104,19 +106,37 @@ func TestPlanCallDecodesOnce(t *testing.T) {
 }
 
 // dev_plan's description, as a client lists it, names every step the
-// root serves with its synopsis, and says which are unavailable.
+// root serves with its arguments (the language steps share one line), and
+// says which are unavailable; the args schema gives every step's synopsis.
 func TestPlanDocCoversEveryStep(t *testing.T) {
-	for _, kinds := range [][]engine.Kind{{engine.Format, engine.Lint, engine.Check}, {engine.Lint}} {
+	ident := regexp.MustCompile(`[a-z_]+`)
+	for _, kinds := range [][]engine.Kind{allKinds(), {engine.Format, engine.Lint, engine.Check}, {engine.Lint}} {
 		tools, _ := listTools(t, kinds...)
-		d := toolNamed(tools, "dev_plan").Description
-		for _, st := range engine.Steps() {
-			head := "- " + string(st.Name) + " " + st.Synopsis
-			if on := st.Kind == "" || slices.Contains(kinds, st.Kind); on != strings.Contains(d, head) {
-				t.Errorf("kinds %v: dev_plan's description lists %q: %v, want %v", kinds, head, !on, on)
+		tl := toolNamed(tools, "dev_plan")
+		d := tl.Description
+		var steps, note string
+		for _, line := range strings.Split(d, "\n") {
+			if strings.HasPrefix(line, "- ") {
+				steps += line + "\n"
+			} else if strings.Contains(line, "unavailable") {
+				note = line
 			}
 		}
-		if len(kinds) == 1 && !strings.Contains(d, "format and check unavailable") {
-			t.Errorf("kinds %v: dev_plan's description does not say format and check are unavailable:\n%s", kinds, d)
+		in, _ := json.Marshal(tl.InputSchema)
+		for _, st := range engine.Steps() {
+			name := regexp.MustCompile(`\b` + string(st.Name) + `\b`)
+			if !strings.Contains(string(in), string(st.Name)+" "+st.Synopsis) {
+				t.Errorf("dev_plan's args schema lacks %s's synopsis %s", st.Name, st.Synopsis)
+			}
+			on := st.Kind == "" || slices.Contains(kinds, st.Kind)
+			if name.MatchString(steps) != on || name.MatchString(note) == on {
+				t.Errorf("kinds %v: dev_plan's description lists %s: %v, notes it unavailable: %v; want %v, %v:\n%s", kinds, st.Name, !on, on, on, !on, d)
+			}
+			for _, arg := range ident.FindAllString(st.Synopsis, -1) {
+				if on && !strings.Contains(steps, arg) {
+					t.Errorf("kinds %v: dev_plan's description lacks %s's argument %s", kinds, st.Name, arg)
+				}
+			}
 		}
 	}
 }

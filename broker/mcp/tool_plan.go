@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -29,18 +30,19 @@ type PlanOp struct {
 	Label string          `json:"label,omitempty" jsonschema:"read_lines only: the key of its text in reads (default: the path); labels must be unique in a plan"`
 }
 
-// planDoc is dev_plan's description; %s is the list of steps available,
-// each "- name synopsis", with a note naming the ones that are not.
-const planDoc = `Run several steps in one call over the session's workspace, an in-memory copy of the project's files, so code can be changed and checked before anything reaches disk. paths (relative to the root, or globs such as src/**/*.go) are read from disk first; then ops run in order, each {step, args}. A step works as the tool of the same name, except that nothing reaches disk until a write step:
+// planDoc is dev_plan's description; %s is the list of steps available
+// (see planSteps), with a note naming the ones that are not.
+const planDoc = `Run steps in order over the session's workspace, an in-memory copy of the project's files, to change and check code before it reaches disk. paths (relative to the root, or globs like src/**/*.go) are read first; each op is {step, args}, as the tool of that name, but nothing is written before a write step:
 %s
-Unwritten changes stay in the workspace across calls until write or discard. The whole plan is validated before it runs; the first step that fails stops it, and the steps before keep their effect in the workspace. A lint or check that finds an error, or whose answer is incomplete, fails and stops the plan: edit, lint, check, write writes only code that passed; edit, write, check writes first and reports after. ok is true only when every step ran, no finding is an error and every driver answered completely.`
+Changes stay in the workspace until write or discard. The plan is validated first; the first failing step stops it, earlier steps keep their effect. A lint or check with an error or an incomplete answer stops the plan: edit, lint, check, write writes only code that passed; rename, check, write is the safe rename. ok: every step ran, no error finding, every driver answered completely.`
 
 // stepNotes are what dev_plan's description adds to a step's synopsis.
 var stepNotes = map[engine.StepName]string{
-	engine.StepReadLines: " (the text lands in reads[label or path])",
-	engine.StepWrite:     " (the workspace's unwritten changes)",
-	engine.StepCheck:     " (checks what the workspace holds)",
+	engine.StepReadLines: " (text in reads[label or path])",
 }
+
+// pointAt is the synopsis the language steps that point at code share.
+const pointAt = "{path, symbol? | line+column?"
 
 func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[PlanParams]()
@@ -49,19 +51,12 @@ func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
 	setEnum(op, "step", steps)
 	// args stay raw for their step's decoder, but are an object.
 	op.Properties["args"] = &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{}}
-	var synopses, lines, missing []string
+	var synopses []string
 	for _, st := range engine.Steps() {
 		synopses = append(synopses, fmt.Sprintf("%s %s", st.Name, st.Synopsis))
-		if st.Kind == "" || s.root.Has(st.Kind) {
-			lines = append(lines, fmt.Sprintf("- %s %s%s", st.Name, st.Synopsis, stepNotes[st.Name]))
-		} else {
-			missing = append(missing, string(st.Name))
-		}
 	}
 	op.Properties["args"].Description = "the step's arguments. " + strings.Join(synopses, "; ")
-	if len(missing) > 0 {
-		lines = append(lines, "("+list(missing, "and")+" unavailable: no working driver was found; see probe.)")
-	}
+	lines := planSteps(s.root.Has)
 	tool := &sdk.Tool{
 		Name:         "dev_plan",
 		Title:        "Edit, check and write in one plan",
@@ -81,6 +76,41 @@ func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
 		stop()
 		return devToolResult(r, bs.Pending())
 	})
+}
+
+// planSteps lists the steps available for dev_plan's description: one
+// line "- name synopsis" per step, except the language steps, which share
+// one line (those that point at code grouped by their shared synopsis,
+// their own arguments in brackets), then a note naming the steps that are
+// unavailable.
+func planSteps(has func(engine.Kind) bool) []string {
+	var lines, pointers, others, missing []string
+	for _, st := range engine.Steps() {
+		rest, points := strings.CutPrefix(st.Synopsis, pointAt)
+		switch {
+		case st.Kind != "" && !has(st.Kind):
+			missing = append(missing, string(st.Name))
+		case !slices.Contains(engine.LanguageKinds(), st.Kind):
+			lines = append(lines, fmt.Sprintf("- %s %s%s", st.Name, st.Synopsis, stepNotes[st.Name]))
+		case points && rest == "}":
+			pointers = append(pointers, string(st.Name))
+		case points:
+			pointers = append(pointers, fmt.Sprintf("%s (%s)", st.Name, strings.TrimSuffix(strings.TrimPrefix(rest, ", "), "}")))
+		default:
+			others = append(others, fmt.Sprintf("%s %s", st.Name, st.Synopsis))
+		}
+	}
+	var language []string
+	if len(pointers) > 0 {
+		language = append(language, strings.Join(pointers, ", ")+" "+pointAt+"}")
+	}
+	if language = append(language, others...); len(language) > 0 {
+		lines = append(lines, "- "+strings.Join(language, "; ")+" (symbol: a name or Type.Method)")
+	}
+	if len(missing) > 0 {
+		lines = append(lines, "("+list(missing, "and")+" unavailable: no working driver was found; see probe.)")
+	}
+	return lines
 }
 
 // plan makes the engine's plan from the decoded parameters, each op's

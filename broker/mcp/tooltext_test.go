@@ -31,7 +31,12 @@ var jargon = regexp.MustCompile(`(?i)seed|\bturns?\b|CONTRACT|DevResult`)
 
 // readOnlyTools are the tools that change neither the disk nor a session's
 // unwritten changes.
-var readOnlyTools = []string{"check", "probe", "read_file", "read_lines"}
+var readOnlyTools = []string{"check", "definition", "hover", "probe", "read_file", "read_lines", "references", "symbols"}
+
+// allKinds are every kind a root's drivers can serve.
+func allKinds() []engine.Kind {
+	return append([]engine.Kind{engine.Format, engine.Lint, engine.Check}, engine.LanguageKinds()...)
+}
 
 // listTools lists the tools and the instructions of a server whose drivers
 // serve the kinds given.
@@ -54,7 +59,7 @@ func listTools(t *testing.T, kinds ...engine.Kind) ([]*sdk.Tool, string) {
 }
 
 func TestToolTextsFitABudgetAndSpeakPlainly(t *testing.T) {
-	for _, kinds := range [][]engine.Kind{{engine.Format, engine.Lint, engine.Check}, nil} {
+	for _, kinds := range [][]engine.Kind{allKinds(), {engine.Format, engine.Lint, engine.Check}, nil} {
 		tools, instr := listTools(t, kinds...)
 		if len(instr) > instructionsBudget {
 			t.Errorf("instructions: %d bytes, budget %d", len(instr), instructionsBudget)
@@ -97,7 +102,7 @@ func TestInstructionsGiveAThreeLineGuide(t *testing.T) {
 }
 
 func TestEveryToolHasATitleAndHonestAnnotations(t *testing.T) {
-	tools, _ := listTools(t, engine.Format, engine.Lint, engine.Check)
+	tools, _ := listTools(t, allKinds()...)
 	if len(tools) != len(ToolNames()) {
 		t.Fatalf("%d tools listed, want all %d", len(tools), len(ToolNames()))
 	}
@@ -169,4 +174,36 @@ func toolNamed(tools []*sdk.Tool, name string) *sdk.Tool {
 		}
 	}
 	return &sdk.Tool{Name: name}
+}
+
+// The language tools say how to point at code: 1-based lines and
+// characters, symbol (a name or Type.Method) instead of columns, and what
+// an ambiguous symbol does; rename and code_actions say they change the
+// workspace only and that rename -> check -> write is the safe way.
+func TestLanguageToolsSayHowToPointAndWhatTheyWrite(t *testing.T) {
+	tools, _ := listTools(t, allKinds()...)
+	for _, name := range []string{"definition", "references", "hover", "rename"} {
+		d := toolNamed(tools, name).Description
+		for _, s := range []string{"1-based lines and characters", "symbol", "Type.Method", "saves knowing columns", "ambiguous symbol fails, listing the candidates"} {
+			if !strings.Contains(d, s) {
+				t.Errorf("%s does not say %q: %s", name, s, d)
+			}
+		}
+	}
+	for _, name := range []string{"symbols", "code_actions"} {
+		if d := toolNamed(tools, name).Description; !strings.Contains(d, "1-based") {
+			t.Errorf("%s does not say positions are 1-based: %s", name, d)
+		}
+	}
+	for _, name := range []string{"rename", "code_actions"} {
+		d := toolNamed(tools, name).Description
+		for _, s := range []string{"changes the workspace only; nothing is written until write (or dev_plan with " + name + ", check, write)", name + " -> check -> write"} {
+			if !strings.Contains(d, s) {
+				t.Errorf("%s does not say %q: %s", name, s, d)
+			}
+		}
+		if a := toolNamed(tools, name).Annotations; a == nil || a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint {
+			t.Errorf("%s: annotations %+v, want not read-only and not destructive", name, a)
+		}
+	}
 }

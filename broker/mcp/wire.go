@@ -47,6 +47,12 @@ func devResultText(r *wire.DevResult) string {
 	for _, k := range labels {
 		fmt.Fprintf(&b, "--- read %s ---\n%s\n--- end %s ---\n", k, r.Reads[k], k)
 	}
+	for _, a := range r.Answers {
+		if len(r.Answers) > 1 {
+			fmt.Fprintf(&b, "--- step %d (%s) ---\n", a.Step, a.Name)
+		}
+		a.WriteText(&b)
+	}
 	for _, c := range r.Changes {
 		from := ""
 		if c.From != "" {

@@ -4,8 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
+	ws "github.com/devbroker/devbroker/engine/workspace"
 )
 
 // TestProbeTextIsTheReportsText: the probe tool's text is the report's one
@@ -42,5 +44,24 @@ func TestProbeTextIsTheReportsText(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("probe text lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// A plan's answers read plainly in the text a model reads (the answer's
+// one text form, wire.Answer.WriteText), each under its step when there
+// are several, before the changes and what is left unwritten.
+func TestDevResultTextShowsAnswers(t *testing.T) {
+	r := &engine.Result{OK: true, Answers: []engine.Answer{
+		{Step: 1, Name: engine.StepDefinition, Locations: []engine.Location{{Path: "a.go", Line: 3, Column: 6, Text: "func Add(a, b int) int {"}}},
+		{Step: 2, Name: engine.StepRename},
+	}, Changes: []ws.Change{{Path: "a.go", Kind: ws.Modified, Added: 1, Removed: 1}}}
+	got := devResultText(wire.NewDevResult(r, []string{"a.go"}, wire.Options{}))
+	want := "ok: true\n--- step 1 (definition) ---\na.go:3:6: func Add(a, b int) int {\n--- step 2 (rename) ---\nrenamed in the workspace; nothing is written until write\nchange: modified a.go (+1 -1)\nunwritten (in the workspace, not on disk): a.go"
+	if got != want {
+		t.Fatalf("text:\n%s\nwant:\n%s", got, want)
+	}
+	r.Answers = r.Answers[:1]
+	if got := devResultText(wire.NewDevResult(r, nil, wire.Options{})); strings.Contains(got, "--- step") {
+		t.Errorf("one answer has a step header:\n%s", got)
 	}
 }

@@ -40,6 +40,21 @@ var commands = []struct {
                                            (exit 0 clean, 1 findings, 2 tool failure)`, diagCommand(engine.Format)},
 	{"lint", "", diagCommand(engine.Lint)},
 	{"check", "", diagCommand(engine.Check)},
+	{"definition", `devbroker definition|references|hover [--root DIR] [--trust] [--json] POSITION [--symbol NAME]
+                                           where the code at POSITION is defined, used, or what it is;
+                                           POSITION is PATH:LINE:COL, or PATH[:LINE] with --symbol NAME
+                                           (a name or Type.Method); prints path:line:col: text lines`, cmdPoint(engine.StepDefinition)},
+	{"references", "", cmdPoint(engine.StepReferences)},
+	{"hover", "", cmdPoint(engine.StepHover)},
+	{"symbols", `devbroker symbols [--root DIR] [--trust] [--json] PATH | --query TEXT
+                                           a file's outline, or the project's symbols matching TEXT`, cmdSymbols},
+	{"rename", `devbroker rename [--root DIR] [--trust] [--json] [--write] POSITION [--symbol NAME] NEW_NAME
+                                           rename everywhere: print the diff and write nothing, or with
+                                           --write check the result and write it only when it is clean`, cmdRename},
+	{"code-actions", `devbroker code-actions [--root DIR] [--trust] [--json] [--only KIND]... PATH[:LINE[:COL]] [--apply ID [--write]]
+                                           list the quick fixes and refactorings offered there, each with
+                                           an id; --apply ID applies one: prints the diff, or with --write
+                                           checks the result and writes it only when it is clean`, cmdCodeActions},
 	{"serve", `devbroker serve --mcp [--root DIR] [--trust] [--http ADDR [--token-file FILE]]
                                            serve the MCP tools to agents over stdio, or streamable HTTP
                                            (a non-loopback ADDR needs DEVBROKER_TOKEN or --token-file)

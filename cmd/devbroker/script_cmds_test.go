@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -82,6 +83,19 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		if got != want {
 			ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
 		}
+	},
+	// capture VAR REGEXP: set VAR to the first submatch of REGEXP (a
+	// multi-line pattern) in the last command's standard output, to use
+	// an answer (a code action's id) in a later command.
+	"capture": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: capture VAR REGEXP")
+		}
+		m := regexp.MustCompile("(?m)" + args[1]).FindStringSubmatch(ts.ReadFile("stdout"))
+		if len(m) < 2 {
+			ts.Fatalf("capture: no match for %s (with a submatch) in stdout", args[1])
+		}
+		ts.Setenv(args[0], m[1])
 	},
 	// mode MODE FILE: assert a file's permission bits (octal).
 	"mode": func(ts *testscript.TestScript, neg bool, args []string) {

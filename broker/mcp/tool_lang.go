@@ -1,0 +1,141 @@
+package mcp
+
+// This file defines the language tools: definition, references, hover and
+// symbols, which answer about the code in the session's workspace, and
+// rename and code_actions, which change that workspace and write nothing
+// (their steps are engine.Step.Unwritten: broker.Session.Step writes only
+// after a step that Mutates). Each is one step of a plan, answered in the
+// result's answers.
+
+import (
+	"fmt"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/broker/wire"
+	"github.com/devbroker/devbroker/engine"
+)
+
+// pointDoc says, in every tool that points at code, how to point.
+const pointDoc = ` Say where with symbol, a name or Type.Method for a method, which saves knowing columns (add line to take its first occurrence on that line), or with line and column: positions are 1-based lines and characters. An ambiguous symbol fails, listing the candidates with their lines: give Type.Method, or add line.`
+
+// unwrittenDoc is appended to the description of rename and code_actions;
+// %s is the step that changes the workspace.
+const unwrittenDoc = ` It changes the workspace only; nothing is written until write (or dev_plan with %[1]s, check, write). The plan %[1]s -> check -> write is the safe way: it writes only code that still type-checks, and a failed check leaves the disk untouched (discard drops the change).`
+
+// langDoc explains, once per tool, what the language tools see.
+const langDoc = " The language server (gopls for Go, for example) answers over " + workspace + ", so unwritten changes count; path is relative to the root."
+
+// AtParams point at code: by symbol, by line and column, or by symbol on
+// a line.
+type AtParams struct {
+	Path   string `json:"path" jsonschema:"the file, relative to the root (e.g. src/main.go)"`
+	Symbol string `json:"symbol,omitempty" jsonschema:"the code's name, or a dotted path such as Type.Method, looked up in the file's outline; with line, its first occurrence on that line. Give symbol or line and column."`
+	Line   *int   `json:"line,omitempty" jsonschema:"1-based line; with column, or with symbol"`
+	Column *int   `json:"column,omitempty" jsonschema:"1-based character on line (Unicode characters, not bytes); needs line, not with symbol"`
+}
+
+func (p *AtParams) at() engine.At {
+	return engine.At{Path: p.Path, Symbol: p.Symbol, Line: p.Line, Column: p.Column}
+}
+
+// DefinitionParams are definition's parameters.
+type DefinitionParams struct {
+	AtParams
+}
+
+// ReferencesParams are references' parameters.
+type ReferencesParams struct {
+	AtParams
+	IncludeDeclaration bool `json:"include_declaration,omitempty" jsonschema:"also list the declaration itself"`
+}
+
+// HoverParams are hover's parameters.
+type HoverParams struct {
+	AtParams
+}
+
+// SymbolsParams are symbols' parameters.
+type SymbolsParams struct {
+	Path  string `json:"path,omitempty" jsonschema:"the file whose outline to list, relative to the root; not with query"`
+	Query string `json:"query,omitempty" jsonschema:"a name or part of one to search the whole project's symbols for; not with path"`
+}
+
+// RenameParams are rename's parameters.
+type RenameParams struct {
+	AtParams
+	NewName string `json:"new_name" jsonschema:"the new name"`
+}
+
+// CodeActionsParams are code_actions' parameters.
+type CodeActionsParams struct {
+	Path      string   `json:"path,omitempty" jsonschema:"the file to list the actions of, relative to the root; not with apply"`
+	Line      *int     `json:"line,omitempty" jsonschema:"1-based line of the range; omit for the whole file"`
+	Column    *int     `json:"column,omitempty" jsonschema:"1-based character where the range starts (default 1)"`
+	EndLine   *int     `json:"end_line,omitempty" jsonschema:"1-based last line of the range (default: line)"`
+	EndColumn *int     `json:"end_column,omitempty" jsonschema:"1-based character where the range ends (default: the end of end_line)"`
+	Only      []string `json:"only,omitempty" jsonschema:"list only these kinds and their sub-kinds: quickfix, refactor, refactor.extract, source.organizeImports, ..."`
+	Apply     string   `json:"apply,omitempty" jsonschema:"the id of an action a listing in this session gave, to apply it; alone"`
+}
+
+// lang makes a language tool: its definition (output: a DevResult) and
+// the handler that runs its step.
+func lang[P any](s *Server, step engine.StepName, title, doc string, toArgs func(*P) engine.Args) (*sdk.Tool, sdk.ToolHandler) {
+	in := schemaFor[P]()
+	tool := &sdk.Tool{
+		Name:         string(step),
+		Title:        title,
+		Description:  doc,
+		InputSchema:  in,
+		OutputSchema: schemaFor[wire.DevResult](),
+	}
+	if st, _ := engine.LookupStep(step); st.Unwritten {
+		additive(tool, false)
+	} else {
+		readOnly(tool)
+	}
+	return tool, run(s, step, in, func(p *P) broker.StepRequest { return broker.StepRequest{Args: toArgs(p)} })
+}
+
+func (s *Server) definitionTool() (*sdk.Tool, sdk.ToolHandler) {
+	return lang(s, engine.StepDefinition, "Go to definition",
+		"Find where the code at a place is defined: answers are locations, path:line:column with the text of that line."+langDoc+pointDoc+" Changes nothing.",
+		func(p *DefinitionParams) engine.Args { return &engine.DefinitionArgs{At: p.at()} })
+}
+
+func (s *Server) referencesTool() (*sdk.Tool, sdk.ToolHandler) {
+	return lang(s, engine.StepReferences, "Find references",
+		"Find every use of the code at a place across the project: locations, path:line:column with the text of each line, sorted by path and position; past 100 the answer says how many more there are (omitted). include_declaration adds the declaration."+langDoc+pointDoc+" Changes nothing.",
+		func(p *ReferencesParams) engine.Args {
+			return &engine.ReferencesArgs{At: p.at(), IncludeDeclaration: p.IncludeDeclaration}
+		})
+}
+
+func (s *Server) hoverTool() (*sdk.Tool, sdk.ToolHandler) {
+	return lang(s, engine.StepHover, "Show type and documentation",
+		"Show what the language server knows about the code at a place: its signature or type and its documentation (the answer's hover text)."+langDoc+pointDoc+" Changes nothing.",
+		func(p *HoverParams) engine.Args { return &engine.HoverArgs{At: p.at()} })
+}
+
+func (s *Server) symbolsTool() (*sdk.Tool, sdk.ToolHandler) {
+	return lang(s, engine.StepSymbols, "List or search symbols",
+		"With path, list a file's outline: every declaration with its kind and position, nested ones named by their dotted path (Type.Method), the names the symbol parameter of definition, references, hover and rename takes, so no column is needed. With query, search the whole project's symbols by name (at most 100 listed, omitted counts the rest)."+langDoc+" Positions are 1-based lines and characters. Changes nothing.",
+		func(p *SymbolsParams) engine.Args { return &engine.SymbolsArgs{Path: p.Path, Query: p.Query} })
+}
+
+func (s *Server) renameTool() (*sdk.Tool, sdk.ToolHandler) {
+	return lang(s, engine.StepRename, "Rename a symbol (in-memory)",
+		"Rename the code at a place to new_name everywhere it is used, as the language server computes it: every file edit and file rename it implies applies to the workspace all or nothing, reported as changes."+langDoc+pointDoc+
+			fmt.Sprintf(unwrittenDoc, "rename"),
+		func(p *RenameParams) engine.Args { return &engine.RenameArgs{At: p.at(), NewName: p.NewName} })
+}
+
+func (s *Server) codeActionsTool() (*sdk.Tool, sdk.ToolHandler) {
+	return lang(s, engine.StepCodeActions, "List or apply code actions (in-memory)",
+		"With path (and optionally line, or a range: 1-based lines and characters; line alone covers that line, so no column is needed), list the quick fixes and refactorings the language server offers there, each with an id. With apply: id, apply that one action to the workspace (one, where lint with fix applies every fix). Ids stay the same for the same content and place; an id from before the file changed is refused: list again."+langDoc+
+			fmt.Sprintf(unwrittenDoc, "code_actions"),
+		func(p *CodeActionsParams) engine.Args {
+			return &engine.CodeActionsArgs{Path: p.Path, Line: p.Line, Column: p.Column, EndLine: p.EndLine, EndColumn: p.EndColumn, Only: p.Only, Apply: p.Apply}
+		})
+}

@@ -1,0 +1,45 @@
+package wire_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/devbroker/devbroker/broker/wire"
+	"github.com/devbroker/devbroker/engine"
+)
+
+// An answer reads plainly: one "path:line:column: text" line per place,
+// the outline as positions with kinds and names, hover as its text, code
+// actions as "id  title (kind)", and a line for what is left out or empty.
+func TestAnswerText(t *testing.T) {
+	for _, c := range []struct {
+		a    engine.Answer
+		want string
+	}{
+		{engine.Answer{Name: engine.StepReferences, Omitted: 3, Locations: []engine.Location{
+			{Path: "a.go", Line: 3, Column: 6, Text: "func Add(a, b int) int {"},
+			{Path: "b/b.go", Line: 9, Column: 12, Text: "\treturn a.Add(1, 2)"},
+		}}, "a.go:3:6: func Add(a, b int) int {\nb/b.go:9:12: \treturn a.Add(1, 2)\n... and 3 more not listed\n"},
+		{engine.Answer{Name: engine.StepSymbols, Symbols: []engine.Symbol{
+			{Name: "Server", Kind: "struct", Path: "s.go", Line: 5, Column: 6},
+			{Name: "Server.Start", Kind: "method", Detail: "func() error", Path: "s.go", Line: 9, Column: 18},
+			{Name: "Start", Kind: "method", Container: "Server", Path: "s.go", Line: 9, Column: 18},
+		}}, "s.go:5:6: struct Server\ns.go:9:18: method Server.Start  func() error\ns.go:9:18: method Start  (in Server)\n"},
+		{engine.Answer{Name: engine.StepHover, Hover: "func Add(a, b int) int\n\nAdd adds.\n"}, "func Add(a, b int) int\n\nAdd adds.\n"},
+		{engine.Answer{Name: engine.StepCodeActions, Actions: []engine.Action{
+			{ID: "ca-1", Title: "Organize imports", Kind: "source.organizeImports", Preferred: true},
+			{ID: "ca-2", Title: "Extract function", Kind: "refactor.extract", Disabled: "no selection"},
+		}}, "ca-1  Organize imports (source.organizeImports) [preferred]\nca-2  Extract function (refactor.extract) [cannot apply now: no selection]\n"},
+		{engine.Answer{Name: engine.StepCodeActions, Applied: "Organize imports"}, "applied \"Organize imports\" to the workspace; nothing is written until write\n"},
+		{engine.Answer{Name: engine.StepRename}, "renamed in the workspace; nothing is written until write\n"},
+		{engine.Answer{Name: engine.StepDefinition}, "definition: nothing found\n"},
+		{engine.Answer{Name: engine.StepCodeActions}, "no code actions are offered there\n"},
+	} {
+		dr := wire.NewDevResult(&engine.Result{OK: true, Answers: []engine.Answer{c.a}}, nil, wire.Options{})
+		var b strings.Builder
+		dr.Answers[0].WriteText(&b)
+		if b.String() != c.want {
+			t.Errorf("%s answer:\n%s\nwant:\n%s", c.a.Name, b.String(), c.want)
+		}
+	}
+}
