@@ -25,18 +25,29 @@ func (t *tools) env() []string {
 	return append(os.Environ(), "PATH="+t.bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
 
-func buildTools(ctx context.Context, tmp string, res *results) (*tools, error) {
+// buildTools builds gopls and devbroker, unless binary names a devbroker.
+func buildTools(ctx context.Context, tmp, binary string, res *results) (*tools, error) {
 	t := &tools{bin: filepath.Join(tmp, "bin")}
 	t.devbroker, t.gopls = filepath.Join(t.bin, "devbroker"), filepath.Join(t.bin, "gopls")
-	logf("building devbroker and the pinned gopls")
-	if err := goBuild(ctx, t.devbroker, "./cmd/devbroker"); err != nil {
-		return nil, fmt.Errorf("building devbroker (run navbench from the repository's root): %w", err)
+	version := firstLine(output(ctx, "", "git", "describe", "--always", "--dirty")) + " (this checkout)"
+	if binary != "" {
+		abs, err := filepath.Abs(binary)
+		if err != nil {
+			return nil, err
+		}
+		t.devbroker, version = abs, binary+" (given with -devbroker)"
 	}
+	logf("building the pinned gopls and devbroker")
 	if err := goBuild(ctx, t.gopls, "golang.org/x/tools/gopls"); err != nil {
 		return nil, fmt.Errorf("building gopls from this module's tool dependency: %w", err)
 	}
+	if binary == "" {
+		if err := goBuild(ctx, t.devbroker, "./cmd/devbroker"); err != nil {
+			return nil, fmt.Errorf("building devbroker (run navbench from the repository's root): %w", err)
+		}
+	}
 	res.versions = append(res.versions,
-		"devbroker: "+firstLine(output(ctx, "", "git", "describe", "--always", "--dirty"))+" (this checkout)",
+		"devbroker: "+version,
 		"gopls: "+firstLine(output(ctx, "", t.gopls, "version"))+" (built from go.mod's tool dependency; devbroker runs it too)",
 		"go: "+firstLine(output(ctx, "", "go", "version")))
 	return t, nil

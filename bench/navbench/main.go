@@ -33,6 +33,7 @@ type options struct {
 	n       int    // rounds of the navigation requests
 	renameN int    // rounds of the rename
 	smoke   bool   // a generated module, tiny counts
+	binary  string // a devbroker to measure instead of building one
 	out     string // the results file; "" writes none
 	args    []string
 }
@@ -42,6 +43,7 @@ func main() {
 	flag.IntVar(&o.n, "n", 15, "measured rounds of every definition and references request (after a warm-up)")
 	flag.IntVar(&o.renameN, "rename-n", 5, "measured rounds of the rename (after a warm-up)")
 	flag.BoolVar(&o.smoke, "smoke", false, "a quick run on a small generated module: -n 2, -rename-n 1, no results file unless -out is given; fails only on a wrong devbroker answer")
+	flag.StringVar(&o.binary, "devbroker", "", "a devbroker binary to measure (default: go build ./cmd/devbroker of this checkout)")
 	flag.StringVar(&o.out, "out", "bench/RESULTS.md", "the results file whose navbench section is rewritten (\"\" for none)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: navbench [flags]\n\nMeasures definition, references and rename: devbroker through MCP against gopls.\n\n")
@@ -82,7 +84,7 @@ func run(ctx context.Context, o options) error {
 	}
 	defer os.RemoveAll(tmp)
 	res := newResults(o)
-	t, err := buildTools(ctx, tmp, res)
+	t, err := buildTools(ctx, tmp, o.binary, res)
 	if err != nil {
 		return err
 	}
