@@ -5,13 +5,13 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/devbroker/devbroker/bench/internal/host"
 	"github.com/devbroker/devbroker/bench/internal/section"
+	"github.com/devbroker/devbroker/bench/internal/stats"
 )
 
 // sectionName is navbench's section of the results file.
@@ -78,32 +78,22 @@ func (p *pair) addGopls(gopls time.Duration, answers int) {
 	p.gopls, p.answers = append(p.gopls, gopls), answers
 }
 
-// percentile is the nearest-rank percentile p of samples.
-func percentile(samples []time.Duration, p int) time.Duration {
-	if len(samples) == 0 {
-		return 0
-	}
-	v := slices.Clone(samples)
-	slices.Sort(v)
-	return v[max((p*len(v)+99)/100, 1)-1]
-}
-
 // ratio is devbroker's p50 over gopls's.
 func (p *pair) ratio() string {
-	g := percentile(p.gopls, 50)
+	g := stats.Percentile(p.gopls, 50)
 	if g == 0 {
 		return "—"
 	}
-	return fmt.Sprintf("%.2f×", float64(percentile(p.dev, 50))/float64(g))
+	return fmt.Sprintf("%.2f×", float64(stats.Percentile(p.dev, 50))/float64(g))
 }
 
 func (p *pair) row(b *strings.Builder, first string) {
 	if len(p.dev) == 0 {
-		fmt.Fprintf(b, "| %s | %d | — | — | — | %s | %s | — |\n", first, p.answers, ms(percentile(p.gopls, 50)), ms(percentile(p.gopls, 95)))
+		fmt.Fprintf(b, "| %s | %d | — | — | — | %s | %s | — |\n", first, p.answers, ms(stats.Percentile(p.gopls, 50)), ms(stats.Percentile(p.gopls, 95)))
 		return
 	}
 	fmt.Fprintf(b, "| %s | %d | %d/%d | %s | %s | %s | %s | %s |\n", first, p.answers, p.correct, len(p.dev),
-		ms(percentile(p.dev, 50)), ms(percentile(p.dev, 95)), ms(percentile(p.gopls, 50)), ms(percentile(p.gopls, 95)), p.ratio())
+		ms(stats.Percentile(p.dev, 50)), ms(stats.Percentile(p.dev, 95)), ms(stats.Percentile(p.gopls, 50)), ms(stats.Percentile(p.gopls, 95)), p.ratio())
 }
 
 func (r *results) finish() {
@@ -158,7 +148,7 @@ func (r *results) summary() string {
 	var b strings.Builder
 	for _, p := range append(slices.Clone(r.pairs), r.rename) {
 		if len(p.gopls) > 0 {
-			fmt.Fprintf(&b, "navbench: %s %s: %d/%d correct, devbroker p50 %s, gopls p50 %s\n", p.target, p.request, p.correct, len(p.dev), ms(percentile(p.dev, 50)), ms(percentile(p.gopls, 50)))
+			fmt.Fprintf(&b, "navbench: %s %s: %d/%d correct, devbroker p50 %s, gopls p50 %s\n", p.target, p.request, p.correct, len(p.dev), ms(stats.Percentile(p.dev, 50)), ms(stats.Percentile(p.gopls, 50)))
 		}
 	}
 	if len(r.rename.dev) > 0 {
@@ -183,11 +173,7 @@ func (r *results) devbrokerWrong() error {
 
 // write replaces navbench's section of the file out ("" for none).
 func (r *results) write(out, body string) error {
-	if out == "" {
-		return nil
-	}
-	prev, _ := os.ReadFile(out)
-	if err := os.WriteFile(out, []byte(section.Replace(string(prev), sectionName, body)), 0o644); err != nil {
+	if err := section.Write(out, sectionName, body); err != nil || out == "" {
 		return err
 	}
 	logf("wrote %s", out)
