@@ -11,8 +11,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"time"
+
+	"github.com/devbroker/devbroker/bench/internal/gobuild"
 )
 
 // agentLSPModule is agent-lsp's command, for go install.
@@ -37,15 +38,15 @@ func buildTools(ctx context.Context, tmp string, o options, res *results) (*tool
 	t := &tools{bin: filepath.Join(tmp, "bin")}
 	t.devbroker, t.gopls = filepath.Join(t.bin, "devbroker"), filepath.Join(t.bin, "gopls")
 	logf("building devbroker and the pinned gopls")
-	if err := goBuild(ctx, "", t.devbroker, "./cmd/devbroker"); err != nil {
+	if err := gobuild.Build(ctx, "", t.devbroker, "./cmd/devbroker"); err != nil {
 		return nil, fmt.Errorf("building devbroker (run peerbench from the repository's root): %w", err)
 	}
-	if err := goBuild(ctx, "", t.gopls, "golang.org/x/tools/gopls"); err != nil {
+	if err := gobuild.Build(ctx, "", t.gopls, "golang.org/x/tools/gopls"); err != nil {
 		return nil, fmt.Errorf("building gopls from this module's tool dependency: %w", err)
 	}
 	res.versions = append(res.versions,
-		"devbroker: "+firstLine(output(ctx, "", "git", "describe", "--always", "--dirty"))+" (this checkout)",
-		"gopls: "+firstLine(output(ctx, "", t.gopls, "version"))+" (built from go.mod's tool dependency; devbroker and agent-lsp run it too)")
+		"devbroker: "+gobuild.FirstLine(gobuild.Output(ctx, "", "git", "describe", "--always", "--dirty"))+" (this checkout)",
+		"gopls: "+gobuild.FirstLine(gobuild.Output(ctx, "", t.gopls, "version"))+" (built from go.mod's tool dependency; devbroker and agent-lsp run it too)")
 	switch {
 	case o.agentLSPSrc != "":
 		if err := t.buildAgentLSP(ctx, tmp, o.agentLSPSrc, res); err != nil {
@@ -77,17 +78,17 @@ func (t *tools) buildAgentLSP(ctx context.Context, tmp, src string, res *results
 		if out, err := archive.CombinedOutput(); err != nil {
 			return fmt.Errorf("neither a checkout (no go.mod) nor a git directory (git archive: %v: %s)", err, out)
 		}
-		rev = firstLine(output(ctx, "", "git", "--git-dir="+src, "describe", "--tags", "--always"))
+		rev = gobuild.FirstLine(gobuild.Output(ctx, "", "git", "--git-dir="+src, "describe", "--tags", "--always"))
 	} else {
-		rev = firstLine(output(ctx, src, "git", "describe", "--tags", "--always", "--dirty"))
+		rev = gobuild.FirstLine(gobuild.Output(ctx, src, "git", "describe", "--tags", "--always", "--dirty"))
 	}
 	logf("building agent-lsp (go build ./cmd/agent-lsp)")
 	t.agentLSP = filepath.Join(t.bin, "agent-lsp")
-	if err := goBuild(ctx, dir, t.agentLSP, "./cmd/agent-lsp"); err != nil {
+	if err := gobuild.Build(ctx, dir, t.agentLSP, "./cmd/agent-lsp"); err != nil {
 		return err
 	}
 	res.versions = append(res.versions, fmt.Sprintf("agent-lsp: %s (git %s), built with go build ./cmd/agent-lsp from %s",
-		firstLine(output(ctx, "", t.agentLSP, "--version")), rev, src))
+		gobuild.FirstLine(gobuild.Output(ctx, "", t.agentLSP, "--version")), rev, src))
 	return nil
 }
 
@@ -101,38 +102,9 @@ func (t *tools) installAgentLSP(ctx context.Context, res *results) {
 	cmd.Env = append(os.Environ(), "GOBIN="+t.bin, "GOFLAGS=")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.agentLSPSkip = fmt.Sprintf("go install %s@latest failed (%s); give a checkout with -agent-lsp-src", agentLSPModule, firstLine(string(out)))
+		t.agentLSPSkip = fmt.Sprintf("go install %s@latest failed (%s); give a checkout with -agent-lsp-src", agentLSPModule, gobuild.FirstLine(string(out)))
 		return
 	}
 	t.agentLSP = filepath.Join(t.bin, "agent-lsp")
-	res.versions = append(res.versions, "agent-lsp: "+firstLine(output(ctx, "", t.agentLSP, "--version"))+" (go install …@latest)")
-}
-
-// goBuild runs go build -o out pkg in dir ("" for the current directory).
-func goBuild(ctx context.Context, dir, out, pkg string) error {
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, pkg)
-	cmd.Dir = dir
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build %s: %w\n%s", pkg, err, b)
-	}
-	return nil
-}
-
-// output is a command's standard output (and error), or why it failed.
-func output(ctx context.Context, dir, name string, args ...string) string {
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil && len(out) == 0 {
-		return "unknown (" + err.Error() + ")"
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return strings.TrimSpace(s[:i])
-	}
-	return s
+	res.versions = append(res.versions, "agent-lsp: "+gobuild.FirstLine(gobuild.Output(ctx, "", t.agentLSP, "--version"))+" (go install …@latest)")
 }

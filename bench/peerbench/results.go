@@ -5,13 +5,12 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/devbroker/devbroker/bench/internal/host"
 	"github.com/devbroker/devbroker/bench/internal/section"
+	"github.com/devbroker/devbroker/bench/internal/stats"
 )
 
 // sectionName is peerbench's section of the results file.
@@ -73,14 +72,7 @@ func (s *series) add(d time.Duration, ok bool, why string) *series {
 
 // percentile is the nearest-rank percentile p of every sample, right or
 // wrong: the wait was spent either way.
-func (s *series) percentile(p int) time.Duration {
-	if len(s.samples) == 0 {
-		return 0
-	}
-	v := slices.Clone(s.samples)
-	slices.Sort(v)
-	return v[max((p*len(v)+99)/100, 1)-1]
-}
+func (s *series) percentile(p int) time.Duration { return stats.Percentile(s.samples, p) }
 
 func (r *results) finish() {
 	r.took, r.loadAfter = time.Since(r.start), host.Load()
@@ -172,11 +164,7 @@ func (r *results) devbrokerWrong() error {
 
 // write replaces peerbench's section of the file out ("" for none).
 func (r *results) write(out, body string) error {
-	if out == "" {
-		return nil
-	}
-	prev, _ := os.ReadFile(out)
-	if err := os.WriteFile(out, []byte(section.Replace(string(prev), sectionName, body)), 0o644); err != nil {
+	if err := section.Write(out, sectionName, body); err != nil || out == "" {
 		return err
 	}
 	logf("wrote %s", out)

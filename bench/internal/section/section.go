@@ -3,7 +3,10 @@
 // replaces whole, and leaves the rest of the file as it was.
 package section
 
-import "strings"
+import (
+	"os"
+	"strings"
+)
 
 // markers are the comments around the section name.
 func markers(name string) (begin, end string) {
@@ -59,4 +62,14 @@ func Keep(old, skip string) string {
 		}
 		rest = rest[j+len(end):]
 	}
+}
+
+// Write replaces the section name of the file path with body, keeping
+// the rest of the file ("" for path writes nothing).
+func Write(path, name, body string) error {
+	if path == "" {
+		return nil
+	}
+	prev, _ := os.ReadFile(path)
+	return os.WriteFile(path, []byte(Replace(string(prev), name, body)), 0o644)
 }

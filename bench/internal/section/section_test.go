@@ -1,6 +1,8 @@
 package section
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -36,4 +38,27 @@ func FuzzReplace(f *testing.F) {
 		}
 		_ = Keep(once, "")
 	})
+}
+
+// TestWrite: Write rewrites its section of a file and keeps the others;
+// a file that does not exist yet gets just the section.
+func TestWrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "RESULTS.md")
+	if err := Write(path, "a", "one"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(path, "b", "two"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(path, "a", "three"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "<!-- a -->\nthree\n<!-- /a -->\n\n<!-- b -->\ntwo\n<!-- /b -->\n"
+	if string(got) != want {
+		t.Errorf("file = %q, want %q", got, want)
+	}
 }
