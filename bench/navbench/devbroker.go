@@ -25,9 +25,8 @@ type devbrokerClient struct {
 	cs *sdk.ClientSession
 }
 
-// navTools are the tools the benchmark calls. The server lists check once
-// its probe found gopls (tools/list_changed says when); the language
-// tools must be listed by then.
+// navTools are the tools the benchmark calls; the server lists them once
+// its probe found gopls (tools/list_changed says when).
 var navTools = []string{"definition", "references", "dev_plan", "discard", "check"}
 
 // errMissingTools is a devbroker that lists check but not the language
@@ -59,33 +58,28 @@ func startDevbroker(ctx context.Context, t *tools, root string) (*devbrokerClien
 	return d, nil
 }
 
-// waitForTools returns once the server lists check, and then fails
-// unless it lists every tool of navTools.
+// waitForTools returns once the server lists every tool of navTools. The
+// tools appear as the probe finds what serves them (check may come first,
+// from its go build fallback, and the language tools with gopls).
 func (d *devbrokerClient) waitForTools(ctx context.Context, changed chan struct{}) error {
 	for {
 		res, err := d.cs.ListTools(ctx, nil)
 		if err != nil {
 			return err
 		}
-		listed := func(name string) bool {
-			return slices.ContainsFunc(res.Tools, func(t *sdk.Tool) bool { return t.Name == name })
+		var missing []string
+		for _, name := range navTools {
+			if !slices.ContainsFunc(res.Tools, func(t *sdk.Tool) bool { return t.Name == name }) {
+				missing = append(missing, name)
+			}
 		}
-		if listed("check") {
-			var missing []string
-			for _, name := range navTools {
-				if !listed(name) {
-					missing = append(missing, name)
-				}
-			}
-			if len(missing) > 0 {
-				return fmt.Errorf("%w: %s", errMissingTools, strings.Join(missing, ", "))
-			}
+		if len(missing) == 0 {
 			return nil
 		}
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			return fmt.Errorf("check was never listed (is gopls installed?): %w", ctx.Err())
+			return fmt.Errorf("%w: %s were never listed (is gopls installed?): %w", errMissingTools, strings.Join(missing, ", "), ctx.Err())
 		}
 	}
 }
