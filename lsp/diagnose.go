@@ -24,6 +24,9 @@ const (
 	SettleRequest Settle = "request" // tsserver's synchronous diagnostics
 	SettlePull    Settle = "pull"    // textDocument/diagnostic per file
 	SettlePush    Settle = "push"    // version-gated publishes and progress end
+	// SettleReused: the answer gopls gave before for the same documents,
+	// all at disk content, with nothing changed on disk since (reuse.go).
+	SettleReused Settle = "reused"
 )
 
 // Report is the diagnostics of one settled request.
@@ -89,6 +92,9 @@ func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) 
 	var pulled map[string][]Diagnostic
 	switch {
 	case in.offers(DiagnoseFilesCommand):
+		if s.reuse(in, uris, rep) {
+			return rep, nil
+		}
 		rep.Settle = SettleBarrier
 		err = in.call(ctx, "workspace/executeCommand", executeCommandParams{
 			Command:       DiagnoseFilesCommand,
@@ -119,6 +125,9 @@ func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) 
 	}
 	rep.Indexing, rep.Progress = in.indexing()
 	in.collect(rep, want, pulled)
+	if err == nil && rep.Settle == SettleBarrier {
+		s.remember(in, uris, rep)
+	}
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 			what := "diagnostics"

@@ -52,6 +52,9 @@ func (s *Server) flushDisk(ctx context.Context, in *instance) error {
 		return err
 	}
 	s.dropChanged(changes)
+	if len(changes) > 0 {
+		s.atDisk = nil
+	}
 	events := s.fileEvents(in, changes)
 	if len(events) == 0 {
 		return nil

@@ -178,6 +178,10 @@ type Server struct {
 	rescanDue    bool
 	seen         map[string]bool
 
+	// atDisk is the last answer about documents all at disk content
+	// (reuse.go); nil when none may be reused.
+	atDisk *diskAnswer
+
 	// trace, when set (by tests), is told every notification sent.
 	trace func(method string, params any)
 }

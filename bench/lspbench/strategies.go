@@ -139,8 +139,8 @@ func (b *bench) devbroker(ctx context.Context, res *results) error {
 	logf("devbroker: %d edits", b.opts.n)
 	s := res.add("devbroker (lspdriver, gopls.diagnose_files barrier)")
 	// The two directions apart: the remove puts the file back to its
-	// content on disk.
-	dir := map[bool]*series{true: res.add("devbroker: add the error"), false: res.add("devbroker: remove it (back to the disk content)")}
+	// content on disk, whose answer is reused when it holds no error.
+	dir := map[bool]*series{true: res.add("devbroker: add the error"), false: res.add("devbroker: remove it (back to the disk content, whose answer can be reused)")}
 	for i := range b.opts.n {
 		content, isBroken := b.content(i)
 		cctx, cancel := context.WithTimeout(ctx, opTimeout)
