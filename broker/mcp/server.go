@@ -12,8 +12,9 @@
 // tool_*.go per group of tools with their parameter structs, whose
 // jsonschema tags are the documentation a model reads (tool_plan.go:
 // dev_plan; tool_steps.go: read_lines, edit, apply_patch, write, format,
-// lint, check; tool_editfile.go: edit_file, read_file, write_file;
-// tool_discard.go; tool_probe.go), args.go (input schemas and strict
+// lint, check; tool_lang.go: search and the language tools;
+// tool_editfile.go: edit_file, read_file, write_file; tool_discard.go;
+// tool_probe.go), args.go (input schemas and strict
 // argument decoding), wire.go (the MCP-only results and their text),
 // stdio.go, http.go and drain.go (graceful shutdown).
 package mcp
@@ -94,6 +95,7 @@ var stepTools = map[engine.StepName]func(*Server) (*sdk.Tool, sdk.ToolHandler){
 	engine.StepFormat:      (*Server).formatTool,
 	engine.StepLint:        (*Server).lintTool,
 	engine.StepCheck:       (*Server).checkTool,
+	engine.StepSearch:      (*Server).searchTool,
 	engine.StepDefinition:  (*Server).definitionTool,
 	engine.StepReferences:  (*Server).referencesTool,
 	engine.StepHover:       (*Server).hoverTool,
@@ -191,7 +193,7 @@ func instructions() string {
 Which tools to use:
 1. To change code and see whether it still builds before anything is written, use dev_plan: it edits an in-memory copy of the files (paths relative to the root) and runs lint and check on that copy; only a write step (or the write tool) puts the changes on disk, and discard drops them.
 2. For a quick change by exact text, use edit_file, read_file and write_file: they work on the files on disk by absolute path and write at once; read a file before you change it.
-3. The single-step tools do one dev_plan step each: read_lines and check change nothing; ` + list(mutating, "and") + ` write the files they changed when they succeed; ` + list(asks, "and") + ` find and explain code through the language server (point at it with symbol, a name or Type.Method, instead of columns); ` + list(unwritten, "and") + ` change only the in-memory copy: dev_plan with rename, check, write is the safe rename.
+3. The single-step tools do one dev_plan step each: read_lines and check change nothing, nor does search, which finds text in every file (unwritten changes included); ` + list(mutating, "and") + ` write the files they changed when they succeed; ` + list(asks, "and") + ` find and explain code through the language server (point at it with symbol, a name or Type.Method, instead of columns); ` + list(unwritten, "and") + ` change only the in-memory copy: dev_plan with rename, check, write is the safe rename.
 ok is true only when no finding is an error and every tool answered completely; error findings are the answer, not a failure. format, lint, check and the language tools appear when a working tool serves them: probe says which work and why the others do not.`
 }
 

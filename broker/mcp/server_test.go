@@ -180,7 +180,7 @@ func TestToolsFollowTheProbe(t *testing.T) {
 	var changed atomic.Int32
 	cs := h.connect(&sdk.ClientOptions{ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed.Add(1) }})
 
-	base := []string{"apply_patch", "dev_plan", "discard", "edit", "edit_file", "probe", "read_file", "read_lines", "write", "write_file"}
+	base := []string{"apply_patch", "dev_plan", "discard", "edit", "edit_file", "probe", "read_file", "read_lines", "search", "write", "write_file"}
 	if got := toolNames(t, cs); !slices.Equal(got, base) {
 		t.Fatalf("without drivers: tools %v, want %v", got, base)
 	}

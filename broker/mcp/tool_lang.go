@@ -1,11 +1,12 @@
 package mcp
 
-// This file defines the language tools: definition, references, hover and
-// symbols, which answer about the code in the session's workspace, and
-// rename and code_actions, which change that workspace and write nothing
-// (their steps are engine.Step.Unwritten: broker.Session.Step writes only
-// after a step that Mutates). Each is one step of a plan, answered in the
-// result's answers.
+// This file defines the tools that find and understand code: search,
+// which needs no driver, and the language tools definition, references,
+// hover and symbols, which answer about the code in the session's
+// workspace, and rename and code_actions, which change that workspace and
+// write nothing (their steps are engine.Step.Unwritten:
+// broker.Session.Step writes only after a step that Mutates). Each is one
+// step of a plan, answered in the result's answers.
 
 import (
 	"fmt"
@@ -79,6 +80,13 @@ type CodeActionsParams struct {
 	Apply     string   `json:"apply,omitempty" jsonschema:"the id of an action a listing in this session gave, to apply it; alone"`
 }
 
+// SearchParams are search's parameters.
+type SearchParams struct {
+	Pattern string   `json:"pattern" jsonschema:"the text to find, exactly as written (case matters); with regex, an RE2 regular expression matched within one line"`
+	Regex   bool     `json:"regex,omitempty" jsonschema:"treat pattern as an RE2 regular expression (Go's syntax: no lookaround, no backreferences; (?i) ignores case)"`
+	Paths   []string `json:"paths,omitempty" jsonschema:"search only the files at or under these paths, or matching these globs (* within one path segment, ** any depth, e.g. src/**/*.go), relative to the root; omit to search the whole root"`
+}
+
 // lang makes a language tool: its definition (output: a DevResult) and
 // the handler that runs its step.
 func lang[P any](s *Server, step engine.StepName, title, doc string, toArgs func(*P) engine.Args) (*sdk.Tool, sdk.ToolHandler) {
@@ -96,6 +104,14 @@ func lang[P any](s *Server, step engine.StepName, title, doc string, toArgs func
 		readOnly(tool)
 	}
 	return tool, run(s, step, in, func(p *P) broker.StepRequest { return broker.StepRequest{Args: toArgs(p)} })
+}
+
+func (s *Server) searchTool() (*sdk.Tool, sdk.ToolHandler) {
+	return lang(s, engine.StepSearch, "Search the project's text",
+		"Find every match of pattern in the project's files: locations, path:line:column with the text of the line, sorted by path and position; past 100 the answer says how many more there are (omitted), and files counts the files searched. It searches "+workspace+" with its unwritten changes (a file edited, added or moved there is searched as it is there) and every other file of the root as the disk holds it. What .gitignore ignores is skipped unless the workspace holds it, and so are version control folders, symlinks, binary files and files over 2 MiB. pattern is literal text; with regex: true, an RE2 regular expression matched one line at a time (a match never spans lines). paths narrow the search to paths or globs, relative to the root; a path that matches no file fails as not_found. Needs no language server. Changes nothing.",
+		func(p *SearchParams) engine.Args {
+			return &engine.SearchArgs{Pattern: p.Pattern, Regex: p.Regex, Paths: p.Paths}
+		})
 }
 
 func (s *Server) definitionTool() (*sdk.Tool, sdk.ToolHandler) {

@@ -31,7 +31,7 @@ var jargon = regexp.MustCompile(`(?i)seed|\bturns?\b|CONTRACT|DevResult`)
 
 // readOnlyTools are the tools that change neither the disk nor a session's
 // unwritten changes.
-var readOnlyTools = []string{"check", "definition", "hover", "probe", "read_file", "read_lines", "references", "symbols"}
+var readOnlyTools = []string{"check", "definition", "hover", "probe", "read_file", "read_lines", "references", "search", "symbols"}
 
 // allKinds are every kind a root's drivers can serve.
 func allKinds() []engine.Kind {
@@ -205,5 +205,20 @@ func TestLanguageToolsSayHowToPointAndWhatTheyWrite(t *testing.T) {
 		if a := toolNamed(tools, name).Annotations; a == nil || a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint {
 			t.Errorf("%s: annotations %+v, want not read-only and not destructive", name, a)
 		}
+	}
+}
+
+// search says what it searches and what it skips, how a pattern matches,
+// and that it needs no language server: it is listed without drivers.
+func TestSearchToolSaysWhatItSearches(t *testing.T) {
+	tools, instr := listTools(t)
+	d := toolNamed(tools, "search").Description
+	for _, s := range []string{"unwritten changes", "as the disk holds it", ".gitignore", "version control", "binary", "2 MiB", "literal", "RE2", "one line at a time", "path:line:column", "past 100", "omitted", "relative to the root", "Changes nothing"} {
+		if !strings.Contains(d, s) {
+			t.Errorf("search does not say %q: %s", s, d)
+		}
+	}
+	if !strings.Contains(instr, "search") {
+		t.Errorf("the instructions do not name search:\n%s", instr)
 	}
 }

@@ -12,7 +12,8 @@ import (
 // WriteText writes the answer as lines: "path:line:column: text" for each
 // location, "path:line:column: kind name  detail" for each symbol, the
 // hover text as the server gave it, "id  title (kind)" for each code
-// action, and a line saying what was left out, applied, or not found.
+// action, a line saying what was left out, applied, or not found, and
+// for a search that found something, how many files it searched.
 func (a *Answer) WriteText(w io.Writer) {
 	for _, l := range a.Locations {
 		fmt.Fprintf(w, "%s: %s\n", l.At, l.Text)
@@ -46,12 +47,19 @@ func (a *Answer) WriteText(w io.Writer) {
 	if a.Omitted > 0 {
 		fmt.Fprintf(w, "... and %d more not listed\n", a.Omitted)
 	}
-	if a.Files > 0 {
-		fmt.Fprintf(w, "(%d files searched)\n", a.Files)
-	}
 	if note := a.note(); note != "" {
 		fmt.Fprintln(w, note)
+	} else if a.Files > 0 {
+		fmt.Fprintf(w, "(%s searched)\n", files(a.Files))
 	}
+}
+
+// files is "1 file" or "n files".
+func files(n int) string {
+	if n == 1 {
+		return "1 file"
+	}
+	return fmt.Sprintf("%d files", n)
 }
 
 // note says what an answer with nothing listed means.
@@ -67,6 +75,8 @@ func (a *Answer) note() string {
 		return "no code actions are offered there"
 	case a.Name == "hover":
 		return "the language server has nothing to show there"
+	case a.Name == "search":
+		return "search: nothing found in " + files(a.Files)
 	}
 	return a.Name + ": nothing found"
 }

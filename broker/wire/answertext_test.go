@@ -10,7 +10,8 @@ import (
 
 // An answer reads plainly: one "path:line:column: text" line per place,
 // the outline as positions with kinds and names, hover as its text, code
-// actions as "id  title (kind)", and a line for what is left out or empty.
+// actions as "id  title (kind)", and a line for what is left out or empty
+// (a search's also says how many files it searched).
 func TestAnswerText(t *testing.T) {
 	for _, c := range []struct {
 		a    engine.Answer
@@ -33,6 +34,10 @@ func TestAnswerText(t *testing.T) {
 		{engine.Answer{Name: engine.StepCodeActions, Applied: "Organize imports"}, "applied \"Organize imports\" to the workspace; nothing is written until write\n"},
 		{engine.Answer{Name: engine.StepRename}, "renamed in the workspace; nothing is written until write\n"},
 		{engine.Answer{Name: engine.StepDefinition}, "definition: nothing found\n"},
+		{engine.Answer{Name: engine.StepSearch, Files: 1, Omitted: 2, Locations: []engine.Location{
+			{Path: "a.go", Line: 3, Column: 6, Text: "func Add(a, b int) int {"},
+		}}, "a.go:3:6: func Add(a, b int) int {\n... and 2 more not listed\n(1 file searched)\n"},
+		{engine.Answer{Name: engine.StepSearch, Files: 4}, "search: nothing found in 4 files\n"},
 		{engine.Answer{Name: engine.StepCodeActions}, "no code actions are offered there\n"},
 	} {
 		dr := wire.NewDevResult(&engine.Result{OK: true, Answers: []engine.Answer{c.a}}, nil, wire.Options{})

@@ -1,7 +1,8 @@
 package main
 
-// The golden three-surface test: the same probe, the same plans and the
-// same edit_file calls through the command line (probe --json, run, edit
+// The golden three-surface test: the same probe, the same plans (with a
+// language step and a search, so answers are covered too) and the same
+// edit_file calls through the command line (probe --json, run, edit
 // --json), MCP over stdio (the Go SDK's client) and the editor endpoint
 // (serve --stdio, LSP framing) answer with the same JSON, which is also
 // testdata/golden/surfaces.json. It backs broker/wire's invariant: one
@@ -42,6 +43,7 @@ file_types = ["*.go"]
 format = []
 lint = []
 check = ["gopls"]
+intelligence = ["gopls"]
 
 [drivers.gopls]
 type = "lsp"
@@ -53,11 +55,15 @@ settings = { diagnosticsDelay = "0s" }
 `
 
 // goldenPlans are the plans every surface runs, in order, on one session:
-// the first fails at its edit, having changed nothing; the second edits,
-// reads and checks, leaving main.go unwritten. Both hold main.go alone: a
+// the first asks (main.go's outline from gopls, a search of the root),
+// the second fails at its edit, both changing nothing; the third edits,
+// reads and checks, leaving main.go unwritten. All hold main.go alone: a
 // check covers every file the session holds, and the CLI's session is one
 // plan, a server's all of them.
 var goldenPlans = []string{
+	`{"paths": ["main.go"], "ops": [
+	  {"step": "symbols", "args": {"path": "main.go"}},
+	  {"step": "search", "args": {"pattern": "print|func", "regex": true}}]}`,
 	`{"paths": ["main.go"], "ops": [
 	  {"step": "read_lines", "args": {"path": "main.go", "start": 1, "end": 2}, "label": "head"},
 	  {"step": "edit", "args": {"path": "main.go", "edits": [{"find": "nope", "replace": "x"}]}}]}`,
@@ -135,7 +141,7 @@ func cliAnswers(t *testing.T, root string) surfaceAnswers {
 			t.Fatal(err)
 		}
 		code := 0
-		if i == 0 {
+		if i == 1 {
 			code = 1 // a failed step
 		}
 		out.Plans = append(out.Plans, decodeJSON(t, cliOutput(t, code, "run", "--trust", "--root", root, f)))

@@ -3,7 +3,8 @@ package main
 // This file defines the language commands: definition, references,
 // hover, symbols, rename and code-actions, each one step of a plan (two
 // or more for rename --write and code-actions --apply) over the files on
-// disk, answered through the language server of the file's language.
+// disk, answered through the language server of the file's language; and
+// search, which needs no language server.
 
 import (
 	"context"
@@ -18,6 +19,7 @@ import (
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/capabilities/drivers"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/rootfs"
 )
 
@@ -112,6 +114,12 @@ type langRun struct {
 	kind  engine.Kind
 	build func(path string) []engine.Op // the plan's steps for path
 	print func(w io.Writer, eng *engine.Engine, res *engine.Result)
+	// paths are more paths the plan names, made relative to the root
+	// before build runs.
+	paths []string
+	// usageFaults makes a bad_argument the step reports when it runs
+	// (search's regular expression or glob) bad usage, exit 2.
+	usageFaults bool
 }
 
 // run loads the root's drivers (probing only the language of r.path),
@@ -142,6 +150,12 @@ func (r *langRun) run(f *langFlags, stdout, stderr io.Writer) int {
 		}
 		set.Prepare(r.kind, []string{path})
 	}
+	for i, p := range r.paths {
+		if r.paths[i], err = relPath(eng.FS(), p); err != nil {
+			fmt.Fprintf(stderr, "devbroker %s: %v\n", r.name, err)
+			return exitBadUsage
+		}
+	}
 	plan := &engine.Plan{Paths: []string{}, Ops: r.build(path)}
 	for _, op := range plan.Ops {
 		// Bad arguments are a usage error (exit 2), refused before the
@@ -165,6 +179,9 @@ func (r *langRun) run(f *langFlags, stdout, stderr io.Writer) int {
 		if e := res.Error; e != nil {
 			fmt.Fprintf(stderr, "devbroker %s: %s\n", r.name, e.Message)
 		}
+	}
+	if r.usageFaults && res.Error != nil && res.Error.Kind == fault.BadArgument {
+		return exitBadUsage
 	}
 	return runExit(res)
 }

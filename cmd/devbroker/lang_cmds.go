@@ -83,6 +83,30 @@ func cmdSymbols(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return r.run(f, stdout, stderr)
 }
 
+// cmdSearch is devbroker search [--root DIR] [--json] [--regex] PATTERN [PATH|GLOB ...]
+func cmdSearch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	f := newLangFlags("search", stderr, `search [--root DIR] [--trust] [--json] [--regex] PATTERN [PATH|GLOB ...]
+Find PATTERN in the root's files, printing each match as path:line:col: text
+(sorted, at most 100, then the count of the rest and of the files searched).
+What .gitignore ignores is skipped unless named, and so are version control
+folders, symlinks, binary files and files over 2 MiB. PATTERN is literal
+text; with --regex, an RE2 regular expression matched one line at a time.
+PATHs (relative to the root, or absolute) and GLOBs (quoted: * within one
+path segment, ** any depth) narrow the search. A PATTERN that begins with -
+follows --. Nothing found is exit 0; a bad PATTERN or GLOB is exit 2.`)
+	regex := f.fl.Bool("regex", false, "PATTERN is an RE2 regular expression")
+	pos, ok := f.parse(args)
+	if !ok || len(pos) == 0 {
+		f.fl.Usage()
+		return exitBadUsage
+	}
+	r := &langRun{name: "search", paths: pos[1:], usageFaults: true, print: printAnswers}
+	r.build = func(string) []engine.Op {
+		return []engine.Op{{Step: engine.StepSearch, Args: &engine.SearchArgs{Pattern: pos[0], Regex: *regex, Paths: r.paths}}}
+	}
+	return r.run(f, stdout, stderr)
+}
+
 // checkWrite are the steps that write a change only when it checks clean.
 func checkWrite() []engine.Op {
 	return []engine.Op{{Step: engine.StepCheck, Args: &engine.CheckArgs{}}, {Step: engine.StepWrite, Args: &engine.WriteArgs{}}}

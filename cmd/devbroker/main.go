@@ -55,6 +55,9 @@ var commands = []struct {
                                            list the quick fixes and refactorings offered there, each with
                                            an id; --apply ID applies one: prints the diff, or with --write
                                            checks the result and writes it only when it is clean`, cmdCodeActions},
+	{"search", `devbroker search [--root DIR] [--trust] [--json] [--regex] PATTERN [PATH|GLOB ...]
+                                           find PATTERN (literal, or RE2 with --regex) in the root's
+                                           files, .gitignore respected; prints path:line:col: text lines`, cmdSearch},
 	{"serve", `devbroker serve --mcp [--root DIR] [--trust] [--http ADDR [--token-file FILE]]
                                            serve the MCP tools to agents over stdio, or streamable HTTP
                                            (a non-loopback ADDR needs DEVBROKER_TOKEN or --token-file)

@@ -201,3 +201,50 @@ func TestServeLanguageToolsPyright(t *testing.T) {
 		t.Fatalf("after write: %q, %q", m, g)
 	}
 }
+
+// search through MCP sees the session's unwritten changes: a file that
+// dev_plan edited and one it added, neither written, are searched as the
+// workspace holds them, and what .gitignore ignores is not searched. It
+// needs no driver: the root has none.
+func TestServeSearchSeesUnwrittenChanges(t *testing.T) {
+	root := testtree.New(t, map[string]string{
+		".gitignore": "*.log\n",
+		"a.txt":      "one\nold needle\n",
+		"docs/b.md":  "# needle\n",
+		"trace.log":  "needle in the log\n",
+	})
+	cs := connectWithTools(t, root, "search")
+	langCall(t, cs, "dev_plan", map[string]any{"paths": []string{"a.txt"}, "ops": []any{
+		map[string]any{"step": "edit", "args": map[string]any{"path": "a.txt", "edits": []any{map[string]any{"find": "old needle", "replace": "new needle"}}}},
+		map[string]any{"step": "apply_patch", "args": map[string]any{"patch": "*** Begin Patch\n*** Add File: c/c.txt\n+a needle added\n*** End Patch\n"}},
+	}})
+	res := callTool(t, cs, "search", map[string]any{"pattern": "needle"})
+	r := decodeStructured[langResult](t, res)
+	if res.IsError || !r.OK || len(r.Answers) != 1 {
+		t.Fatalf("search: %s", resultText(res))
+	}
+	var got []string
+	for _, l := range r.Answers[0].Locations {
+		got = append(got, l.At+": "+l.Text)
+	}
+	want := []string{"a.txt:2:5: new needle", "c/c.txt:1:3: a needle added", "docs/b.md:1:3: # needle"}
+	if !slices.Equal(got, want) {
+		t.Errorf("search found %q, want %q", got, want)
+	}
+	text := "ok: true\n" + strings.Join(want, "\n") + "\n(4 files searched)\nchange: modified a.txt (+1 -1)\nchange: added c/c.txt (+1 -0)\nunwritten (in the workspace, not on disk): a.txt, c/c.txt"
+	if resultText(res) != text {
+		t.Errorf("search's text:\n%s\nwant:\n%s", resultText(res), text)
+	}
+	if testtree.Read(t, root)["a.txt"] != "one\nold needle\n" {
+		t.Error("search wrote a.txt")
+	}
+	// Named, the ignored file is searched; a bad expression says what to give.
+	r = langCall(t, cs, "search", map[string]any{"pattern": "needle", "paths": []string{"trace.log"}})
+	if l := r.Answers[0].Locations; len(l) != 1 || l[0].At != "trace.log:1:1" {
+		t.Errorf("search of trace.log: %+v", r.Answers)
+	}
+	res = callTool(t, cs, "search", map[string]any{"pattern": "needle(", "regex": true})
+	if !res.IsError || !strings.Contains(resultText(res), "does not compile; give an RE2 regular expression") {
+		t.Errorf("a bad regex: %s", resultText(res))
+	}
+}

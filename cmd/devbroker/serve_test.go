@@ -167,8 +167,9 @@ func TestServeStdioEndToEnd(t *testing.T) {
 	})
 	cs := connectStdio(t, root, "--trust") // the project file applies only trusted
 
-	// With no driver configured, format, lint and check are not advertised.
-	want := []string{"apply_patch", "dev_plan", "discard", "edit", "edit_file", "probe", "read_file", "read_lines", "write", "write_file"}
+	// With no driver configured, format, lint and check are not advertised;
+	// search, which needs none, is.
+	want := []string{"apply_patch", "dev_plan", "discard", "edit", "edit_file", "probe", "read_file", "read_lines", "search", "write", "write_file"}
 	if got := listTools(t, cs); !slices.Equal(got, want) {
 		t.Fatalf("tools %v, want %v", got, want)
 	}
