@@ -161,6 +161,8 @@ var starters = map[string]string{
 	"bench/lspbench":          "the benchmark harness, not part of the product",
 	"bench/internal/modcache": "the benchmarks' go mod download, not part of the product",
 	"bench/startbench":        "the start-up benchmark, not part of the product",
+	"bench/navbench":          "the language-step benchmark, not part of the product",
+	"bench/internal/gobuild":  "the benchmarks' go build, not part of the product",
 	"bench/peerbench":         "the benchmark against the peers, not part of the product",
 	"bench/scalebench":        "the lint and format benchmark, not part of the product",
 }
