@@ -55,12 +55,7 @@ func (e *Engine) ask(ctx context.Context, step StepName, q Query, r *Result) (*R
 // request is a request for kind over the whole workspace, the files the
 // session did not change as the disk holds them now.
 func (e *Engine) request(kind Kind, r *Result) Request {
-	for _, l := range e.ws.FollowDiskAfterAcquire() {
-		r.Diagnostics = append(r.Diagnostics, Diagnostic{
-			Path: l.Path, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
-			Severity: SeverityInfo, Source: "devbroker", Message: l.Why,
-		})
-	}
+	e.follow(r)
 	req := Request{Kind: kind, Root: e.fs.Root(), Files: map[string]*text.Doc{}}
 	for _, p := range e.ws.Paths() {
 		d, _ := e.ws.Doc(p)
@@ -76,12 +71,26 @@ func (e *Engine) request(kind Kind, r *Result) Request {
 	return req
 }
 
-// hold acquires the file a step names, when the plan did not.
+// follow reads again the held files with no unwritten change whose disk
+// content changed, noting those that left the disk.
+func (e *Engine) follow(r *Result) {
+	for _, l := range e.ws.FollowDiskAfterAcquire() {
+		r.Diagnostics = append(r.Diagnostics, Diagnostic{
+			Path: l.Path, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
+			Severity: SeverityInfo, Source: "devbroker", Message: l.Why,
+		})
+	}
+}
+
+// hold acquires the file a step names, when the plan did not, after
+// following the disk: a position, a symbol or a listed code action's
+// revision is then read in the content the server will be shown.
 func (e *Engine) hold(path string, r *Result) (string, error) {
 	p, err := rootfs.Clean(path)
 	if err != nil {
 		return "", fault.Wrap(fault.BadArgument, err, "path")
 	}
+	e.follow(r)
 	if _, ok := e.ws.Doc(p); ok {
 		return p, nil
 	}

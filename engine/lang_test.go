@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -235,5 +236,44 @@ func TestDriverStatusesOnce(t *testing.T) {
 	r := langPlan(t, e, `{"ops": [{"step": "hover", "args": {"path": "a.go", "symbol": "F"}}, {"step": "symbols", "args": {"path": "a.go"}}]}`)
 	if !r.OK || len(r.Drivers) != 1 || len(caps.queries) != 3 {
 		t.Fatalf("three requests gave drivers %+v", r.Drivers)
+	}
+}
+
+// A file changed on disk by someone else between a listing and an apply
+// (the session held it with no unwritten change) is caught: the ids of
+// the old content no longer apply, and the workspace follows the disk.
+func TestCodeActionApplyAfterDiskChange(t *testing.T) {
+	caps := &langCaps{
+		actions: []Action{{Title: "Inline", Kind: "refactor.inline", Data: []byte("x")}},
+		edits:   map[string]string{"a.go": "package a\n\nfunc f() { g() }\n"},
+	}
+	e, root := setup(t, map[string]string{"a.go": "package a\n\nfunc f() { x := 1 }\n"}, Options{Capabilities: caps})
+	r := langPlan(t, e, `{"ops": [{"step": "code_actions", "args": {"path": "a.go", "line": 3}}]}`)
+	if !r.OK || len(r.Answers[0].Actions) != 1 {
+		t.Fatalf("list: %+v", r)
+	}
+	testtree.Write(t, root, map[string]string{"a.go": "package a\n\nfunc f() { y := 2 }\n"})
+	r = langPlan(t, e, `{"ops": [{"step": "code_actions", "args": {"apply": "`+r.Answers[0].Actions[0].ID+`"}}]}`)
+	wantError(t, r, fault.Conflict, "a.go changed since code action")
+	if len(r.Changes) != 0 {
+		t.Errorf("a refused apply changed the workspace: %+v", r.Changes)
+	}
+}
+
+// A rename at a line and column follows the disk first: the position is
+// read in the file as the disk now holds it.
+func TestRenameFollowsDiskBeforeResolving(t *testing.T) {
+	caps := &langCaps{edits: map[string]string{"a.go": "package a\n\nvar Long, B = 1, 2\n"}}
+	e, root := setup(t, map[string]string{"a.go": "package a\n\nvar A = 1\n"}, Options{Capabilities: caps})
+	if r := langPlan(t, e, `{"paths": ["a.go"], "ops": []}`); !r.OK {
+		t.Fatalf("acquire: %+v", r)
+	}
+	testtree.Write(t, root, map[string]string{"a.go": "package a\n\nvar Long, B = 1, 2\n"})
+	r := langPlan(t, e, `{"ops": [{"step": "rename", "args": {"path": "a.go", "line": 3, "symbol": "B", "new_name": "C"}}]}`)
+	if len(caps.queries) == 0 {
+		t.Fatalf("rename asked nothing: %+v", r.Error)
+	}
+	if q := caps.queries[len(caps.queries)-1]; q.Line != 3 || q.Column != 11 {
+		t.Errorf("rename asked at %d:%d, want 3:11 in the disk's new content (%+v)", q.Line, q.Column, r)
 	}
 }
