@@ -46,10 +46,27 @@ func (e *Engine) ask(ctx context.Context, step StepName, q Query, r *Result) (*R
 		}
 		return nil, fault.New(fault.Unavailable, "%s is not available for %s: %s (see devbroker probe); do not retry", step, what, why)
 	}
+	if err := declined(step, resp.Drivers); err != nil {
+		return nil, err
+	}
 	if err := verdict(kind.Kind, &Response{Drivers: resp.Drivers}); err != nil {
 		return nil, err
 	}
 	return resp, nil
+}
+
+// declined is the failure of a language request that its server answered
+// by declining it (a rename to a name that conflicts, a place with
+// nothing to rename, a change that leaves the root): the driver's status
+// is unchecked with the server's reason. Nothing is installed or retried
+// to fix that, so it is not an incomplete answer.
+func declined(step StepName, ds []DriverStatus) error {
+	for _, d := range ds {
+		if d.Status == StatusUnchecked && d.Language == "" && d.Message != "" {
+			return fault.New(fault.BadArgument, "%s declined by %s: %s; nothing was changed: change what its reason names (the place, the new name, the action) and try again", step, d.Driver, d.Message)
+		}
+	}
+	return nil
 }
 
 // request is a request for kind over the whole workspace, the files the

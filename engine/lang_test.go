@@ -21,7 +21,8 @@ type langCaps struct {
 	bases   map[string]string
 	renames []FileRename
 	actions []Action
-	none    bool // no driver answers
+	none    bool   // no driver answers
+	refuse  string // the driver declines the request, saying why
 	queries []Query
 	seen    []map[string]string // the content each request was given
 }
@@ -39,6 +40,10 @@ func (c *langCaps) Run(_ context.Context, req Request) (*Response, error) {
 		return &Response{Diagnostics: []Diagnostic{{Message: "no definition driver for shell files"}}}, nil
 	}
 	resp := &Response{Drivers: []DriverStatus{{Driver: "fake", Status: StatusOK}}}
+	if c.refuse != "" && req.Kind != Symbols {
+		resp.Drivers[0].Status, resp.Drivers[0].Message = StatusUnchecked, c.refuse
+		return resp, nil
+	}
 	switch req.Kind {
 	case Symbols:
 		resp.Symbols = c.outline
@@ -275,5 +280,19 @@ func TestRenameFollowsDiskBeforeResolving(t *testing.T) {
 	}
 	if q := caps.queries[len(caps.queries)-1]; q.Line != 3 || q.Column != 11 {
 		t.Errorf("rename asked at %d:%d, want 3:11 in the disk's new content (%+v)", q.Line, q.Column, r)
+	}
+}
+
+// A server that declines a rename (a name that conflicts, a place with
+// nothing to rename) answered: the step fails as a bad argument that
+// gives the server's reason and changes nothing, not as an incomplete
+// answer that asks to install the server.
+func TestRenameDeclined(t *testing.T) {
+	caps := &langCaps{refuse: `renaming this func "Hi" to "Bye" conflicts with func in same block: cannot rename`}
+	e, _ := setup(t, map[string]string{"a.go": "package a\n\nfunc Hi() {}\n"}, Options{Capabilities: caps})
+	r := langPlan(t, e, `{"ops": [{"step": "rename", "args": {"path": "a.go", "line": 3, "column": 6, "new_name": "Bye"}}, {"step": "write"}]}`)
+	wantError(t, r, fault.BadArgument, "conflicts with func in same block")
+	if strings.Contains(r.Error.Message, "install") || len(r.Changes) != 0 || len(r.Written) != 0 {
+		t.Errorf("a declined rename: %+v", r.Error)
 	}
 }
