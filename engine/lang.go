@@ -167,7 +167,7 @@ func (e *Engine) resolve(ctx context.Context, at *At, q *Query, r *Result) error
 	switch {
 	case at.Column != nil:
 		q.Line, q.Column = *at.Line, *at.Column
-		return e.inFile(p, q.Line)
+		return e.onColumn(p, q.Line, q.Column)
 	case at.Line != nil:
 		return e.onLine(p, at.Symbol, *at.Line, q)
 	}
@@ -188,6 +188,19 @@ func (e *Engine) inFile(p string, line int) error {
 	doc, _ := e.ws.Doc(p)
 	if n := doc.Len(); line > n {
 		return fault.New(fault.Bounds, "line %d is past the end of %s, which has %d lines", line, p, n)
+	}
+	return nil
+}
+
+// onColumn checks that line is a line of the file and col a column of
+// it: at most one past its last character.
+func (e *Engine) onColumn(p string, line, col int) error {
+	if err := e.inFile(p, line); err != nil {
+		return err
+	}
+	doc, _ := e.ws.Doc(p)
+	if n := utf8.RuneCountInString(doc.Line(line - 1).Text); col > n+1 {
+		return fault.New(fault.Bounds, "column %d is past the end of line %d of %s, which has %d characters: %s", col, line, p, n, clip(doc.Line(line-1).Text))
 	}
 	return nil
 }

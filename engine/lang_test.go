@@ -296,3 +296,36 @@ func TestRenameDeclined(t *testing.T) {
 		t.Errorf("a declined rename: %+v", r.Error)
 	}
 }
+
+// A column past the end of its line is an error that says how long the
+// line is, not a question about the line's end.
+func TestColumnPastLineEnd(t *testing.T) {
+	caps := &langCaps{}
+	e, _ := setup(t, map[string]string{"a.go": "package a\n\nvar é = 1\n"}, Options{Capabilities: caps})
+	r := langPlan(t, e, `{"ops": [{"step": "definition", "args": {"path": "a.go", "line": 3, "column": 11}}]}`)
+	wantError(t, r, fault.Bounds, "column 11 is past the end of line 3 of a.go, which has 9 characters")
+	if len(caps.queries) != 0 {
+		t.Errorf("asked the server %+v", caps.queries)
+	}
+	if r := langPlan(t, e, `{"ops": [{"step": "definition", "args": {"path": "a.go", "line": 3, "column": 10}}]}`); !r.OK {
+		t.Errorf("the column just past the line's last character: %+v", r.Error)
+	}
+}
+
+// code_actions' range is checked against the file before the server is
+// asked: an end_line or a column past the end is a bounds error.
+func TestCodeActionsRangeInFile(t *testing.T) {
+	for args, want := range map[string]string{
+		`"line": 1, "end_line": 9`:                  "line 9 is past the end of a.go",
+		`"line": 1, "column": 12`:                   "column 12 is past the end of line 1",
+		`"line": 1, "end_line": 2, "end_column": 3`: "column 3 is past the end of line 2",
+	} {
+		caps := &langCaps{}
+		e, _ := setup(t, map[string]string{"a.go": "package a\n\n"}, Options{Capabilities: caps})
+		r := langPlan(t, e, `{"ops": [{"step": "code_actions", "args": {"path": "a.go", `+args+`}}]}`)
+		wantError(t, r, fault.Bounds, want)
+		if len(caps.queries) != 0 {
+			t.Errorf("%s: asked the server %+v", args, caps.queries)
+		}
+	}
+}
