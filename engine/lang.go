@@ -46,21 +46,33 @@ func (e *Engine) ask(ctx context.Context, step StepName, q Query, r *Result) (*R
 		}
 		return nil, fault.New(fault.Unavailable, "%s is not available for %s: %s (see devbroker probe); do not retry", step, what, why)
 	}
+	if err := declined(step, resp.Drivers); err != nil {
+		return nil, err
+	}
 	if err := verdict(kind.Kind, &Response{Drivers: resp.Drivers}); err != nil {
 		return nil, err
 	}
 	return resp, nil
 }
 
+// declined is the failure of a language request that its server answered
+// by declining it (a rename to a name that conflicts, a place with
+// nothing to rename, a change that leaves the root): the driver's status
+// is unchecked with the server's reason. Nothing is installed or retried
+// to fix that, so it is not an incomplete answer.
+func declined(step StepName, ds []DriverStatus) error {
+	for _, d := range ds {
+		if d.Status == StatusUnchecked && d.Language == "" && d.Message != "" {
+			return fault.New(fault.BadArgument, "%s declined by %s: %s; nothing was changed: change what its reason names (the place, the new name, the action) and try again", step, d.Driver, d.Message)
+		}
+	}
+	return nil
+}
+
 // request is a request for kind over the whole workspace, the files the
 // session did not change as the disk holds them now.
 func (e *Engine) request(kind Kind, r *Result) Request {
-	for _, l := range e.ws.FollowDiskAfterAcquire() {
-		r.Diagnostics = append(r.Diagnostics, Diagnostic{
-			Path: l.Path, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
-			Severity: SeverityInfo, Source: "devbroker", Message: l.Why,
-		})
-	}
+	e.follow(r)
 	req := Request{Kind: kind, Root: e.fs.Root(), Files: map[string]*text.Doc{}}
 	for _, p := range e.ws.Paths() {
 		d, _ := e.ws.Doc(p)
@@ -76,12 +88,26 @@ func (e *Engine) request(kind Kind, r *Result) Request {
 	return req
 }
 
-// hold acquires the file a step names, when the plan did not.
+// follow reads again the held files with no unwritten change whose disk
+// content changed, noting those that left the disk.
+func (e *Engine) follow(r *Result) {
+	for _, l := range e.ws.FollowDiskAfterAcquire() {
+		r.Diagnostics = append(r.Diagnostics, Diagnostic{
+			Path: l.Path, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
+			Severity: SeverityInfo, Source: "devbroker", Message: l.Why,
+		})
+	}
+}
+
+// hold acquires the file a step names, when the plan did not, after
+// following the disk: a position, a symbol or a listed code action's
+// revision is then read in the content the server will be shown.
 func (e *Engine) hold(path string, r *Result) (string, error) {
 	p, err := rootfs.Clean(path)
 	if err != nil {
 		return "", fault.Wrap(fault.BadArgument, err, "path")
 	}
+	e.follow(r)
 	if _, ok := e.ws.Doc(p); ok {
 		return p, nil
 	}
@@ -141,7 +167,7 @@ func (e *Engine) resolve(ctx context.Context, at *At, q *Query, r *Result) error
 	switch {
 	case at.Column != nil:
 		q.Line, q.Column = *at.Line, *at.Column
-		return e.inFile(p, q.Line)
+		return e.onColumn(p, q.Line, q.Column)
 	case at.Line != nil:
 		return e.onLine(p, at.Symbol, *at.Line, q)
 	}
@@ -162,6 +188,19 @@ func (e *Engine) inFile(p string, line int) error {
 	doc, _ := e.ws.Doc(p)
 	if n := doc.Len(); line > n {
 		return fault.New(fault.Bounds, "line %d is past the end of %s, which has %d lines", line, p, n)
+	}
+	return nil
+}
+
+// onColumn checks that line is a line of the file and col a column of
+// it: at most one past its last character.
+func (e *Engine) onColumn(p string, line, col int) error {
+	if err := e.inFile(p, line); err != nil {
+		return err
+	}
+	doc, _ := e.ws.Doc(p)
+	if n := utf8.RuneCountInString(doc.Line(line - 1).Text); col > n+1 {
+		return fault.New(fault.Bounds, "column %d is past the end of line %d of %s, which has %d characters: %s", col, line, p, n, clip(doc.Line(line-1).Text))
 	}
 	return nil
 }

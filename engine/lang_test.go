@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -20,7 +21,8 @@ type langCaps struct {
 	bases   map[string]string
 	renames []FileRename
 	actions []Action
-	none    bool // no driver answers
+	none    bool   // no driver answers
+	refuse  string // the driver declines the request, saying why
 	queries []Query
 	seen    []map[string]string // the content each request was given
 }
@@ -38,6 +40,10 @@ func (c *langCaps) Run(_ context.Context, req Request) (*Response, error) {
 		return &Response{Diagnostics: []Diagnostic{{Message: "no definition driver for shell files"}}}, nil
 	}
 	resp := &Response{Drivers: []DriverStatus{{Driver: "fake", Status: StatusOK}}}
+	if c.refuse != "" && req.Kind != Symbols {
+		resp.Drivers[0].Status, resp.Drivers[0].Message = StatusUnchecked, c.refuse
+		return resp, nil
+	}
 	switch req.Kind {
 	case Symbols:
 		resp.Symbols = c.outline
@@ -235,5 +241,91 @@ func TestDriverStatusesOnce(t *testing.T) {
 	r := langPlan(t, e, `{"ops": [{"step": "hover", "args": {"path": "a.go", "symbol": "F"}}, {"step": "symbols", "args": {"path": "a.go"}}]}`)
 	if !r.OK || len(r.Drivers) != 1 || len(caps.queries) != 3 {
 		t.Fatalf("three requests gave drivers %+v", r.Drivers)
+	}
+}
+
+// A file changed on disk by someone else between a listing and an apply
+// (the session held it with no unwritten change) is caught: the ids of
+// the old content no longer apply, and the workspace follows the disk.
+func TestCodeActionApplyAfterDiskChange(t *testing.T) {
+	caps := &langCaps{
+		actions: []Action{{Title: "Inline", Kind: "refactor.inline", Data: []byte("x")}},
+		edits:   map[string]string{"a.go": "package a\n\nfunc f() { g() }\n"},
+	}
+	e, root := setup(t, map[string]string{"a.go": "package a\n\nfunc f() { x := 1 }\n"}, Options{Capabilities: caps})
+	r := langPlan(t, e, `{"ops": [{"step": "code_actions", "args": {"path": "a.go", "line": 3}}]}`)
+	if !r.OK || len(r.Answers[0].Actions) != 1 {
+		t.Fatalf("list: %+v", r)
+	}
+	testtree.Write(t, root, map[string]string{"a.go": "package a\n\nfunc f() { y := 2 }\n"})
+	r = langPlan(t, e, `{"ops": [{"step": "code_actions", "args": {"apply": "`+r.Answers[0].Actions[0].ID+`"}}]}`)
+	wantError(t, r, fault.Conflict, "a.go changed since code action")
+	if len(r.Changes) != 0 {
+		t.Errorf("a refused apply changed the workspace: %+v", r.Changes)
+	}
+}
+
+// A rename at a line and column follows the disk first: the position is
+// read in the file as the disk now holds it.
+func TestRenameFollowsDiskBeforeResolving(t *testing.T) {
+	caps := &langCaps{edits: map[string]string{"a.go": "package a\n\nvar Long, B = 1, 2\n"}}
+	e, root := setup(t, map[string]string{"a.go": "package a\n\nvar A = 1\n"}, Options{Capabilities: caps})
+	if r := langPlan(t, e, `{"paths": ["a.go"], "ops": []}`); !r.OK {
+		t.Fatalf("acquire: %+v", r)
+	}
+	testtree.Write(t, root, map[string]string{"a.go": "package a\n\nvar Long, B = 1, 2\n"})
+	r := langPlan(t, e, `{"ops": [{"step": "rename", "args": {"path": "a.go", "line": 3, "symbol": "B", "new_name": "C"}}]}`)
+	if len(caps.queries) == 0 {
+		t.Fatalf("rename asked nothing: %+v", r.Error)
+	}
+	if q := caps.queries[len(caps.queries)-1]; q.Line != 3 || q.Column != 11 {
+		t.Errorf("rename asked at %d:%d, want 3:11 in the disk's new content (%+v)", q.Line, q.Column, r)
+	}
+}
+
+// A server that declines a rename (a name that conflicts, a place with
+// nothing to rename) answered: the step fails as a bad argument that
+// gives the server's reason and changes nothing, not as an incomplete
+// answer that asks to install the server.
+func TestRenameDeclined(t *testing.T) {
+	caps := &langCaps{refuse: `renaming this func "Hi" to "Bye" conflicts with func in same block: cannot rename`}
+	e, _ := setup(t, map[string]string{"a.go": "package a\n\nfunc Hi() {}\n"}, Options{Capabilities: caps})
+	r := langPlan(t, e, `{"ops": [{"step": "rename", "args": {"path": "a.go", "line": 3, "column": 6, "new_name": "Bye"}}, {"step": "write"}]}`)
+	wantError(t, r, fault.BadArgument, "conflicts with func in same block")
+	if strings.Contains(r.Error.Message, "install") || len(r.Changes) != 0 || len(r.Written) != 0 {
+		t.Errorf("a declined rename: %+v", r.Error)
+	}
+}
+
+// A column past the end of its line is an error that says how long the
+// line is, not a question about the line's end.
+func TestColumnPastLineEnd(t *testing.T) {
+	caps := &langCaps{}
+	e, _ := setup(t, map[string]string{"a.go": "package a\n\nvar é = 1\n"}, Options{Capabilities: caps})
+	r := langPlan(t, e, `{"ops": [{"step": "definition", "args": {"path": "a.go", "line": 3, "column": 11}}]}`)
+	wantError(t, r, fault.Bounds, "column 11 is past the end of line 3 of a.go, which has 9 characters")
+	if len(caps.queries) != 0 {
+		t.Errorf("asked the server %+v", caps.queries)
+	}
+	if r := langPlan(t, e, `{"ops": [{"step": "definition", "args": {"path": "a.go", "line": 3, "column": 10}}]}`); !r.OK {
+		t.Errorf("the column just past the line's last character: %+v", r.Error)
+	}
+}
+
+// code_actions' range is checked against the file before the server is
+// asked: an end_line or a column past the end is a bounds error.
+func TestCodeActionsRangeInFile(t *testing.T) {
+	for args, want := range map[string]string{
+		`"line": 1, "end_line": 9`:                  "line 9 is past the end of a.go",
+		`"line": 1, "column": 12`:                   "column 12 is past the end of line 1",
+		`"line": 1, "end_line": 2, "end_column": 3`: "column 3 is past the end of line 2",
+	} {
+		caps := &langCaps{}
+		e, _ := setup(t, map[string]string{"a.go": "package a\n\n"}, Options{Capabilities: caps})
+		r := langPlan(t, e, `{"ops": [{"step": "code_actions", "args": {"path": "a.go", `+args+`}}]}`)
+		wantError(t, r, fault.Bounds, want)
+		if len(caps.queries) != 0 {
+			t.Errorf("%s: asked the server %+v", args, caps.queries)
+		}
 	}
 }

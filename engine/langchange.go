@@ -58,17 +58,20 @@ func (e *Engine) codeActions(ctx context.Context, i int, a *CodeActionsArgs, r *
 	}
 	q := Query{Path: p, Only: a.Only}
 	if a.Line != nil {
-		if err := e.inFile(p, *a.Line); err != nil {
-			return err
-		}
 		q.Line, q.Column = *a.Line, 1
 		if a.Column != nil {
 			q.Column = *a.Column
+		}
+		if err := e.onColumn(p, q.Line, q.Column); err != nil {
+			return err
 		}
 		if a.EndLine != nil {
 			q.EndLine, q.EndColumn = *a.EndLine, 0
 			if a.EndColumn != nil {
 				q.EndColumn = *a.EndColumn
+			}
+			if err := e.onColumn(p, q.EndLine, max(q.EndColumn, 1)); err != nil {
+				return err
 			}
 		}
 	}

@@ -75,7 +75,7 @@ func (in *instance) codeActions(ctx context.Context, path string, qs []ActionQue
 		p.Context.Only = only
 		var raw json.RawMessage
 		if err := in.call(ctx, MethodCodeAction, p, &raw); err != nil {
-			return nil, fmt.Errorf("listing code actions: %w", err)
+			return nil, fmt.Errorf("listing code actions: %w", declined(err))
 		}
 		for _, a := range decodeCodeActions(raw) {
 			if key := [2]string{a.Title, a.Kind}; !seen[key] {

@@ -10,6 +10,10 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+
+	"go.lsp.dev/jsonrpc2"
 )
 
 // begin acquires the server, checks that it offers method (what names
@@ -43,10 +47,38 @@ func (s *Server) ask(ctx context.Context, docs []Document, method, what string, 
 	defer s.release()
 	var raw json.RawMessage
 	if err := in.call(ctx, method, params, &raw); err != nil {
-		return nil, err
+		return nil, declined(err)
 	}
 	return raw, nil
 }
+
+// ErrDeclined marks a request the server answered with an error (gopls's
+// "no identifier found" for references on a keyword): it is alive and
+// gave its reason, so asking again the same way does not help.
+var ErrDeclined = errors.New("declined")
+
+// declined marks an error answer as the server's refusal (ErrDeclined),
+// but for the codes that ask for a retry (the content changed, the
+// request was cancelled, the server is not ready); other errors (a dead
+// server, a timeout) are returned as they are.
+func declined(err error) error {
+	var rpc *jsonrpc2.Error
+	if !errors.As(err, &rpc) {
+		return err
+	}
+	switch rpc.Code {
+	case codeContentModified, codeRequestCancelled, codeServerNotInitialized:
+		return err
+	}
+	return fmt.Errorf("%s: %w", rpc.Message, ErrDeclined)
+}
+
+// The error codes of LSP (and JSON-RPC) that ask the client to try again.
+const (
+	codeServerNotInitialized jsonrpc2.Code = -32002
+	codeRequestCancelled     jsonrpc2.Code = -32800
+	codeContentModified      jsonrpc2.Code = -32801
+)
 
 func at(path string, pos Position) textDocumentPositionParams {
 	return textDocumentPositionParams{TextDocument: textDocumentIdentifier{URI: URI(path)}, Position: pos}

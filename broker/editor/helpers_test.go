@@ -109,7 +109,9 @@ func startWith(t *testing.T, root string, opts broker.Options) *client {
 // call sends a request and decodes its result.
 func (c *client) call(method string, params, result any) error {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// A guard against a hang, not a measure: a first request on a real
+	// gopls (probe, start, load) can take long on a loaded machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	_, err := c.conn.Call(ctx, method, params, result)
 	return err

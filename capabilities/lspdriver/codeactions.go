@@ -82,17 +82,18 @@ func (d *Driver) codeActions(ctx context.Context, srv *lsp.Server, v *view, ms *
 	return res
 }
 
-// editKinds are the kinds of action listed unless only asks for others:
-// LSP's kinds of actions that change code. gopls also offers source
-// actions that open a browser, toggle its own annotations or create
-// files (source.doc, source.toggleCompilerOptDetails, source.addTest):
-// they change no code a change can carry, and some change the server's
-// state for every session.
+// editKinds are the kinds of action listed: LSP's kinds of actions that
+// change code. gopls also offers source actions that open a browser,
+// toggle its own annotations or create files (source.doc,
+// source.toggleCompilerOptDetails, source.addTest): they change no code a
+// change can carry, and applying one runs its command on the server that
+// every session of the root shares, so they are never listed, even when
+// only names them.
 var editKinds = []string{"quickfix", "refactor", "source.organizeImports", "source.fixAll"}
 
-// editKind reports whether an action of kind is listed: one of only's
-// kinds (or below one) when only is given, else a kind that changes code
-// or no kind.
+// editKind reports whether an action of kind is listed: a kind that
+// changes code (or, when only is not given, no kind), one of only's kinds
+// (or below one) when only is given.
 func editKind(kind string, only []string) bool {
 	within := func(prefixes []string) bool {
 		for _, p := range prefixes {
@@ -103,7 +104,7 @@ func editKind(kind string, only []string) bool {
 		return false
 	}
 	if len(only) > 0 {
-		return within(only)
+		return within(only) && within(editKinds)
 	}
 	return kind == "" || within(editKinds)
 }
@@ -120,7 +121,7 @@ func (d *Driver) applyAction(ctx context.Context, srv *lsp.Server, v *view, req 
 	choose := func(actions []lsp.CodeAction) (int, error) {
 		n := 0
 		for i, a := range actions {
-			if a.Title != key.Title || a.Kind != key.Kind {
+			if a.Title != key.Title || a.Kind != key.Kind || !editKind(a.Kind, q.Only) {
 				continue
 			}
 			if n == key.N {

@@ -2,7 +2,9 @@ package lspdriver
 
 import "testing"
 
-// Only the kinds that change code are listed, unless only asks for more.
+// Only the kinds that change code are listed; only narrows them, and
+// cannot ask for the others (gopls runs their commands on the server that
+// every session of the root shares: a toggle, a documentation server).
 func TestEditKind(t *testing.T) {
 	for _, c := range []struct {
 		kind string
@@ -17,7 +19,11 @@ func TestEditKind(t *testing.T) {
 		{"source.toggleCompilerOptDetails", nil, false},
 		{"gopls.doc.features", nil, false},
 		{"refactorx", nil, false},
-		{"source.addTest", []string{"source.addTest"}, true},
+		{"source.addTest", []string{"source.addTest"}, false},
+		{"source.toggleCompilerOptDetails", []string{"source"}, false},
+		{"source.doc", []string{"source.doc"}, false},
+		{"source.organizeImports", []string{"source"}, true},
+		{"", []string{"quickfix"}, false},
 		{"quickfix", []string{"refactor"}, false},
 		{"refactor.inline.call", []string{"refactor.inline"}, true},
 	} {

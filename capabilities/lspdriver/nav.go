@@ -86,9 +86,10 @@ func position(m *text.Mapper, line, col int) lsp.Position {
 
 // refusal is the result of a language request that failed: a server that
 // does not offer the request, or that refuses it (a position it cannot
-// rename), answers unchecked with its reason; other failures as [failed].
+// rename, an error answer), answers unchecked with its reason; other
+// failures as [failed].
 func refusal(res *capabilities.Result, err error) *capabilities.Result {
-	if errors.Is(err, lsp.ErrNotOffered) || errors.Is(err, lsp.ErrCannotRename) || errors.Is(err, errRefused) {
+	if errors.Is(err, lsp.ErrNotOffered) || errors.Is(err, lsp.ErrCannotRename) || errors.Is(err, lsp.ErrDeclined) || errors.Is(err, errRefused) {
 		if res == nil {
 			res = &capabilities.Result{}
 		}

@@ -108,6 +108,12 @@ func TestNavigateGo(t *testing.T) {
 	if len(res.Locations) != 1 || !filepath.IsAbs(res.Locations[0].Path) || !strings.HasSuffix(res.Locations[0].Path, filepath.Join("fmt", "print.go")) || res.Locations[0].Text != "" {
 		t.Fatalf("definition in the standard library: %+v", res.Locations)
 	}
+	// gopls answers references on a keyword with an error: it declined
+	// (unchecked, its reason), it did not crash.
+	req := &capabilities.Request{Kind: engine.References, Root: root, All: all, Files: []string{"a/a.go"}, Query: &engine.Query{Path: "a/a.go", Line: 1, Column: 1}}
+	if res = d.Run(context.Background(), req); res.Status != engine.StatusUnchecked || !strings.Contains(res.Message, "no identifier") {
+		t.Fatalf("references on a keyword: %s: %s", res.Status, res.Message)
+	}
 }
 
 // TestRenameGo: a rename of an exported function used in two packages
