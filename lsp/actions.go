@@ -103,7 +103,7 @@ func pick(actions []CodeAction) *CodeAction {
 	var first *CodeAction
 	for i := range actions {
 		a := &actions[i]
-		if a.Disabled != nil || (a.Kind != "" && a.Kind != "quickfix" && !hasPrefix(a.Kind, "quickfix.")) {
+		if a.Disabled != nil || !actionRuns(a) || (a.Kind != "" && a.Kind != "quickfix" && !hasPrefix(a.Kind, "quickfix.")) {
 			continue
 		}
 		if a.IsPreferred {
@@ -140,6 +140,9 @@ func (in *instance) resolveAction(ctx context.Context, a *CodeAction) ([]Workspa
 	}
 	if a.Command == nil {
 		return out, nil
+	}
+	if !CommandRuns(a.Command.Command) {
+		return nil, fmt.Errorf("%q runs %s: %w", a.Title, a.Command.Command, ErrCommandNotRun)
 	}
 	var captured []WorkspaceEdit
 	in.mu.Lock()

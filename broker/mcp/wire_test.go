@@ -56,7 +56,7 @@ func TestDevResultTextShowsAnswers(t *testing.T) {
 		{Step: 2, Name: engine.StepRename},
 	}, Changes: []ws.Change{{Path: "a.go", Kind: ws.Modified, Added: 1, Removed: 1}}}
 	got := devResultText(wire.NewDevResult(r, []string{"a.go"}, wire.Options{}))
-	want := "ok: true\n--- step 1 (definition) ---\na.go:3:6: func Add(a, b int) int {\n--- step 2 (rename) ---\nrenamed in the workspace; nothing is written until write\nchange: modified a.go (+1 -1)\nunwritten (in the workspace, not on disk): a.go"
+	want := "ok: true\n--- step 1 (definition) ---\na.go:3:6: func Add(a, b int) int {\n--- step 2 (rename) ---\nrenamed in the workspace (written only by a write)\nchange: modified a.go (+1 -1)\nunwritten (in the workspace, not on disk): a.go"
 	if got != want {
 		t.Fatalf("text:\n%s\nwant:\n%s", got, want)
 	}

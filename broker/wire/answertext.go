@@ -66,9 +66,9 @@ func files(n int) string {
 func (a *Answer) note() string {
 	switch {
 	case a.Applied != "":
-		return fmt.Sprintf("applied %q to the workspace; nothing is written until write", a.Applied)
+		return fmt.Sprintf("applied %q to the workspace (written only by a write)", a.Applied)
 	case a.Name == "rename":
-		return "renamed in the workspace; nothing is written until write"
+		return "renamed in the workspace (written only by a write)"
 	case len(a.Locations)+len(a.Symbols)+len(a.Actions) > 0 || a.Hover != "":
 		return ""
 	case a.Name == "code_actions":

@@ -31,8 +31,8 @@ func TestAnswerText(t *testing.T) {
 			{ID: "ca-1", Title: "Organize imports", Kind: "source.organizeImports", Preferred: true},
 			{ID: "ca-2", Title: "Extract function", Kind: "refactor.extract", Disabled: "no selection"},
 		}}, "ca-1  Organize imports (source.organizeImports) [preferred]\nca-2  Extract function (refactor.extract) [cannot apply now: no selection]\n"},
-		{engine.Answer{Name: engine.StepCodeActions, Applied: "Organize imports"}, "applied \"Organize imports\" to the workspace; nothing is written until write\n"},
-		{engine.Answer{Name: engine.StepRename}, "renamed in the workspace; nothing is written until write\n"},
+		{engine.Answer{Name: engine.StepCodeActions, Applied: "Organize imports"}, "applied \"Organize imports\" to the workspace (written only by a write)\n"},
+		{engine.Answer{Name: engine.StepRename}, "renamed in the workspace (written only by a write)\n"},
 		{engine.Answer{Name: engine.StepDefinition}, "definition: nothing found\n"},
 		{engine.Answer{Name: engine.StepSearch, Files: 1, Omitted: 2, Locations: []engine.Location{
 			{Path: "a.go", Line: 3, Column: 6, Text: "func Add(a, b int) int {"},

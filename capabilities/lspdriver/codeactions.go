@@ -63,7 +63,7 @@ func (d *Driver) codeActions(ctx context.Context, srv *lsp.Server, v *view, ms *
 	res := &capabilities.Result{Status: engine.StatusOK}
 	seen := map[actionKey]int{}
 	for _, a := range actions {
-		if !editKind(a.Kind, q.Only) {
+		if !listed(&a, q.Only) {
 			continue
 		}
 		key := actionKey{Title: a.Title, Kind: a.Kind}
@@ -90,6 +90,13 @@ func (d *Driver) codeActions(ctx context.Context, srv *lsp.Server, v *view, ms *
 // every session of the root shares, so they are never listed, even when
 // only names them.
 var editKinds = []string{"quickfix", "refactor", "source.organizeImports", "source.fixAll"}
+
+// listed reports whether an action is listed (and so can be applied): of
+// a kind that changes code, and with no command that devbroker does not
+// run (lsp.CommandRuns: gopls's go get, go mod tidy, ...).
+func listed(a *lsp.CodeAction, only []string) bool {
+	return editKind(a.Kind, only) && (a.Command == nil || lsp.CommandRuns(a.Command.Command))
+}
 
 // editKind reports whether an action of kind is listed: a kind that
 // changes code (or, when only is not given, no kind), one of only's kinds
@@ -121,7 +128,7 @@ func (d *Driver) applyAction(ctx context.Context, srv *lsp.Server, v *view, req 
 	choose := func(actions []lsp.CodeAction) (int, error) {
 		n := 0
 		for i, a := range actions {
-			if a.Title != key.Title || a.Kind != key.Kind || !editKind(a.Kind, q.Only) {
+			if a.Title != key.Title || a.Kind != key.Kind || !listed(&a, q.Only) {
 				continue
 			}
 			if n == key.N {

@@ -1,6 +1,10 @@
 package lspdriver
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/devbroker/devbroker/lsp"
+)
 
 // Only the kinds that change code are listed; only narrows them, and
 // cannot ask for the others (gopls runs their commands on the server that
@@ -29,6 +33,35 @@ func TestEditKind(t *testing.T) {
 	} {
 		if got := editKind(c.kind, c.only); got != c.want {
 			t.Errorf("editKind(%q, %q) = %v, want %v", c.kind, c.only, got, c.want)
+		}
+	}
+}
+
+// An action whose command would run the go command (or change the shared
+// server's state) is not listed, so it cannot be applied; gopls's commands
+// that only ask the client to apply an edit, and other servers'
+// commands, are.
+func TestActionsThatRunCommands(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"gopls.go_get_package", false},
+		{"gopls.tidy", false},
+		{"gopls.generate", false},
+		{"gopls.add_dependency", false},
+		{"gopls.toggle_compiler_opt_details", false},
+		{"gopls.apply_fix", true},
+		{"gopls.change_signature", true},
+		{"pyright.organizeimports", true},
+		{"", true},
+	} {
+		a := &lsp.CodeAction{Title: "t", Kind: "quickfix"}
+		if c.cmd != "" {
+			a.Command = &lsp.Command{Title: "t", Command: c.cmd}
+		}
+		if got := listed(a, nil); got != c.want {
+			t.Errorf("an action running %q listed: %v, want %v", c.cmd, got, c.want)
 		}
 	}
 }

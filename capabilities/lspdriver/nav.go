@@ -89,7 +89,7 @@ func position(m *text.Mapper, line, col int) lsp.Position {
 // rename, an error answer), answers unchecked with its reason; other
 // failures as [failed].
 func refusal(res *capabilities.Result, err error) *capabilities.Result {
-	if errors.Is(err, lsp.ErrNotOffered) || errors.Is(err, lsp.ErrCannotRename) || errors.Is(err, lsp.ErrDeclined) || errors.Is(err, errRefused) {
+	if errors.Is(err, lsp.ErrNotOffered) || errors.Is(err, lsp.ErrCannotRename) || errors.Is(err, lsp.ErrDeclined) || errors.Is(err, lsp.ErrCommandNotRun) || errors.Is(err, errRefused) {
 		if res == nil {
 			res = &capabilities.Result{}
 		}

@@ -1,0 +1,48 @@
+package lsp
+
+// This file decides which server commands devbroker runs. A code action
+// may come as a command the server runs itself; devbroker runs one only
+// to capture the edit it asks the client to apply (workspace/applyEdit),
+// which then goes through the workspace like any change. gopls also has
+// commands that run the go command (go get, go mod tidy, go generate,
+// vendoring, tests, govulncheck) and so change go.mod, go.sum and other
+// files on disk behind the workspace, or change the server's own state
+// for every session of the root (annotations, profiles). Of gopls's
+// commands only those whose whole effect is an edit for the client run;
+// other servers' commands (pyright's, tsserver's, clangd's) apply their
+// changes through the client too and run.
+
+import (
+	"errors"
+	"strings"
+)
+
+// goplsEditCommands are the gopls commands (gopls v0.23) whose only effect
+// is a workspace/applyEdit request to the client.
+var goplsEditCommands = map[string]bool{
+	"gopls.apply_fix":           true,
+	"gopls.add_import":          true,
+	"gopls.change_signature":    true,
+	"gopls.extract_to_new_file": true,
+	"gopls.implement_interface": true,
+	"gopls.modify_tags":         true,
+	"gopls.move_type":           true,
+}
+
+// ErrCommandNotRun is the error of an action whose command devbroker does
+// not run (see [CommandRuns]).
+var ErrCommandNotRun = errors.New("devbroker does not run this command: it would change files on disk (go.mod, go.sum, generated files) or the language server's own state, not the workspace")
+
+// CommandRuns reports whether devbroker runs the server command name to
+// capture its edit.
+func CommandRuns(name string) bool {
+	if strings.HasPrefix(name, "gopls.") {
+		return goplsEditCommands[name]
+	}
+	return true
+}
+
+// actionRuns reports whether an action's command, if it has one, runs.
+func actionRuns(a *CodeAction) bool {
+	return a.Command == nil || CommandRuns(a.Command.Command)
+}
