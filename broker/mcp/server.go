@@ -21,6 +21,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -264,9 +265,12 @@ func (s *Server) syncTools() {
 // availableSteps lists the plan steps available on the root now.
 func (s *Server) availableSteps() []string { return engine.AvailableSteps(s.root) }
 
-// unavailable answers a call to a capability tool that is not advertised
-// with a tool error that says not to retry and lists what is available,
-// instead of the protocol's bare "unknown tool".
+// unavailable answers a call to a capability tool that is not advertised.
+// When a driver not probed yet may serve it (the probe runs in the
+// background after the server answers initialize), the tool runs, and
+// its step waits for its language's probe. Otherwise the answer is a tool
+// error that says not to retry and lists what is available, instead of
+// the protocol's bare "unknown tool".
 func (s *Server) unavailable(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if method != "tools/call" {
@@ -277,7 +281,8 @@ func (s *Server) unavailable(next sdk.MethodHandler) sdk.MethodHandler {
 			return next(ctx, method, req)
 		}
 		name := cr.Params.Name
-		if st, ok := engine.LookupStep(engine.StepName(name)); !ok || st.Kind == "" {
+		st, ok := engine.LookupStep(engine.StepName(name))
+		if !ok || st.Kind == "" {
 			return next(ctx, method, req)
 		}
 		s.toolMu.Lock()
@@ -286,10 +291,28 @@ func (s *Server) unavailable(next sdk.MethodHandler) sdk.MethodHandler {
 		if on {
 			return next(ctx, method, req)
 		}
+		if s.root.Has(st.Kind) {
+			// A driver not probed yet may serve it: the step waits for
+			// its language's probe, as any request does, and answers.
+			return s.callUnlisted(ctx, name, cr)
+		}
 		err := fault.New(fault.Unavailable, "%s is unavailable: no working driver is configured for it (see the probe tool); do not retry. Available steps: %s", name, strings.Join(s.availableSteps(), ", "))
 		r := &engine.Result{Error: &engine.StepError{Step: 1, Name: name, Kind: fault.Unavailable, Message: err.Error()}}
 		return devToolResult(r, nil), nil
 	}
+}
+
+// callUnlisted runs the handler of a tool the probe has not advertised
+// yet: a client that calls check or definition right after it connects
+// gets the answer, not "unavailable".
+func (s *Server) callUnlisted(ctx context.Context, name string, cr *sdk.CallToolRequest) (sdk.Result, error) {
+	for _, t := range tools() {
+		if t.name == name {
+			_, h := t.build(s)
+			return h(ctx, cr)
+		}
+	}
+	return nil, fmt.Errorf("no tool %q", name)
 }
 
 // session returns the broker session of an MCP session, opening it on
