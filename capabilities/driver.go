@@ -125,9 +125,12 @@ type Result struct {
 	Bases     map[string]string
 	Renames   []engine.FileRename
 	Locations []engine.Location
-	Symbols   []engine.Symbol
-	Hover     string
-	Actions   []engine.Action
+	// Omitted counts the locations left out past Locations, as in
+	// [engine.Response].
+	Omitted int
+	Symbols []engine.Symbol
+	Hover   string
+	Actions []engine.Action
 	// Status is ok only when the answer is complete and current.
 	Status engine.Status
 	// Message explains a status other than ok.

@@ -189,6 +189,7 @@ func (s *Set) answer(resp *engine.Response, dn string, r *Result) {
 		resp.Diagnostics = append(resp.Diagnostics, d)
 	}
 	resp.Locations = append(resp.Locations, r.Locations...)
+	resp.Omitted += r.Omitted
 	resp.Symbols = append(resp.Symbols, r.Symbols...)
 	resp.Actions = append(resp.Actions, r.Actions...)
 	resp.Renames = append(resp.Renames, r.Renames...)

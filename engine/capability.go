@@ -70,6 +70,13 @@ type Response struct {
 	Renames []FileRename
 	// Locations answer definition and references.
 	Locations []Location
+	// Omitted counts the further locations the capability found but left
+	// out of Locations, all of them after the listed ones in the order
+	// the engine lists locations (by path, line, column). A capability
+	// that leaves some out lists at least the first MaxLocations distinct
+	// ones, so that the engine lists what it would have listed from all
+	// of them, and counts the rest as Omitted plus its own cut.
+	Omitted int
 	// Symbols answer symbols.
 	Symbols []Symbol
 	// Hover answers hover.

@@ -52,6 +52,8 @@ type Engine struct {
 	wlock sync.Locker
 	// actions are the code actions listed in this session, by id.
 	actions map[string]listed
+	// outlines are the outlines symbol lookups got, by file.
+	outlines outlines
 }
 
 // New returns an Engine over root.

@@ -25,7 +25,12 @@ func (e *Engine) ask(ctx context.Context, step StepName, q Query, r *Result) (*R
 	if e.caps == nil || !e.caps.Has(kind.Kind) {
 		return nil, e.unavailable(string(step))
 	}
-	req := e.request(kind.Kind, r)
+	var req Request
+	if q.Path != "" { // the step held the file, following the disk just now
+		req = e.snapshot(kind.Kind)
+	} else {
+		req = e.request(kind.Kind, r)
+	}
 	req.Query = &q
 	if q.Path != "" {
 		req.Paths = []string{q.Path}
@@ -73,6 +78,14 @@ func declined(step StepName, ds []DriverStatus) error {
 // session did not change as the disk holds them now.
 func (e *Engine) request(kind Kind, r *Result) Request {
 	e.follow(r)
+	return e.snapshot(kind)
+}
+
+// snapshot is a request for kind over the whole workspace as it is,
+// without following the disk first: for a step that has just followed it
+// ([Engine.hold]), so that the content it checked a position in is the
+// content the server is shown.
+func (e *Engine) snapshot(kind Kind) Request {
 	req := Request{Kind: kind, Root: e.fs.Root(), Files: map[string]*text.Doc{}}
 	for _, p := range e.ws.Paths() {
 		d, _ := e.ws.Doc(p)
@@ -130,6 +143,7 @@ func (e *Engine) point(ctx context.Context, i int, step StepName, at *At, q Quer
 	}
 	a := Answer{Step: i, Name: step, Hover: resp.Hover}
 	a.Locations, a.Omitted = capLocations(resp.Locations)
+	a.Omitted += resp.Omitted
 	r.Answers = append(r.Answers, a)
 	return nil
 }
@@ -157,7 +171,8 @@ func (e *Engine) symbols(ctx context.Context, i int, a *SymbolsArgs, r *Result) 
 }
 
 // resolve sets q's path and position from at: its line and column, or
-// its symbol (on its line, or looked up in the file's outline).
+// its symbol (on its line, or looked up in the file's outline: see
+// [outlines]).
 func (e *Engine) resolve(ctx context.Context, at *At, q *Query, r *Result) error {
 	p, err := e.hold(at.Path, r)
 	if err != nil {
@@ -171,11 +186,11 @@ func (e *Engine) resolve(ctx context.Context, at *At, q *Query, r *Result) error
 	case at.Line != nil:
 		return e.onLine(p, at.Symbol, *at.Line, q)
 	}
-	resp, err := e.ask(ctx, StepSymbols, Query{Path: p}, r)
+	outline, err := e.outline(ctx, p, at.Symbol, r)
 	if err != nil {
-		return fault.Wrap(fault.KindOf(err), err, "looking up symbol %q in %s's outline (give line and column instead)", at.Symbol, p)
+		return err
 	}
-	s, err := pickSymbol(resp.Symbols, at.Symbol, p)
+	s, err := pickSymbol(outline, at.Symbol, p)
 	if err != nil {
 		return err
 	}
@@ -279,11 +294,14 @@ func pickSymbol(outline []Symbol, symbol, path string) (Symbol, error) {
 
 // plainName drops a receiver's decoration: "(*Server).Start" is
 // "Server.Start".
-func plainName(s string) string {
-	return strings.NewReplacer("(", "", ")", "", "*", "").Replace(s)
-}
+func plainName(s string) string { return undecorate.Replace(s) }
 
-// capLocations sorts locations, drops repeats and keeps MaxLocations.
+// undecorate drops the characters of a receiver's decoration.
+var undecorate = strings.NewReplacer("(", "", ")", "", "*", "")
+
+// capLocations sorts locations, drops repeats and keeps MaxLocations;
+// the int counts the rest (a capability's own count, Response.Omitted,
+// comes on top).
 func capLocations(locs []Location) ([]Location, int) {
 	sort.SliceStable(locs, func(i, j int) bool {
 		a, b := locs[i], locs[j]

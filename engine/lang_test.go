@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -23,7 +24,9 @@ type langCaps struct {
 	actions []Action
 	none    bool   // no driver answers
 	refuse  string // the driver declines the request, saying why
+	omitted int    // the further locations the driver left out
 	queries []Query
+	kinds   []Kind              // the kind of each request
 	seen    []map[string]string // the content each request was given
 }
 
@@ -31,6 +34,7 @@ func (c *langCaps) Has(Kind) bool { return true }
 
 func (c *langCaps) Run(_ context.Context, req Request) (*Response, error) {
 	c.queries = append(c.queries, *req.Query)
+	c.kinds = append(c.kinds, req.Kind)
 	files := map[string]string{}
 	for p, d := range req.Files {
 		files[p] = d.String()
@@ -48,7 +52,7 @@ func (c *langCaps) Run(_ context.Context, req Request) (*Response, error) {
 	case Symbols:
 		resp.Symbols = c.outline
 	case Definition, References:
-		resp.Locations = slices.Clone(c.locs)
+		resp.Locations, resp.Omitted = slices.Clone(c.locs), c.omitted
 	case Rename, CodeActions:
 		if req.Kind == CodeActions && req.Query.Apply == nil {
 			resp.Actions = c.actions
@@ -96,6 +100,41 @@ func TestSymbolResolves(t *testing.T) {
 	wantError(t, r, fault.NotFound, `no symbol "Stop"`, "Server, (*Server).Start")
 }
 
+// A symbol's lookup in an outline is asked of the server once per content
+// of the file: the same content takes the position from the outline it
+// got (with the same driver statuses), and a file changed since, in the
+// workspace or on disk, is asked again and resolves in its new outline.
+func TestSymbolOutlineFollowsContent(t *testing.T) {
+	caps := &langCaps{outline: []Symbol{{Name: "F", Kind: "function", Path: "a.go", Line: 3, Column: 6}}}
+	e, root := setup(t, map[string]string{"a.go": "package a\n\nfunc F() {}\n"}, Options{Capabilities: caps})
+	refs := `{"ops": [{"step": "references", "args": {"path": "a.go", "symbol": "F"}}]}`
+	at := func(r *Result, what string, line, outlines int) {
+		t.Helper()
+		if !r.OK || len(r.Drivers) != 1 || r.Drivers[0].Driver != "fake" {
+			t.Fatalf("%s: %+v (%+v)", what, r, r.Error)
+		}
+		if q := caps.queries[len(caps.queries)-1]; q.Line != line || q.Column != 6 {
+			t.Errorf("%s: references asked at %d:%d, want %d:6", what, q.Line, q.Column, line)
+		}
+		if n := strings.Count(fmt.Sprint(caps.kinds), string(Symbols)); n != outlines {
+			t.Errorf("%s: %d outlines asked, want %d", what, n, outlines)
+		}
+	}
+	at(langPlan(t, e, refs), "first", 3, 1)
+	at(langPlan(t, e, refs), "same content", 3, 1)
+
+	caps.outline = []Symbol{{Name: "F", Kind: "function", Path: "a.go", Line: 4, Column: 6}}
+	at(langPlan(t, e, `{"paths": ["a.go"], "ops": [
+		{"step": "edit", "args": {"path": "a.go", "edits": [{"find": "func F() {}", "replace": "\nfunc F() {}"}]}},
+		{"step": "references", "args": {"path": "a.go", "symbol": "F"}}]}`), "edited", 4, 2)
+	at(langPlan(t, e, refs), "edited, same content", 4, 2)
+
+	e.Workspace().Discard(nil)
+	caps.outline = []Symbol{{Name: "F", Kind: "function", Path: "a.go", Line: 5, Column: 6}}
+	testtree.Put(t, root, "a.go", "package a\n\n\n\nfunc F() {}\n")
+	at(langPlan(t, e, refs), "changed on disk", 5, 3)
+}
+
 // A symbol on a line is its first whole-word occurrence there, its
 // column counted in characters; a name not on the line says what the
 // line reads.
@@ -129,6 +168,23 @@ func TestLocationsSortedAndCapped(t *testing.T) {
 	a := r.Answers[0]
 	if len(a.Locations) != MaxLocations || a.Omitted != 6 || a.Locations[0].Path != "a.go" || a.Locations[1].Line != 1 || a.Locations[2].Line != 2 {
 		t.Fatalf("got %d locations, omitted %d, first %+v", len(a.Locations), a.Omitted, a.Locations[:3])
+	}
+}
+
+// A capability that lists the first locations only and counts the rest
+// (Response.Omitted) gets the same answer as one that lists them all: the
+// engine lists what it is given, in its order, and adds the count.
+func TestLocationsOmittedByCapability(t *testing.T) {
+	var locs []Location
+	for i := MaxLocations; i > 0; i-- {
+		locs = append(locs, Location{Path: "b.go", Line: i, Column: 1})
+	}
+	caps := &langCaps{locs: locs, omitted: 121}
+	e, _ := setup(t, map[string]string{"a.go": "package a\n"}, Options{Capabilities: caps})
+	r := langPlan(t, e, `{"ops": [{"step": "references", "args": {"path": "a.go", "line": 1, "column": 9}}]}`)
+	a := r.Answers[0]
+	if len(a.Locations) != MaxLocations || a.Omitted != 121 || a.Locations[0].Line != 1 {
+		t.Fatalf("got %d locations, omitted %d, first %+v", len(a.Locations), a.Omitted, a.Locations[0])
 	}
 }
 

@@ -77,8 +77,9 @@ type watcher struct {
 	problem string          // why some directories are left out; "" when none
 	waiters map[string]chan struct{}
 	seq     int
-	err     error // why the loop ended
-	broken  error // why changes may have been missed (inotify limits): start a new watcher
+	passed  time.Time // when the latest barrier that completed started
+	err     error     // why the loop ended
+	broken  error     // why changes may have been missed (inotify limits): start a new watcher
 }
 
 // newWatcher watches root. It fails when root itself cannot be watched.
@@ -350,6 +351,11 @@ func (w *watcher) barrier(ctx context.Context) error {
 		w.mu.Unlock()
 		return err
 	}
+	if w.spared(ctx) {
+		w.mu.Unlock()
+		return nil
+	}
+	started := time.Now()
 	w.seq++
 	name := filepath.Join(w.private, fmt.Sprintf("b%d", w.seq))
 	ch := make(chan struct{})
@@ -370,6 +376,7 @@ func (w *watcher) barrier(ctx context.Context) error {
 	for {
 		select {
 		case <-ch:
+			w.pass(started)
 			return nil
 		case <-w.done:
 			return w.err

@@ -95,21 +95,22 @@ func TestChangeRenamesDirectory(t *testing.T) {
 
 // TestLocationsOutsideTheRoot: a location outside the root keeps its
 // absolute path and the server's columns, without text; one reached
-// through a symlink that leaves the root is left out and counted.
+// through a symlink that leaves the root is left out and counted. They
+// come in the engine's order (by path: an absolute one first).
 func TestLocationsOutsideTheRoot(t *testing.T) {
 	v, req, outside := changeRoot(t)
 	ms := &mappers{v: v, req: req, m: map[string]*text.Mapper{}}
 	r := lsp.Range{Start: lsp.Position{Line: 0, Character: 8}, End: lsp.Position{Line: 0, Character: 9}}
-	got, dropped := locations(v, ms, []lsp.Location{
+	got, omitted, dropped := locations(v, ms, []lsp.Location{
 		{Path: filepath.Join(v.root, "a.go"), Range: r},
 		{Path: filepath.Join(outside, "o.go"), Range: r},
 		{Path: filepath.Join(v.root, "sub", "o.go"), Range: r},
 	})
 	want := []engine.Location{
-		{Path: "a.go", Line: 1, Column: 9, EndLine: 1, EndColumn: 10, Text: "package a // changed"},
 		{Path: filepath.Join(outside, "o.go"), Line: 1, Column: 9, EndLine: 1, EndColumn: 10},
+		{Path: "a.go", Line: 1, Column: 9, EndLine: 1, EndColumn: 10, Text: "package a // changed"},
 	}
-	if dropped != 1 || len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+	if dropped != 1 || omitted != 0 || len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("got %+v (%d dropped), want %+v (1 dropped)", got, dropped, want)
 	}
 }

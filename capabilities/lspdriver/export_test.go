@@ -1,8 +1,42 @@
 package lspdriver
 
+import (
+	"context"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/lsp"
+)
+
 // SetNoWatch turns the disk watchers of servers started from now on off.
 func SetNoWatch(off bool) { noWatch = off }
 
 // OnWaitingForLoad sets the hook called when a request's timeout ran out
 // while its server was loading, so the request waits on.
 func OnWaitingForLoad(f func()) { waitingForLoad = f }
+
+// Floor returns a call that asks the driver's server req's definition or
+// references directly, with the documents the driver shows it for req,
+// and returns how many locations it answered: the server's own time,
+// without the driver's view or conversion (BenchmarkNavigate's floor).
+func Floor(ctx context.Context, d capabilities.Driver, req *capabilities.Request) (func() (int, error), error) {
+	dr := d.(*Driver)
+	srv, err := dr.server(ctx, req.Root)
+	if err != nil {
+		return nil, err
+	}
+	v := dr.view(ctx, srv, dr.viewed(req))
+	docs, q := v.list(), req.Query
+	ms := &mappers{v: v, req: req, m: map[string]*text.Mapper{}}
+	abs, pos := v.abs(q.Path), position(ms.get(q.Path), q.Line, q.Column)
+	return func() (int, error) {
+		var locs []lsp.Location
+		if req.Kind == engine.Definition {
+			locs, err = srv.Definition(ctx, docs, abs, pos)
+		} else {
+			locs, err = srv.References(ctx, docs, abs, pos, q.IncludeDeclaration)
+		}
+		return len(locs), err
+	}, nil
+}

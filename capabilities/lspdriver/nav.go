@@ -73,7 +73,7 @@ func (d *Driver) language(ctx context.Context, srv *lsp.Server, v *view, ms *map
 	}
 	res := &capabilities.Result{Status: engine.StatusOK}
 	var dropped int
-	res.Locations, dropped = locations(v, ms, locs)
+	res.Locations, res.Omitted, dropped = locations(v, ms, locs)
 	res.Message = droppedNote(dropped, "location")
 	return res
 }
@@ -115,27 +115,72 @@ func droppedNote(n int, what string) string {
 }
 
 // locations converts the server's locations (see the file comment for
-// what lies outside the root); dropped counts those left out.
-func locations(v *view, ms *mappers, locs []lsp.Location) (out []engine.Location, dropped int) {
+// what lies outside the root); dropped counts those left out as not the
+// root's to show, omitted those past the cap.
+//
+// Only what the engine lists is converted (see [engine.Response]'s
+// Omitted): the locations are put in the engine's order (path, line,
+// column: on a line, UTF-16 columns order places as character columns
+// do), repeats dropped as the engine drops them, and past the first
+// engine.MaxLocations only counted, so that no file is read, and no
+// mapper built, for a place that is not listed.
+func locations(v *view, ms *mappers, locs []lsp.Location) (out []engine.Location, omitted, dropped int) {
+	type placed struct {
+		p string
+		l lsp.Location
+	}
+	places := map[string]placed{} // place's answer by absolute path; l.Path "" when dropped
+	keep := make([]placed, 0, len(locs))
 	for _, l := range locs {
-		p, ok := place(v, l.Path)
-		if !ok {
+		pl, seen := places[l.Path]
+		if !seen {
+			p, ok := place(v, l.Path)
+			pl = placed{p: p}
+			if ok {
+				pl.l.Path = l.Path
+			}
+			places[l.Path] = pl
+		}
+		if pl.l.Path == "" {
 			dropped++
 			continue
 		}
-		loc := engine.Location{Path: p}
-		if p == l.Path { // outside the root: the server's own counts
-			loc.Line, loc.Column = l.Range.Start.Line+1, l.Range.Start.Character+1
-			loc.EndLine, loc.EndColumn = l.Range.End.Line+1, l.Range.End.Character+1
-		} else {
-			m := ms.get(p)
-			loc.Line, loc.Column = point(m, l.Range.Start)
-			loc.EndLine, loc.EndColumn = point(m, l.Range.End)
-			loc.Text = ms.line(p, loc.Line)
-		}
-		out = append(out, loc)
+		keep = append(keep, placed{p: pl.p, l: l})
 	}
-	return out, dropped
+	sort.SliceStable(keep, func(i, j int) bool {
+		if keep[i].p != keep[j].p {
+			return keep[i].p < keep[j].p
+		}
+		return before(keep[i].l.Range.Start, keep[j].l.Range.Start)
+	})
+	for i, k := range keep {
+		if i > 0 && k == keep[i-1] {
+			continue
+		}
+		if len(out) == engine.MaxLocations {
+			omitted++
+			continue
+		}
+		if loc := location(ms, k.p, k.l); len(out) == 0 || loc != out[len(out)-1] {
+			out = append(out, loc)
+		}
+	}
+	return out, omitted, dropped
+}
+
+// location converts one location of the file reported under p.
+func location(ms *mappers, p string, l lsp.Location) engine.Location {
+	loc := engine.Location{Path: p}
+	if p == l.Path { // outside the root: the server's own counts
+		loc.Line, loc.Column = l.Range.Start.Line+1, l.Range.Start.Character+1
+		loc.EndLine, loc.EndColumn = l.Range.End.Line+1, l.Range.End.Character+1
+		return loc
+	}
+	m := ms.get(p)
+	loc.Line, loc.Column = point(m, l.Range.Start)
+	loc.EndLine, loc.EndColumn = point(m, l.Range.End)
+	loc.Text = ms.line(p, loc.Line)
+	return loc
 }
 
 // place is the path an answer about the file at abs is reported under:

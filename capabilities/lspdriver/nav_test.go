@@ -2,6 +2,7 @@ package lspdriver_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -151,5 +152,42 @@ func TestRenameGo(t *testing.T) {
 	res = ask(t, d, root, all, engine.Rename, engine.Query{Path: "b/b.go", Line: 7, Column: 18, NewName: "K"}, changed...)
 	if !strings.HasSuffix(res.Edits["a/a.go"].Content(), "func K() {}\n") || !strings.HasSuffix(res.Edits["b/b.go"].Content(), "a.K() }\n") || len(res.Bases) != 0 {
 		t.Fatalf("rename of the unsaved H: %v %v", res.Edits, res.Bases)
+	}
+}
+
+// TestReferencesPastTheCap: of more references than the engine lists,
+// the driver lists the first engine.MaxLocations in the engine's order
+// (path, line, column in characters, on lines where characters outside
+// the BMP come first), each with its text (a changed file's from the
+// workspace), and counts the rest in Omitted.
+func TestReferencesPastTheCap(t *testing.T) {
+	files := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"r/r.go": "package r\n\n// R returns x.\nfunc R(x int) int { return x }\n",
+	}
+	var want []engine.Location
+	for f := range 3 {
+		p := fmt.Sprintf("u/f%d.go", f)
+		src := "package u\n\nimport \"example.com/m/r\"\n\n"
+		for i := range 25 {
+			line := fmt.Sprintf("var _, v%d_%d = \"é𝄞\", r.R(%d) + r.R(1)", f, i, i)
+			src += line + "\n"
+			for _, col := range []int{column(line, "R("), column(line, "+ r.R(1)") + 4} {
+				want = append(want, engine.Location{Path: p, Line: 5 + i, Column: col, EndLine: 5 + i, EndColumn: col + 1, Text: line})
+			}
+		}
+		files[p] = src
+	}
+	root, all := tree(t, files)
+	// u/f0.go is changed in the workspace: a line before its uses.
+	all["u/f0.go"] = text.FromString(strings.Replace(files["u/f0.go"], "\n\n", "\n\n// changed\n", 1))
+	for i := range 50 {
+		want[i].Line++
+		want[i].EndLine++
+	}
+	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: goplsSettings(t)}, root)
+	res := ask(t, d, root, all, engine.References, engine.Query{Path: "r/r.go", Line: 4, Column: 6}, "u/f0.go")
+	if res.Omitted != len(want)-engine.MaxLocations || !slices.Equal(res.Locations, want[:engine.MaxLocations]) {
+		t.Fatalf("references: %d listed, %d omitted, want %d and %d:\n%+v\nwant\n%+v", len(res.Locations), res.Omitted, engine.MaxLocations, len(want)-engine.MaxLocations, res.Locations, want[:engine.MaxLocations])
 	}
 }

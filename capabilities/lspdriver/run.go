@@ -31,6 +31,9 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 		return capabilities.ClosedResult(d.name)
 	}
 	defer d.calls.End()
+	// One disk barrier serves the request: the symlinks' (see view) and
+	// the changes' before each call.
+	ctx = lsp.Began(ctx)
 	sctx, scancel := context.WithTimeout(ctx, d.timeout)
 	srv, err := d.server(sctx, req.Root)
 	scancel()
