@@ -167,6 +167,19 @@ func (s *Server) Dependents(ctx context.Context, docs []Document, from []string,
 	return out, nil
 }
 
+// FindsDependents reports whether [Server.Dependents] asks the running
+// server (typescript-language-server) for dependents; known is false when
+// no server runs, and then Dependents must be asked to know.
+func (s *Server) FindsDependents() (finds, known bool) {
+	s.mu.Lock()
+	in := s.inst
+	s.mu.Unlock()
+	if in == nil {
+		return false, false
+	}
+	return in.offers(TSServerRequestCommand), true
+}
+
 // tsserverRequest forwards command with args to tsserver and decodes its
 // response into out.
 func (in *instance) tsserverRequest(ctx context.Context, command string, args, out any) error {

@@ -31,6 +31,9 @@ func TestDependentsWithoutFileReferences(t *testing.T) {
 		t.Fatalf("dependents: %+v", deps)
 	}
 	g := deps.Gaps[0]
+	if finds, known := s.FindsDependents(); !finds || !known {
+		t.Errorf("FindsDependents = %v, %v", finds, known)
+	}
 	if g.Path != a || g.Inferred || !strings.Contains(g.Why, "TypeScript 4.2 or later") || !strings.HasSuffix(g.Why, "TypeScript Server Error (4.1.6): Unrecognized JSON command: fileReferences") {
 		t.Errorf("gap: %+v", g)
 	}
@@ -38,13 +41,19 @@ func TestDependentsWithoutFileReferences(t *testing.T) {
 
 // TestDependentsOtherServers: a server that is not
 // typescript-language-server reports dependents itself; Dependents
-// answers nil.
+// answers nil, and once it runs FindsDependents says so without asking.
 func TestDependentsOtherServers(t *testing.T) {
 	s := fake(t, lsptest.Push, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	if _, known := s.FindsDependents(); known {
+		t.Fatal("known before the server runs")
+	}
 	deps, err := s.Dependents(ctx, nil, []string{"/x/a.ts"}, nil)
 	if deps != nil || err != nil {
 		t.Fatalf("dependents %+v, %v", deps, err)
+	}
+	if finds, known := s.FindsDependents(); finds || !known {
+		t.Fatalf("FindsDependents = %v, %v once it runs", finds, known)
 	}
 }

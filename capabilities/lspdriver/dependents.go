@@ -32,7 +32,13 @@ import (
 // dependents adds to v the files that import the changed documents, as
 // the server knows them, and returns the info diagnostics that name the
 // changed files whose importers may be missing.
+//
+// Other servers (gopls, pyright, clangd) report dependents themselves:
+// once their server runs, this asks it nothing.
 func (d *Driver) dependents(ctx context.Context, srv *lsp.Server, v *view, req *capabilities.Request) ([]engine.Diagnostic, error) {
+	if finds, known := srv.FindsDependents(); known && !finds {
+		return nil, nil
+	}
 	extra := d.scripts(v, req)
 	var from []string
 	for _, p := range req.Changed {
