@@ -22,7 +22,9 @@
 // gopls.diagnose_files command is asked to run it (it returns after it has
 // published), typescript-language-server (it offers
 // typescript.tsserverRequest; its publishes carry no version) has tsserver
-// asked for each open document's syntax and type errors, one that offers
+// asked for each open document's syntax and type errors (and
+// [Server.Dependents] finds, through tsserver, the files that import a
+// changed one, which gopls and pyright report unasked), one that offers
 // pull diagnostics (LSP 3.17) is asked per file, and any other is waited on until it has published for every
 // synced version and ended its work-done progress, up to the caller's
 // deadline. A server may offer pull diagnostics by registering them after

@@ -78,10 +78,14 @@ func (v *view) files(req *capabilities.Request) []string {
 }
 
 func (d *Driver) check(ctx context.Context, srv *lsp.Server, v *view, ms *mappers, req *capabilities.Request) *capabilities.Result {
+	notes, err := d.dependents(ctx, srv, v, req)
+	if err != nil {
+		return failed(&capabilities.Result{Diagnostics: notes}, err, false)
+	}
 	rep, err := srv.Diagnose(ctx, v.list(), v.files(req))
 	res := &capabilities.Result{Status: engine.StatusOK}
 	if rep != nil {
-		res.Diagnostics = d.diagnostics(rep, v, ms, nil)
+		res.Diagnostics = append(d.diagnostics(rep, v, ms, nil), notes...)
 	}
 	if err != nil {
 		return failed(res, err, rep != nil && rep.Indexing)

@@ -68,6 +68,11 @@ const (
 	// start of the document asked about: a server that lacks a
 	// capability.
 	NoRename = "no-rename"
+	// OldTSServer initializes offering typescript.tsserverRequest, as
+	// typescript-language-server does, and answers as a tsserver older
+	// than TypeScript 4.2: fileReferences is an unknown command (an error
+	// answer), projectInfo names a tsconfig.json, diagnostics are empty.
+	OldTSServer = "old-tsserver"
 )
 
 // midRequest reports whether mode fails on a pull diagnostics request.
@@ -122,6 +127,9 @@ func serve(mode string, r io.Reader, w io.Writer) {
 			caps := map[string]any{"textDocumentSync": 1}
 			if midRequest(mode) {
 				caps["diagnosticProvider"] = map[string]any{"interFileDependencies": false, "workspaceDiagnostics": false}
+			}
+			if mode == OldTSServer {
+				caps["executeCommandProvider"] = map[string]any{"commands": []string{"typescript.tsserverRequest"}}
 			}
 			if mode == NoRename {
 				for _, c := range []string{"definitionProvider", "referencesProvider", "hoverProvider", "documentSymbolProvider"} {
@@ -220,6 +228,12 @@ func serve(mode string, r io.Reader, w io.Writer) {
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"kind": "full", "items": []any{
 				map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 1}}, "severity": 2, "message": "pull: " + first},
 			}}})
+		case "workspace/executeCommand":
+			if mode == OldTSServer {
+				send(oldTSServer(m))
+				continue
+			}
+			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "not found"}})
 		case "textDocument/definition", "textDocument/references", "textDocument/hover", "textDocument/documentSymbol":
 			if mode != NoRename {
 				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "not found"}})
@@ -232,6 +246,25 @@ func serve(mode string, r io.Reader, w io.Writer) {
 			}
 		}
 	}
+}
+
+// oldTSServer is OldTSServer's answer to workspace/executeCommand.
+func oldTSServer(m *msg) any {
+	var p struct {
+		Arguments []json.RawMessage `json:"arguments"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	var command string
+	if len(p.Arguments) > 0 {
+		_ = json.Unmarshal(p.Arguments[0], &command)
+	}
+	switch command {
+	case "projectInfo":
+		return map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"success": true, "body": map[string]any{"configFileName": "/project/tsconfig.json"}}}
+	case "syntacticDiagnosticsSync", "semanticDiagnosticsSync":
+		return map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"success": true, "body": []any{}}}
+	}
+	return map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32603, "message": "<semantic> TypeScript Server Error (4.1.6)\nUnrecognized JSON command: " + command + "\n    at stack"}}
 }
 
 // navAnswer is NoRename's answer to a request about code: one thing at
