@@ -8,9 +8,11 @@ package lsp
 // vendoring, tests, govulncheck) and so change go.mod, go.sum and other
 // files on disk behind the workspace, or change the server's own state
 // for every session of the root (annotations, profiles). Of gopls's
-// commands only those whose whole effect is an edit for the client run;
-// other servers' commands (pyright's, tsserver's, clangd's) apply their
-// changes through the client too and run.
+// commands only those whose whole effect is an edit for the client run.
+// pyright's (and basedpyright's) createtypestub writes stub files under
+// the root itself (typings/), and restartserver restarts the shared
+// server: neither runs. Other servers' commands (tsserver's, clangd's)
+// apply their changes through the client and run.
 
 import (
 	"errors"
@@ -29,15 +31,28 @@ var goplsEditCommands = map[string]bool{
 	"gopls.move_type":           true,
 }
 
+// pyrightNotRun are the pyright and basedpyright commands (after the
+// "pyright." or "basedpyright." prefix) that change the disk or the
+// server's state themselves.
+var pyrightNotRun = map[string]bool{
+	"createtypestub": true,
+	"restartserver":  true,
+}
+
 // ErrCommandNotRun is the error of an action whose command devbroker does
 // not run (see [CommandRuns]).
-var ErrCommandNotRun = errors.New("devbroker does not run this command: it would change files on disk (go.mod, go.sum, generated files) or the language server's own state, not the workspace")
+var ErrCommandNotRun = errors.New("devbroker does not run this command: it would change files on disk (go.mod, go.sum, generated files, type stubs) or the language server's own state, not the workspace")
 
 // CommandRuns reports whether devbroker runs the server command name to
 // capture its edit.
 func CommandRuns(name string) bool {
 	if strings.HasPrefix(name, "gopls.") {
 		return goplsEditCommands[name]
+	}
+	for _, prefix := range []string{"pyright.", "basedpyright."} {
+		if rest, ok := strings.CutPrefix(name, prefix); ok {
+			return !pyrightNotRun[rest]
+		}
 	}
 	return true
 }

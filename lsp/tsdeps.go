@@ -99,7 +99,8 @@ const inferredProject = "/dev/null/inferredProject"
 // Dependents brings the server to docs and asks tsserver for the files
 // that import the files from (absolute paths of documents), transitively.
 // open gives the document to open for an importer found (its content as
-// the caller sees it), or false to leave it out (it is not followed). A
+// the caller sees it), or false to leave it out (it is not followed); an
+// importer among docs is open already, and is followed too. A
 // server that is not typescript-language-server answers nil: the others
 // report dependents with their diagnostics.
 func (s *Server) Dependents(ctx context.Context, docs []Document, from []string, open func(path string) (Document, bool)) (*Dependents, error) {
@@ -116,14 +117,19 @@ func (s *Server) Dependents(ctx context.Context, docs []Document, from []string,
 	}
 	out := &Dependents{}
 	all := slices.Clone(docs)
-	seen := map[string]bool{}
+	given := map[string]bool{} // open already: followed, not opened again
 	for _, d := range docs {
-		seen[d.Path] = true
+		given[d.Path] = true
+	}
+	seen := map[string]bool{} // followed, or to be
+	for _, f := range from {
+		seen[f] = true
 	}
 	level := slices.Sorted(slices.Values(from))
 	full := false
 	for len(level) > 0 && !full {
 		var next []Document
+		var follow []string // importers among docs
 		for _, f := range level {
 			if full {
 				break
@@ -139,6 +145,11 @@ func (s *Server) Dependents(ctx context.Context, docs []Document, from []string,
 				if seen[p] {
 					continue
 				}
+				if given[p] {
+					seen[p] = true
+					follow = append(follow, p)
+					continue
+				}
 				if len(out.Docs)+len(next) == MaxDependents {
 					out.Gaps = append(out.Gaps, Gap{Path: f, Why: fmt.Sprintf("only the first %d files that import the changed files were checked", MaxDependents)})
 					full = true
@@ -150,19 +161,19 @@ func (s *Server) Dependents(ctx context.Context, docs []Document, from []string,
 				}
 			}
 		}
-		if len(next) == 0 {
-			break
-		}
 		slices.SortFunc(next, func(a, b Document) int { return strings.Compare(a.Path, b.Path) })
-		out.Docs = append(out.Docs, next...)
-		all = append(all, next...)
-		if err := s.sync(ctx, in, all, true); err != nil {
-			return out, err
+		if len(next) > 0 {
+			out.Docs = append(out.Docs, next...)
+			all = append(all, next...)
+			if err := s.sync(ctx, in, all, true); err != nil {
+				return out, err
+			}
 		}
-		level = make([]string, len(next))
-		for i, d := range next {
-			level[i] = d.Path
+		level = follow
+		for _, d := range next {
+			level = append(level, d.Path)
 		}
+		slices.Sort(level)
 	}
 	return out, nil
 }

@@ -54,6 +54,10 @@ func TestActionsThatRunCommands(t *testing.T) {
 		{"gopls.apply_fix", true},
 		{"gopls.change_signature", true},
 		{"pyright.organizeimports", true},
+		{"pyright.createtypestub", false},
+		{"basedpyright.createtypestub", false},
+		{"pyright.restartserver", false},
+		{"_typescript.applyRefactoring", true},
 		{"", true},
 	} {
 		a := &lsp.CodeAction{Title: "t", Kind: "quickfix"}

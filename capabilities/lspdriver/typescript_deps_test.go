@@ -161,3 +161,22 @@ func TestTypeScriptDependentsInferred(t *testing.T) {
 		t.Fatalf("want one note on src/a.ts; got %+v", resp.Diagnostics)
 	}
 }
+
+// TestTypeScriptDependentsThroughCheckedFile: an importer that the
+// session holds and the check asks about too (b.ts, unchanged) is
+// followed like any other: c.ts, which imports b.ts, breaks through it
+// and is reported, as when b.ts is not held.
+func TestTypeScriptDependentsThroughCheckedFile(t *testing.T) {
+	set, root := tsRoot(t, map[string]string{"tsconfig.json": tsconfig, "src/a.ts": aTS, "src/b.ts": bTS, "src/c.ts": cTS})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	req := engine.Request{Kind: engine.Check, Root: root, Paths: []string{"src/a.ts", "src/b.ts"}, Changed: []string{"src/a.ts"},
+		Files: map[string]*text.Doc{"src/a.ts": text.FromString(aTSResult), "src/b.ts": text.FromString(bTS)}}
+	resp, err := set.Run(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := errorsIn(resp); !slices.Equal(got, []string{"src/c.ts:3 2322"}) {
+		t.Fatalf("want the error of src/c.ts; got %+v", resp.Diagnostics)
+	}
+}
