@@ -29,7 +29,12 @@ import (
 	"github.com/devbroker/devbroker/lsp"
 )
 
-// dependents adds to v the files that import the changed documents, as
+// maxAskedFrom is how many files asked about a check follows the importers
+// of, besides the changed ones.
+const maxAskedFrom = 16
+
+// dependents adds to v the files that import the changed documents (and
+// the files asked about, when they are few), as
 // the server knows them, and returns the info diagnostics that name the
 // changed files whose importers may be missing.
 //
@@ -41,9 +46,21 @@ func (d *Driver) dependents(ctx context.Context, srv *lsp.Server, v *view, req *
 	}
 	extra := d.scripts(v, req)
 	var from []string
-	for _, p := range req.Changed {
-		if doc, ok := v.docs[p]; ok && !v.deleted[p] && !v.outside[p] {
+	start := func(p string) {
+		if doc, ok := v.docs[p]; ok && !v.deleted[p] && !v.outside[p] && !slices.Contains(from, doc.Path) {
 			from = append(from, doc.Path)
+		}
+	}
+	for _, p := range req.Changed {
+		start(p)
+	}
+	// A check of a few files asks about them, changed or not (the disk may
+	// have changed under them): their importers are part of the answer,
+	// as gopls's dependents are. A check of many files covers most of
+	// their importers itself.
+	if len(req.Files) <= maxAskedFrom {
+		for _, p := range req.Files {
+			start(p)
 		}
 	}
 	if len(from) == 0 {

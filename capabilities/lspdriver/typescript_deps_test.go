@@ -180,3 +180,21 @@ func TestTypeScriptDependentsThroughCheckedFile(t *testing.T) {
 		t.Fatalf("want the error of src/c.ts; got %+v", resp.Diagnostics)
 	}
 }
+
+// TestTypeScriptDependentsOnDisk: a check of a file the session did not
+// change (it changed on disk, as for the command line's check) reports
+// its importers' errors too, as gopls reports a package's dependents.
+func TestTypeScriptDependentsOnDisk(t *testing.T) {
+	set, root := tsRoot(t, map[string]string{"tsconfig.json": tsconfig, "src/a.ts": aTSArg, "src/b.ts": bTS})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	req := engine.Request{Kind: engine.Check, Root: root, Paths: []string{"src/a.ts"},
+		Files: map[string]*text.Doc{"src/a.ts": text.FromString(aTSArg)}}
+	resp, err := set.Run(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := errorsIn(resp); !slices.Equal(got, []string{"src/b.ts:3 2345"}) {
+		t.Fatalf("want the importer's error at src/b.ts:3; got %+v", resp.Diagnostics)
+	}
+}
