@@ -90,19 +90,22 @@ func (d *Driver) dependents(ctx context.Context, srv *lsp.Server, v *view, req *
 	for _, doc := range deps.Docs {
 		v.docs[v.rel(doc.Path)] = doc
 	}
-	return d.gapNotes(v, deps.Gaps), err
+	return d.gapNotes(v, deps.Gaps, req.Changed), err
 }
 
-// gapNotes turns the gaps into info diagnostics, one per reason, on the
-// first file it concerns, naming them all. A file in an inferred project
+// gapNotes turns the gaps of changed files into info diagnostics, one per
+// reason, on the first file it concerns, naming them all (a file asked
+// about but unchanged gets its importers checked when they can be found,
+// and no note: every check of a project without tsconfig.json would have
+// one). A file in an inferred project
 // that is not on disk has no gap: only workspace files can import it,
 // and those are all open.
-func (d *Driver) gapNotes(v *view, gaps []lsp.Gap) []engine.Diagnostic {
+func (d *Driver) gapNotes(v *view, gaps []lsp.Gap, changed []string) []engine.Diagnostic {
 	var whys []string
 	paths := map[string][]string{}
 	for _, g := range gaps {
 		p := v.rel(g.Path)
-		if p == "" || g.Inferred && v.fs != nil && !onDisk(v.fs, p) {
+		if p == "" || !slices.Contains(changed, p) || g.Inferred && v.fs != nil && !onDisk(v.fs, p) {
 			continue
 		}
 		if paths[g.Why] == nil {
