@@ -62,7 +62,7 @@ func (d Decoder) Decode(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return d.describe(err, reflect.TypeOf(v))
+		return d.describe(err, reflect.TypeOf(v), data)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return &Error{Msg: "unexpected data after the JSON value"}
@@ -71,7 +71,7 @@ func (d Decoder) Decode(data []byte, v any) error {
 }
 
 // describe rewords err, returned by decoding into a value of type root.
-func (d Decoder) describe(err error, root reflect.Type) *Error {
+func (d Decoder) describe(err error, root reflect.Type, data []byte) *Error {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
 	switch {
@@ -91,6 +91,9 @@ func (d Decoder) describe(err error, root reflect.Type) *Error {
 			name = quoted
 		}
 		msg = fmt.Sprintf("unknown %s %s", d.noun(), quoted)
+		if where := locate(data, root); where != "" {
+			msg += " in " + where
+		}
 		if names, flat := flatNames(root); d.ListValid && flat {
 			valid := "(none)"
 			if len(names) > 0 {
