@@ -59,7 +59,7 @@ func newCorpus(ctx context.Context, tmp string, o options) (*corpus, error) {
 	c := &corpus{tmp: tmp}
 	if o.smoke {
 		c.src, c.label = filepath.Join(tmp, "smoke-src"), "a generated module (package lib, three packages and main using it)"
-		if err := writeTree(c.src, smokeModule()); err != nil {
+		if err := modcache.WriteTree(c.src, smokeModule()); err != nil {
 			return nil, err
 		}
 		c.nav = []*target{
@@ -173,23 +173,5 @@ func smokeModule() map[string]string {
 // copyOf makes a writable copy of the module named name and returns its
 // root (symlinks resolved, as the servers report paths).
 func (c *corpus) copyOf(name string) (string, error) {
-	root := filepath.Join(c.tmp, name)
-	if err := modcache.Copy(c.src, root); err != nil {
-		return "", err
-	}
-	return filepath.EvalSymlinks(root)
-}
-
-// writeTree writes files (slash paths) under root.
-func writeTree(root string, files map[string]string) error {
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+	return modcache.CopyResolved(c.src, filepath.Join(c.tmp, name))
 }

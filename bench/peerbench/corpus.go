@@ -53,7 +53,7 @@ func newCorpus(ctx context.Context, tmp string, o options) (*corpus, error) {
 		if c.file == "" {
 			c.file = "lib/lib0.go"
 		}
-		if err := writeTree(c.src, smokeModule()); err != nil {
+		if err := modcache.WriteTree(c.src, smokeModule()); err != nil {
 			return nil, err
 		}
 	case o.module == "":
@@ -96,11 +96,7 @@ func smokeModule() map[string]string {
 // copyOf makes a writable copy of the module named name and returns its
 // root (symlinks resolved, as the servers report paths).
 func (c *corpus) copyOf(name string) (string, error) {
-	root := filepath.Join(c.tmp, name)
-	if err := modcache.Copy(c.src, root); err != nil {
-		return "", err
-	}
-	return filepath.EvalSymlinks(root)
+	return modcache.CopyResolved(c.src, filepath.Join(c.tmp, name))
 }
 
 // sessionFiles are n files of the module for n concurrent sessions, the
@@ -204,18 +200,4 @@ func (e *edit) replacement(broken bool) (find, replace string) {
 		return e.anchor, withError
 	}
 	return withError, e.anchor
-}
-
-// writeTree writes files (slash paths) under root.
-func writeTree(root string, files map[string]string) error {
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }

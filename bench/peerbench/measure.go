@@ -7,6 +7,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/devbroker/devbroker/bench/internal/modcache"
 )
 
 // maxLogged is how many wrong answers per series are shown on stderr.
@@ -87,7 +89,7 @@ func measureCold(ctx context.Context, c *corpus, t *tools, o options, res *resul
 	if err != nil {
 		return err
 	}
-	if err := writeTree(root, map[string]string{e.file: e.broken()}); err != nil {
+	if err := modcache.WriteTree(root, map[string]string{e.file: e.broken()}); err != nil {
 		return err
 	}
 	var ks []kind

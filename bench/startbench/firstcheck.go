@@ -17,6 +17,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/devbroker/devbroker/bench/internal/modcache"
 )
 
 // brokenModule is a small module whose main.go has one type error.
@@ -36,7 +38,7 @@ const firstCheckTarget = 1.10
 // unmeasured pair that warms the caches.
 func firstChecks(bin, gopls, tmp string, n int) (db, gp *series, err error) {
 	root := filepath.Join(tmp, "first-check")
-	if err := writeTree(root, brokenModule); err != nil {
+	if err := modcache.WriteTree(root, brokenModule); err != nil {
 		return nil, nil, err
 	}
 	cache := filepath.Join(tmp, "first-check-cache")

@@ -19,6 +19,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/devbroker/devbroker/bench/internal/host"
+	"github.com/devbroker/devbroker/bench/internal/modcache"
 	"github.com/devbroker/devbroker/bench/internal/section"
 )
 
@@ -76,7 +77,7 @@ func run(n, corpus int, baseline, out string) error {
 			break
 		}
 		root := filepath.Join(tmp, strings.ReplaceAll(name, " ", "-"))
-		if err := writeTree(root, roots[name]); err != nil {
+		if err := modcache.WriteTree(root, roots[name]); err != nil {
 			return err
 		}
 		warm := filepath.Join(tmp, "warm-cache-"+filepath.Base(root))
@@ -158,18 +159,6 @@ func goEnv(name string) string {
 	out, _ := exec.Command("go", "env", name).Output()
 	goEnvCache[name] = strings.TrimSpace(string(out))
 	return goEnvCache[name]
-}
-
-func writeTree(root string, files map[string]string) error {
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return err
-	}
-	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func ms(d time.Duration) string {

@@ -62,3 +62,27 @@ func AllowModUpdates() {
 		os.Setenv("GOFLAGS", strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
 	}
 }
+
+// CopyResolved copies src to dst as Copy does and returns dst with its
+// symlinks resolved, as language servers report paths.
+func CopyResolved(src, dst string) (string, error) {
+	if err := Copy(src, dst); err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(dst)
+}
+
+// WriteTree writes files (contents by slash path) under root, making the
+// directories they need.
+func WriteTree(root string, files map[string]string) error {
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
