@@ -26,27 +26,24 @@ const (
 // offer.
 var ErrNotOffered = errors.New("not offered by the language server")
 
+// providers are the capabilities' entries for the requests named by the
+// Method constants.
+func (c *serverCapabilities) providers() map[string]json.RawMessage {
+	return map[string]json.RawMessage{
+		MethodDefinition:      c.DefinitionProvider,
+		MethodReferences:      c.ReferencesProvider,
+		MethodHover:           c.HoverProvider,
+		MethodDocumentSymbol:  c.DocumentSymbolProvider,
+		MethodWorkspaceSymbol: c.WorkspaceSymbolProvider,
+		MethodRename:          c.RenameProvider,
+		MethodCodeAction:      c.CodeActionProvider,
+		MethodFormatting:      c.DocumentFormatting,
+	}
+}
+
 // offers reports whether the capabilities offer method.
 func (c *serverCapabilities) offers(method string) bool {
-	switch method {
-	case MethodDefinition:
-		return provided(c.DefinitionProvider)
-	case MethodReferences:
-		return provided(c.ReferencesProvider)
-	case MethodHover:
-		return provided(c.HoverProvider)
-	case MethodDocumentSymbol:
-		return provided(c.DocumentSymbolProvider)
-	case MethodWorkspaceSymbol:
-		return provided(c.WorkspaceSymbolProvider)
-	case MethodRename:
-		return provided(c.RenameProvider)
-	case MethodCodeAction:
-		return provided(c.CodeActionProvider)
-	case MethodFormatting:
-		return provided(c.DocumentFormatting)
-	}
-	return false
+	return provided(c.providers()[method])
 }
 
 // option reports whether a capability's options object sets name to true
@@ -60,9 +57,6 @@ func option(raw json.RawMessage, name string) bool {
 	return string(o[name]) == "true"
 }
 
-// methods are the requests Offers reports on.
-var methods = []string{MethodDefinition, MethodReferences, MethodHover, MethodDocumentSymbol, MethodWorkspaceSymbol, MethodRename, MethodCodeAction, MethodFormatting}
-
 // Offers returns, of the requests named by the Method constants, those the
 // running server offers (its initialize answer); nil when no server runs.
 func (s *Server) Offers() map[string]bool {
@@ -73,8 +67,8 @@ func (s *Server) Offers() map[string]bool {
 		return nil
 	}
 	out := map[string]bool{}
-	for _, m := range methods {
-		if in.caps.offers(m) {
+	for m, raw := range in.caps.providers() {
+		if provided(raw) {
 			out[m] = true
 		}
 	}
