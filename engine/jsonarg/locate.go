@@ -88,26 +88,7 @@ func walk(dec *json.Decoder, t reflect.Type, path string) (string, bool) {
 func jsonField(t reflect.Type, key string) (reflect.Type, bool) {
 	var fold reflect.Type
 	folded := false
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name := jsonName(f)
-		if name == "-" {
-			continue
-		}
-		if f.Anonymous && name == "" {
-			if et := deref(f.Type); et.Kind() == reflect.Struct {
-				if ft, ok := jsonField(et, key); ok {
-					return ft, true
-				}
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
+	for name, f := range fields(t) {
 		if name == key {
 			return f.Type, true
 		}

@@ -6,6 +6,7 @@ package jsonarg
 import (
 	"encoding"
 	"encoding/json"
+	"iter"
 	"reflect"
 	"sort"
 	"strings"
@@ -191,6 +192,25 @@ func flatNames(t reflect.Type) (names []string, flat bool) {
 }
 
 func collect(t reflect.Type, names *[]string) bool {
+	for name, f := range fields(t) {
+		if st := structOf(f.Type); st != nil && !custom(st) {
+			return false
+		}
+		*names = append(*names, name)
+	}
+	return true
+}
+
+// fields yields the fields of struct t that encoding/json decodes into,
+// by JSON name (the Go name when the tag gives none), those of embedded
+// structs in their place.
+func fields(t reflect.Type) iter.Seq2[string, reflect.StructField] {
+	return func(yield func(string, reflect.StructField) bool) {
+		walkFields(t, yield)
+	}
+}
+
+func walkFields(t reflect.Type, yield func(string, reflect.StructField) bool) bool {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name := jsonName(f)
@@ -199,7 +219,7 @@ func collect(t reflect.Type, names *[]string) bool {
 		}
 		if f.Anonymous && name == "" {
 			if et := deref(f.Type); et.Kind() == reflect.Struct {
-				if !collect(et, names) {
+				if !walkFields(et, yield) {
 					return false
 				}
 				continue
@@ -208,13 +228,12 @@ func collect(t reflect.Type, names *[]string) bool {
 		if !f.IsExported() {
 			continue
 		}
-		if st := structOf(f.Type); st != nil && !custom(st) {
-			return false
-		}
 		if name == "" {
 			name = f.Name
 		}
-		*names = append(*names, name)
+		if !yield(name, f) {
+			return false
+		}
 	}
 	return true
 }
