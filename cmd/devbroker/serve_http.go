@@ -86,7 +86,14 @@ func serveHTTP(ctx context.Context, srv *brokermcp.Server, addr string, o *httpO
 	h := brokermcp.NewHTTPHandler(srv, brokermcp.HTTPOptions{
 		Token: o.token, AllowOrigins: o.allowOrigin, MaxSessions: o.maxSessions, SessionTimeout: o.idle,
 	})
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	// Headers must arrive within 10 s and an idle keep-alive connection is
+	// closed after 2 minutes; bodies are bounded per request by the
+	// handler (a stream's long answer must not be cut by a server-wide
+	// read or write timeout).
+	hs := &http.Server{
+		Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
 	if o.token == "" {
 		log.Warn("no bearer token: any user of this machine can use this server; set DEVBROKER_TOKEN or --token-file")
 	}
