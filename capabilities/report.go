@@ -148,7 +148,7 @@ func (r *Report) WriteText(w io.Writer) error {
 func (r *Report) WriteFixes(w io.Writer) {
 	var hints []string
 	drivers := map[string][]string{}
-	untrusted := r.Project != nil && !r.Project.Trusted && r.Project.File != ""
+	untrusted := r.Project.Untrusted()
 	for _, d := range r.Drivers {
 		if d.State == Untrusted {
 			untrusted = true
