@@ -299,7 +299,7 @@ func (s *Server) unavailable(next sdk.MethodHandler) sdk.MethodHandler {
 		}
 		err := fault.New(fault.Unavailable, "%s is unavailable: no working driver is configured for it (see the probe tool); do not retry. Available steps: %s", name, strings.Join(s.availableSteps(), ", "))
 		r := &engine.Result{Error: &engine.StepError{Step: 1, Name: name, Kind: fault.Unavailable, Message: err.Error()}}
-		return devToolResult(r, nil), nil
+		return devToolResult(r, nil, false), nil
 	}
 }
 
@@ -426,10 +426,10 @@ func (s *Server) handler(name string, body func(ctx context.Context, req *sdk.Ca
 // is the failure (step 0); the other tools a wire.Failure (errorResult).
 func failure(name string, err error) *sdk.CallToolResult {
 	if name == "dev_plan" {
-		return devToolResult(failedResult("", err), nil)
+		return devToolResult(failedResult("", err), nil, true)
 	}
 	if _, ok := engine.LookupStep(engine.StepName(name)); ok {
-		return devToolResult(failedResult(name, err), nil)
+		return devToolResult(failedResult(name, err), nil, false)
 	}
 	return errorResult(name, err)
 }
@@ -448,15 +448,16 @@ func errorResult(name string, err error) *sdk.CallToolResult {
 	}
 }
 
-// devToolResult is the answer of dev_plan and the step tools: the DevResult
-// as text and structured content; a failed step is a tool error, except a
-// lint or check that failed on error findings (kind diagnostics): findings
-// are the answer, and the result still says ok false and where the plan
-// stopped.
-func devToolResult(r *engine.Result, unwritten []string) *sdk.CallToolResult {
+// devToolResult is the answer of dev_plan (plan true) and the step tools:
+// the DevResult as text and structured content; a failed step is a tool
+// error, except a lint or check that failed on error findings (kind
+// diagnostics): findings are the answer, and the result still says ok
+// false and where the plan stopped. A step tool's text speaks of its step,
+// not of a plan.
+func devToolResult(r *engine.Result, unwritten []string, plan bool) *sdk.CallToolResult {
 	dr := wire.NewDevResult(r, unwritten, wire.Options{})
 	return &sdk.CallToolResult{
-		Content:           []sdk.Content{&sdk.TextContent{Text: devResultText(dr)}},
+		Content:           []sdk.Content{&sdk.TextContent{Text: devResultText(dr, plan)}},
 		StructuredContent: dr,
 		IsError:           dr.Error != nil && dr.Error.Kind != string(fault.Diagnostics),
 	}
@@ -469,13 +470,13 @@ func run[P any](s *Server, step engine.StepName, in *jsonschema.Schema, toReq fu
 	return s.handler(name, func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult {
 		var p P
 		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {
-			return devToolResult(failedResult(name, err), bs.Pending())
+			return devToolResult(failedResult(name, err), bs.Pending(), false)
 		}
 		sr := toReq(&p)
 		stop := s.progress(ctx, req, name)
 		r := bs.Step(ctx, sr)
 		stop()
-		return devToolResult(r, bs.Pending())
+		return devToolResult(r, bs.Pending(), false)
 	})
 }
 

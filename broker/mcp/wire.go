@@ -14,15 +14,18 @@ import (
 	"github.com/devbroker/devbroker/engine"
 )
 
-// devResultText renders a DevResult for a model to read.
-func devResultText(r *wire.DevResult) string {
+// devResultText renders a DevResult for a model to read: a plan's (plan
+// true: a failure names its step by number) or a step tool's (the failure
+// is the step's).
+func devResultText(r *wire.DevResult, plan bool) string {
 	var b strings.Builder
 	if r.Error != nil {
 		e := r.Error
 		where := "the plan"
-		if e.Step > 0 {
+		switch {
+		case e.Step > 0 && plan:
 			where = fmt.Sprintf("step %d (%s)", e.Step, e.Name)
-		} else if e.Name != "" {
+		case e.Name != "":
 			where = e.Name
 		}
 		b.WriteString(failedLine(where, e.Kind, e.Retryable, e.Message) + "\n")
