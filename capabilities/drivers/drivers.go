@@ -155,7 +155,7 @@ func untrustRepositoryCode(set *capabilities.Set, cfg *configs.Config, why strin
 		}
 		set.Untrust(name, capabilities.Probe{
 			Command: d.Command,
-			Reason:  fmt.Sprintf("%s runs code the repository provides, so not before you trust the root (%s): %s", name, d.Doc, why),
+			Reason:  fmt.Sprintf("%s runs code the repository provides, so not before you trust the root: %s", name, why),
 		})
 	}
 }
