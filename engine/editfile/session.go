@@ -59,7 +59,7 @@ type Session struct {
 	undo map[string][]undoEntry
 	// dropped counts, per file, the undo entries dropped past UndoDepth.
 	dropped map[string]int
-	revs revCache
+	revs    revCache
 }
 
 // undoEntry is the content a file had before one of this session's
