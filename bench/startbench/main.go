@@ -88,6 +88,9 @@ func run(n, corpus int, baseline, out string) error {
 			break
 		}
 		root := filepath.Join(tmp, strings.ReplaceAll(name, " ", "-"))
+		if err := os.MkdirAll(root, 0o755); err != nil { // the empty root has no file to make it
+			return err
+		}
 		if err := modcache.WriteTree(root, roots[name]); err != nil {
 			return err
 		}
@@ -151,8 +154,41 @@ func run(n, corpus int, baseline, out string) error {
 		return nil
 	}
 	prev, _ := os.ReadFile(out)
+	if corpus == 0 {
+		// The corpus takes minutes: a run without it keeps the last one's.
+		body += keptCorpus(string(prev))
+	}
 	return os.WriteFile(out, []byte(section.Replace(string(prev), "startbench", body)), 0o644)
 }
+
+// corpusHeading begins the corpus's part of the section.
+const corpusHeading = "\n### First correct check of a real module"
+
+// keptCorpus is the corpus's part of the startbench section of doc, as an
+// earlier run wrote it ("" when there is none).
+func keptCorpus(doc string) string {
+	begin, end := "<!-- startbench -->\n", "<!-- /startbench -->\n"
+	i := strings.Index(doc, begin)
+	if i < 0 {
+		return ""
+	}
+	sec := doc[i+len(begin):]
+	if j := strings.Index(sec, end); j >= 0 {
+		sec = sec[:j]
+	}
+	k := strings.Index(sec, corpusHeading)
+	if k < 0 {
+		return ""
+	}
+	sec = sec[k:]
+	if l := strings.Index(sec[1:], "\n\n"); l >= 0 && !strings.Contains(sec, keptNote) {
+		sec = sec[:l+3] + keptNote + "\n\n" + sec[l+3:]
+	}
+	return sec
+}
+
+// keptNote marks a corpus part kept from an earlier run.
+const keptNote = "Kept from an earlier run: only a run with `-corpus` rewrites this part."
 
 // binName names the j-th binary of a run: devbroker (the build of this
 // tree), then the baseline by its file name.

@@ -30,6 +30,8 @@ func (s *Server) listExpected(next sdk.MethodHandler) sdk.MethodHandler {
 		select {
 		case <-s.root.Expected():
 		default:
+			start := time.Now()
+			defer func() { s.log.Debug("tools/list waited for the expected tools", "took", time.Since(start)) }()
 			t := time.NewTimer(maxListWait)
 			select {
 			case <-s.root.Expected():
