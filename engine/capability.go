@@ -31,6 +31,13 @@ type Capabilities interface {
 	Run(ctx context.Context, req Request) (*Response, error)
 }
 
+// Explainer is Capabilities that can say why no working driver serves a
+// kind, with what to install ("" when they cannot say): a step refused as
+// unavailable says it.
+type Explainer interface {
+	Unavailable(kind Kind) string
+}
+
 // Request is one format, lint or check over a view of the workspace.
 type Request struct {
 	Kind Kind
