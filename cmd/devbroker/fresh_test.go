@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -378,6 +379,26 @@ func TestFreshCgoHeaderChanged(t *testing.T) {
 		files: cgoModule,
 		change: func(t *testing.T, _ *sdk.ClientSession, base string) {
 			rewriteInPlace(t, filepath.Join(base, "root/dep/x.h"), "int f(void);", "int g(void);")
+		},
+	})
+}
+
+// An assembly file of a package gets a syntax error. gopls does not
+// assemble: only the go command sees this one. Not in the list of
+// scenarios, but an input it names.
+func TestFreshAssemblySyntaxError(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the assembly is amd64's")
+	}
+	runFresh(t, freshCase{
+		files: map[string]string{
+			"root/go.mod":          freshGoMod,
+			"root/main.go":         "package main\n\nimport \"example.com/m/dep\"\n\nfunc main() { _ = dep.Add(1, 2) }\n",
+			"root/dep/dep.go":      "package dep\n\n// Add is in add_amd64.s.\nfunc Add(a, b int) int\n",
+			"root/dep/add_amd64.s": "#include \"textflag.h\"\n\nTEXT ·Add(SB),NOSPLIT,$0-24\n\tMOVQ a+0(FP), AX\n\tADDQ b+8(FP), AX\n\tMOVQ AX, ret+16(FP)\n\tRET\n",
+		},
+		change: func(t *testing.T, _ *sdk.ClientSession, base string) {
+			rewriteInPlace(t, filepath.Join(base, "root/dep/add_amd64.s"), "ADDQ b+8(FP), AX", "ADDQ b+8(FP) AX")
 		},
 	})
 }
