@@ -491,6 +491,36 @@ func TestFreshWriteThroughHardLink(t *testing.T) {
 	})
 }
 
+// A write in place that puts the file's old modification time back (as
+// touch -r or a tool that keeps times does): the size, the inode and the
+// mtime are those gopls read, only the content and the ctime differ. Not
+// in the list; gopls keeps a file's content by inode and mtime
+// whatever it is told, so telling it the path is not enough.
+func TestFreshInPlaceWriteKeepsMtime(t *testing.T) {
+	runFresh(t, freshCase{
+		files: depModule,
+		setup: func(t *testing.T, base string) {
+			// Older than any cache's racy window: content read at the
+			// first check is trusted by its times.
+			old := time.Now().Add(-time.Hour)
+			if err := os.Chtimes(filepath.Join(base, "root/dep/dep.go"), old, old); err != nil {
+				t.Fatal(err)
+			}
+		},
+		change: func(t *testing.T, _ *sdk.ClientSession, base string) {
+			p := filepath.Join(base, "root/dep/dep.go")
+			st, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rewriteInPlace(t, p, "func F()", "func G()")
+			if err := os.Chtimes(p, st.ModTime(), st.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+		},
+	})
+}
+
 // aliasModule has pkg2/dep.go, a symbolic link to ../dep/dep.go inside the
 // root; main calls pkg2's F, so only the link's package breaks when the
 // target's F goes.
