@@ -1,9 +1,13 @@
 package lsp
 
-// This file defines how a server learns about changes on disk: changes
-// devbroker makes itself ([Server.FilesChanged]) and changes the watcher
-// saw, sent as one workspace/didChangeWatchedFiles before each request,
-// filtered by the watchers the server registered.
+// This file defines how a server learns about changes on disk: what the
+// verification of its inputs found (verify.go), the changes devbroker
+// makes itself ([Server.FilesChanged]) and the watcher's events, sent as
+// one workspace/didChangeWatchedFiles before each request. A server whose
+// [Inputs.ActsOn] is set (gopls) is sent every change it acts on, inside
+// the root or out, whatever globs it registered, and is made to load its
+// workspace again ([Inputs.Reload]) when another input changed; any other
+// server gets the changes under the root its registered watchers ask for.
 
 import (
 	"context"
@@ -28,7 +32,9 @@ const (
 
 // FilesChanged tells the server that the files at paths (absolute) were
 // written, created, removed or renamed on disk. Paths outside the root are
-// ignored. The server is told before its next request; FilesChanged never
+// ignored. The server is told before its next request (with every path it
+// knows the file by: the verification finds the symlinks to it); a hint,
+// as the verification finds every change by itself. FilesChanged never
 // waits for a request in flight.
 func (s *Server) FilesChanged(paths []string) {
 	s.mu.Lock()
@@ -55,7 +61,10 @@ func (s *Server) flushDisk(ctx context.Context, in *instance) error {
 	if len(changes) > 0 {
 		s.atDisk = nil
 	}
-	events := s.fileEvents(in, changes)
+	events, reload := s.fileEvents(in, changes)
+	if reload && s.cfg.Inputs.Reload != "" {
+		events = append(events, fileEvent{URI: URI(s.cfg.Inputs.Reload), Type: fileChanged})
+	}
 	if len(events) == 0 {
 		return nil
 	}
@@ -72,10 +81,14 @@ func (s *Server) flushDisk(ctx context.Context, in *instance) error {
 	return err
 }
 
-// fileEvents turns collected changes into the events the server watches:
-// a path that is gone is deleted, one whose creation was seen is created,
-// any other changed. A path that resolves outside the root is left out.
-func (s *Server) fileEvents(in *instance, changes map[string]bool) []fileEvent {
+// fileEvents turns collected changes into the events the server is sent:
+// a path that is gone (or a symlink that no longer resolves) is deleted,
+// one whose creation was seen is created, any other changed. A path under
+// the root that resolves outside it is left out (the server is not shown
+// what such a symlink reaches). With [Inputs.ActsOn], the changes the
+// server acts on are sent and reload says another input changed; without,
+// the changes under the root that its registered watchers cover.
+func (s *Server) fileEvents(in *instance, changes map[string]bool) (out []fileEvent, reload bool) {
 	paths := make([]string, 0, len(changes))
 	for p := range changes {
 		paths = append(paths, p)
@@ -85,21 +98,41 @@ func (s *Server) fileEvents(in *instance, changes map[string]bool) []fileEvent {
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
 	}
-	var out []fileEvent
+	acts := s.cfg.Inputs.ActsOn
 	for _, p := range paths {
+		inRoot := under(s.cfg.Root, p)
 		typ := fileChanged
-		if _, err := os.Lstat(p); err != nil {
+		if _, err := os.Stat(p); err != nil {
 			typ = fileDeleted
-		} else if !insideRoot(root, p) {
+		} else if inRoot && !insideRoot(root, p) {
 			continue
 		} else if changes[p] {
 			typ = fileCreated
 		}
-		if in.watches(p, typ) {
+		switch {
+		case acts == nil:
+			if inRoot && in.watches(p, typ) {
+				out = append(out, fileEvent{URI: URI(p), Type: typ})
+			}
+		case matchesAny(acts, p):
 			out = append(out, fileEvent{URI: URI(p), Type: typ})
+		default:
+			reload = true
 		}
 	}
-	return out
+	return out, reload
+}
+
+// matchesAny reports whether one of globs matches p's slash-separated
+// absolute path (without its leading slash or volume).
+func matchesAny(globs []string, p string) bool {
+	slash := strings.TrimPrefix(filepath.ToSlash(strings.TrimPrefix(p, filepath.VolumeName(p))), "/")
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(g, slash); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // insideRoot reports whether p, with every symlink resolved, is under

@@ -230,7 +230,7 @@ func (d *Driver) Inherit(old capabilities.Driver) {
 }
 
 func (d *Driver) config(bin, root string) lsp.Config {
-	return lsp.Config{
+	cfg := lsp.Config{
 		Name:        d.name,
 		Command:     append([]string{bin}, d.cfg.Command[1:]...),
 		Root:        root,
@@ -240,6 +240,15 @@ func (d *Driver) config(bin, root string) lsp.Config {
 		Log:         d.log,
 		NoWatch:     noWatch,
 	}
+	// What the answers depend on outside the root, by language; gopls is
+	// also told how to reload (see lsp.GoplsInputs).
+	switch {
+	case d.isGopls():
+		cfg.Inputs, cfg.Settings = lsp.GoplsInputs(d.cfg.Settings)
+	case d.langID == "go":
+		cfg.Inputs = lsp.Inputs{Go: true}
+	}
+	return cfg
 }
 
 // Close waits for the running calls, then lets go of the driver's
