@@ -179,8 +179,8 @@ func (g *goState) find(t *tracker, mods map[string]fileState) {
 		if !under(root, gowork) {
 			g.dirs(gowork, add)
 		}
-		if msg := goListModules(root, t.env); msg != "" {
-			g.problem = "the go.work in effect (" + gowork + ") does not build this root: go list -m: " + msg + "; gopls cannot check against it: fix that go.work (go work use), or run devbroker with GOWORK=off"
+		if msg := goWorkUses(root, t.env); msg != "" {
+			g.problem = "the go.work in effect (" + gowork + ") does not build this root: " + msg + "; gopls cannot check against it: add the root's module to it (go work use), or run devbroker with GOWORK=off"
 		}
 	}
 	// Directories nested in others are scanned with them.
@@ -235,7 +235,7 @@ func (g *goState) replaces(p string, add func(dir, why string)) {
 	if err != nil || len(data) > 1<<20 {
 		return
 	}
-	mf, err := modfile.ParseLax(p, data, nil)
+	mf, err := modfile.Parse(p, data, nil)
 	if err != nil {
 		return
 	}
@@ -267,13 +267,23 @@ func goEnvIn(root string, env []string) (gowork, gomod string) {
 	return "", ""
 }
 
-// goListModules runs `go list -m` in root; it returns the first line of
-// its error output when it fails, else "".
-func goListModules(root string, env []string) string {
-	if _, msg := goIn(root, env, "list", "-m"); msg != "" {
-		return msg
+// goWorkUses runs `go list -m` in root, in workspace mode: it returns why
+// the go command cannot build there (its error, or that no module of the
+// workspace holds the root), else "".
+func goWorkUses(root string, env []string) string {
+	out, msg := goIn(root, env, "list", "-m", "-f", "{{.Dir}}")
+	if msg != "" {
+		return "go list -m: " + msg
 	}
-	return ""
+	for _, dir := range strings.Split(strings.TrimSpace(out), "\n") {
+		if dir = strings.TrimSpace(dir); dir != "" && under(dir, root) {
+			return ""
+		}
+		if real, err := filepath.EvalSymlinks(dir); err == nil && under(real, root) {
+			return ""
+		}
+	}
+	return "none of its modules holds the root (go build here fails: directory prefix . does not contain modules listed in go.work)"
 }
 
 // goIn runs the go command in root; it returns its output, or the first
