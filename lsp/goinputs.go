@@ -108,7 +108,7 @@ func (g *goState) problems() []string {
 			if err != nil && !errors.Is(err, os.ErrNotExist) {
 				why = "cannot be read: " + err.Error()
 			}
-			out = append(out, g.why[dir]+" "+dir+" "+why+"; the build reads it: create it or change that directive")
+			out = append(out, dir+" ("+g.why[dir]+") "+why+"; the build reads it: create it or change that directive")
 		}
 	}
 	if g.problem != "" {
@@ -172,7 +172,7 @@ func (g *goState) find(t *tracker, mods map[string]fileState) {
 	}
 	gowork, gomod := goEnvIn(root, t.env)
 	if gomod != "" && gomod != os.DevNull && !under(root, gomod) {
-		add(filepath.Dir(gomod), "the module directory of "+gomod+",")
+		add(filepath.Dir(gomod), "the directory of the module "+gomod+" that holds the root")
 		g.dirs(gomod, add)
 	}
 	if gowork != "" && gowork != "off" {
@@ -216,12 +216,12 @@ func (g *goState) dirs(p string, add func(dir, why string)) {
 		}
 		for _, u := range wf.Use {
 			dir := local(u.Path)
-			add(dir, "the directory that "+p+" uses,")
+			add(dir, "a directory that "+p+" uses")
 			g.replaces(filepath.Join(dir, "go.mod"), add)
 		}
 		for _, r := range wf.Replace {
 			if r.New.Version == "" && modfile.IsDirectoryPath(r.New.Path) {
-				add(local(r.New.Path), "the replace directory of "+p+",")
+				add(local(r.New.Path), "a replace directory of "+p)
 			}
 		}
 		return
@@ -245,7 +245,7 @@ func (g *goState) replaces(p string, add func(dir, why string)) {
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(filepath.Dir(p), filepath.FromSlash(dir))
 			}
-			add(dir, "the replace directory of "+p+",")
+			add(dir, "a replace directory of "+p)
 		}
 	}
 }

@@ -368,7 +368,7 @@ func (w *walk) dir(dir, skip string, inRoot bool) {
 	var ents []dirEnt
 	if old != nil && old.settled && old.st == st {
 		ents = old.ents
-	} else if ents, err = readDir(dir); err != nil {
+	} else if ents, err = listDir(dir); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			w.problem("the directory %s cannot be listed (%v), so whether its files changed cannot be checked: make it readable or remove it", dir, err)
 		}
@@ -518,6 +518,9 @@ func (w *walk) links(root string) {
 		}
 	}
 }
+
+// listDir lists a directory (readDir; tests inject failures).
+var listDir = readDir
 
 // readDir lists dir, unsorted.
 func readDir(dir string) ([]dirEnt, error) {

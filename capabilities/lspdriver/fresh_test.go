@@ -112,6 +112,22 @@ var freshScenarios = []freshScenario{
 		},
 	},
 	{
+		name:       "replace directory outside the root removed",
+		unverified: true,
+		files: map[string]string{
+			"m/go.mod":   goMod + "\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ../dep\n",
+			"m/main.go":  "package main\n\nimport \"example.com/dep\"\n\nfunc main() { println(dep.F()) }\n",
+			"dep/go.mod": "module example.com/dep\n\ngo 1.22\n",
+			"dep/dep.go": "package dep\n\nfunc F() int { return 1 }\n",
+		},
+		change: func(t *testing.T, base string) []string {
+			if err := os.RemoveAll(filepath.Join(base, "dep")); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		},
+	},
+	{
 		name: "embedded file deleted",
 		files: map[string]string{
 			"m/go.mod":   goMod,
