@@ -11,6 +11,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,12 +51,24 @@ func (s *Server) FilesChanged(paths []string) {
 	}
 }
 
+// errRestart says the server's process must be replaced before the
+// request: it would not read a changed file again ([Inputs.MtimeCache]).
+var errRestart = errors.New("the server must read the disk again")
+
 // flushDisk sends the changes collected since the last request (see
-// [Server.collect]). Called with the semaphore held.
+// [Server.collect]), or returns errRestart. Called with the semaphore
+// held.
 func (s *Server) flushDisk(ctx context.Context, in *instance) error {
 	changes, err := s.collect(ctx)
 	if err != nil {
 		return err
+	}
+	if same := s.track.takeSameTime(); s.cfg.Inputs.MtimeCache {
+		for p := range same {
+			if matchesAny(s.cfg.Inputs.ActsOn, p) {
+				return errRestart // the new process reads the disk: changes is moot
+			}
+		}
 	}
 	s.dropChanged(changes)
 	if len(changes) > 0 {

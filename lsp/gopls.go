@@ -198,5 +198,5 @@ func GoplsInputs(settings map[string]any) (Inputs, map[string]any) {
 		globs = append(globs, g)
 	}
 	target["workspaceFiles"] = globs
-	return Inputs{Go: true, ActsOn: goplsActsOn, Reload: goplsReload}, out
+	return Inputs{Go: true, ActsOn: goplsActsOn, Reload: goplsReload, MtimeCache: true}, out
 }

@@ -126,6 +126,7 @@ func retryWait(fails int, running bool) time.Duration {
 func (s *Server) freshWatch() {
 	s.startWatch()
 	s.track.scan()
+	s.track.takeSameTime()
 	s.mu.Lock()
 	w := s.watch
 	s.disk = map[string]bool{}

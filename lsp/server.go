@@ -246,6 +246,19 @@ func (s *Server) acquire(ctx context.Context) (*instance, error) {
 	if err == nil {
 		err = s.flushDisk(ctx, in)
 	}
+	if errors.Is(err, errRestart) {
+		// The server would keep its old copy of a changed file: a new
+		// process reads the disk.
+		s.log.Info("language server restarted: a file changed on disk that it would not read again", "server", in.name, "root", s.cfg.Root)
+		s.mu.Lock()
+		s.inst = nil
+		s.mu.Unlock()
+		in.shutdown(ShutdownGrace)
+		in, err = s.ensure(ctx)
+		if err == nil {
+			err = s.flushDisk(ctx, in)
+		}
+	}
 	if err != nil {
 		s.release()
 		return nil, err

@@ -46,6 +46,11 @@ import (
 // the answer cannot be verified: the driver's status says so.
 const MaxInputs = 200000
 
+// cacheTrust is how old a modification time must be for gopls to cache a
+// file's content by it (cache/fs_memoized.go): a change that keeps a more
+// recent mtime cannot hide behind a cached copy.
+const cacheTrust = 2 * time.Second
+
 // racyWindow is how recent a stamp must be for a write in the same
 // timestamp tick to be possible: coarse kernel clocks tick every few
 // milliseconds, some file systems (FAT, HFS+) every second or two.
@@ -124,6 +129,11 @@ type Inputs struct {
 	// workspace again (gopls's workspaceFiles setting matches it); "" when
 	// the server has none.
 	Reload string
+	// MtimeCache says the server keeps a file's content while its inode
+	// and modification time stay the same (gopls does), whatever it is
+	// told: a change to a file it acts on that keeps both (a rewrite in
+	// place with the mtime put back) restarts the server's process.
+	MtimeCache bool
 }
 
 // tracker scans a server's inputs and keeps the last scan. It is safe for
@@ -133,6 +143,7 @@ type tracker struct {
 	inputs Inputs
 	env    []string // the server's environment additions
 	max    int
+	window time.Duration // racyWindow, but in tests
 
 	mu    sync.Mutex
 	state *scanState // nil before the first scan
@@ -140,11 +151,14 @@ type tracker struct {
 	began time.Time  // when the latest scan began
 	// problem says why the latest scan does not verify the answer, or "".
 	problem string
-	golist  goState // the go command's inputs (goinputs.go)
+	// sameTime holds the changed files that kept their inode and mtime
+	// (see sameTime), until taken.
+	sameTime map[string]bool
+	golist   goState // the go command's inputs (goinputs.go)
 }
 
 func newTracker(cfg *Config) *tracker {
-	return &tracker{root: cfg.Root, inputs: cfg.Inputs, env: cfg.Env, max: MaxInputs}
+	return &tracker{root: cfg.Root, inputs: cfg.Inputs, env: cfg.Env, max: MaxInputs, window: racyWindow}
 }
 
 // scan compares the inputs with the last scan and returns what changed
@@ -156,7 +170,8 @@ func (t *tracker) scan() (map[string]bool, string) {
 	defer t.mu.Unlock()
 	began := time.Now()
 	t.began = began
-	w := newWalk(t.state, began.Add(-racyWindow).UnixNano(), t.max)
+	w := newWalk(t.state, began.Add(-t.window).UnixNano(), t.max)
+	w.trusted = began.Add(-cacheTrust).UnixNano()
 	root := t.root
 	w.tree(root, "", true)
 	w.wait()
@@ -199,7 +214,23 @@ func (t *tracker) scan() (map[string]bool, string) {
 	t.state, t.whole = &scanState{files: w.files, dirs: w.dirs, links: w.linkList}, true
 	t.problem = strings.Join(problems, "; ")
 	aliases(changes, w.dirLinks)
+	if len(w.sameTime) > 0 && t.sameTime == nil {
+		t.sameTime = map[string]bool{}
+	}
+	for _, p := range w.sameTime {
+		t.sameTime[p] = true
+	}
 	return changes, t.problem
+}
+
+// takeSameTime returns and forgets the changed files that kept their
+// inode and mtime.
+func (t *tracker) takeSameTime() map[string]bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := t.sameTime
+	t.sameTime = nil
+	return out
 }
 
 // verified reports whether the latest scan verified every input.
@@ -253,10 +284,11 @@ func aliases(changes map[string]bool, dirLinks map[string]string) {
 
 // walk is one scan in progress.
 type walk struct {
-	prev  *scanState
-	since int64 // racy from this time on (ns)
-	max   int64
-	seed  maphash.Seed
+	prev    *scanState
+	since   int64 // racy from this time on (ns)
+	trusted int64 // a cache may trust an mtime before this (ns)
+	max     int64
+	seed    maphash.Seed
 
 	sem   chan struct{}
 	wg    sync.WaitGroup
@@ -269,6 +301,7 @@ type walk struct {
 	changes  map[string]bool
 	problems []string
 	dirLinks map[string]string // directory symlinks under the root → their resolved targets inside it
+	sameTime []string          // changed files whose inode and modification time did not change
 	linkSet  []string          // symlinks under the root (absolute)
 	linkList []string          // the same, relative and sorted (see links)
 }
@@ -398,16 +431,7 @@ func (w *walk) dir(dir, skip string, inRoot bool) {
 		if !ok {
 			continue
 		}
-		s := seen{path: p, fs: fs, link: link && inRoot}
-		old, had := w.prev.files[p]
-		switch {
-		case !had:
-			s.changed = 2
-		case old.self != fs.self || old.target != fs.target:
-			s.changed = 1
-		case old.sum != 0 && (old.sum == unknownSum || fs.sum != old.sum):
-			s.changed = 1
-		}
+		s := seen{path: p, fs: fs, link: link && inRoot, changed: w.compare(p, fs)}
 		if inRoot && target != "" {
 			s.dirLink = target
 		}
@@ -420,6 +444,9 @@ func (w *walk) dir(dir, skip string, inRoot bool) {
 		w.files[s.path] = s.fs
 		if s.changed > 0 {
 			w.changes[s.path] = s.changed == 2
+		}
+		if s.changed == 1 && sameTime(w.prev.files[s.path], s.fs) && s.fs.self.mtime < w.trusted {
+			w.sameTime = append(w.sameTime, s.path)
 		}
 		if s.link {
 			w.linkSet = append(w.linkSet, s.path)
@@ -494,13 +521,51 @@ func (w *walk) single(p string) {
 		return
 	}
 	w.files[p] = fs
+	switch w.compare(p, fs) {
+	case 2:
+		w.changes[p] = true
+	case 1:
+		w.changes[p] = false
+		if sameTime(w.prev.files[p], fs) && fs.self.mtime < w.trusted {
+			w.sameTime = append(w.sameTime, p)
+		}
+	}
+}
+
+// compare says whether the file at p, now fs, is unchanged since the last
+// scan (0), changed (1) or new (2). Equal stamps are the same file unless
+// the last scan found them racy: then the content decides (hashed again
+// if this scan did not, the stamps having settled since).
+func (w *walk) compare(p string, fs fileState) int {
 	old, had := w.prev.files[p]
 	switch {
 	case !had:
-		w.changes[p] = true
-	case old.self != fs.self || old.target != fs.target || old.sum != 0 && (old.sum == unknownSum || fs.sum != old.sum):
-		w.changes[p] = false
+		return 2
+	case old.self != fs.self || old.target != fs.target:
+		return 1
+	case old.sum == 0:
+		return 0
+	case old.sum == unknownSum:
+		return 1
 	}
+	sum := fs.sum
+	if sum == 0 {
+		sum = w.hash(p)
+	}
+	if sum != old.sum {
+		return 1
+	}
+	return 0
+}
+
+// sameTime reports whether a file that changed kept its inode, device and
+// modification time (and its target's, for a symlink): a rewrite in place
+// whose mtime was put back, or a change of mode or links only. A server
+// that caches files by inode and mtime ([Inputs.MtimeCache]) keeps its old
+// copy of such a file whatever it is told.
+func sameTime(old, cur fileState) bool {
+	same := func(a, b stamp) bool { return a.ino == b.ino && a.dev == b.dev && a.mtime == b.mtime }
+	return same(old.self, cur.self) && same(old.target, cur.target)
 }
 
 // links sorts the symlinks found under root, relative to it, and keeps

@@ -93,6 +93,13 @@ func TestScanRacy(t *testing.T) {
 	if got := scanOnce(t, tr); !maps.Equal(got, map[string]bool{a: false}) {
 		t.Fatalf("a same-tick write: changes %v, want a.go", got)
 	}
+	// The stamps settle: the last hash decides once more, then none is
+	// kept, and an unchanged file is no change.
+	tr.window = 0
+	if got := scanOnce(t, tr); len(got) != 0 || tr.state.files[a].sum != 0 {
+		t.Fatalf("settled: changes %v, hash %x; want none and no hash kept", got, tr.state.files[a].sum)
+	}
+	tr.window = racyWindow
 	old := time.Now().Add(-time.Hour)
 	if err := os.Chtimes(a, old, old); err != nil {
 		t.Fatal(err)

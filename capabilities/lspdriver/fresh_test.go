@@ -40,6 +40,9 @@ type freshScenario struct {
 	// unverified: gopls cannot see the break; the answer must say it
 	// is not verified rather than show an error.
 	unverified bool
+	// restarts: gopls cannot be told, its process is replaced; any
+	// other change is told to the running process.
+	restarts bool
 }
 
 // goMod is the root module's go.mod.
@@ -236,6 +239,33 @@ var freshScenarios = []freshScenario{
 		},
 	},
 	{
+		name:     "a Go file rewritten in place with its modification time put back",
+		restarts: true,
+		files: map[string]string{
+			"m/go.mod":  goMod,
+			"m/a/a.go":  "package a\n\nfunc F() int { return 1 }\n",
+			"m/main.go": "package main\n\nimport \"example.com/m/a\"\n\nfunc main() { println(a.F()) }\n",
+		},
+		setup: func(t *testing.T, base string) {
+			old := time.Now().Add(-time.Hour)
+			if err := os.Chtimes(filepath.Join(base, "m/a/a.go"), old, old); err != nil {
+				t.Fatal(err)
+			}
+		},
+		change: func(t *testing.T, base string) []string {
+			p := filepath.Join(base, "m/a/a.go")
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeInPlace(t, p, "package a\n\nfunc G() int { return 1 }\n")
+			if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		},
+	},
+	{
 		name:  "symlink alias: the target written in place",
 		files: aliasFiles, setup: aliasSetup,
 		change: func(t *testing.T, base string) []string {
@@ -339,6 +369,9 @@ func runFresh(t *testing.T, gopls string, sc freshScenario) {
 	}
 	if sc.unverified && (res.Status == engine.StatusOK || res.Message == "") {
 		t.Errorf("status %s (%q): want not ok, with the reason", res.Status, res.Message)
+	}
+	if starts, want := d.(*lspdriver.Driver).Server(root).Starts(), map[bool]int{false: 1, true: 2}[sc.restarts]; starts != want {
+		t.Errorf("gopls started %d times, want %d", starts, want)
 	}
 }
 
