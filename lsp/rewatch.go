@@ -192,6 +192,15 @@ func (s *Server) verify(ctx context.Context) {
 	s.mu.Unlock()
 }
 
+// Blind returns the package directories (inside the root or among the
+// Go inputs outside it) holding sources gopls never compiles
+// ([BlindSources]), as the latest check of the inputs found them, and a
+// generation that changes whenever they or a file in them changes. Only
+// for a server whose [Inputs.Go] is set.
+func (s *Server) Blind() ([]string, uint64) {
+	return s.track.blindDirs()
+}
+
 // Unverified says why the server's next answer cannot be verified to
 // reflect every input as the disk holds it (a directory that cannot be
 // read, more inputs than [MaxInputs], an outside directory the build

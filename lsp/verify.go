@@ -154,6 +154,11 @@ type tracker struct {
 	// sameTime holds the changed files that kept their inode and mtime
 	// (see sameTime), until taken.
 	sameTime map[string]bool
+	// blind are the package directories holding sources a Go server does
+	// not compile (see BlindSources), sorted; blindGen changes whenever
+	// they or a file in them changes.
+	blind    []string
+	blindGen uint64
 	golist   goState // the go command's inputs (goinputs.go)
 }
 
@@ -214,6 +219,9 @@ func (t *tracker) scan() (map[string]bool, string) {
 	t.state, t.whole = &scanState{files: w.files, dirs: w.dirs, links: w.linkList}, true
 	t.problem = strings.Join(problems, "; ")
 	aliases(changes, w.dirLinks)
+	if t.inputs.Go {
+		t.noteBlind(changes)
+	}
 	if len(w.sameTime) > 0 && t.sameTime == nil {
 		t.sameTime = map[string]bool{}
 	}
@@ -221,6 +229,55 @@ func (t *tracker) scan() (map[string]bool, string) {
 		t.sameTime[p] = true
 	}
 	return changes, t.problem
+}
+
+// BlindSources are the extensions of the go command's inputs that gopls
+// never compiles, started afresh or told: assembly, C++, Objective-C,
+// Fortran and their headers, SWIG, and linked objects. (C files and
+// headers are compiled by cgo when gopls loads a package, so a reload
+// shows their errors.) A package that holds one is also built by the go
+// command (capabilities/lspdriver).
+var BlindSources = []string{".s", ".S", ".sx", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".f", ".F", ".for", ".f90", ".swig", ".swigcxx", ".syso"}
+
+// noteBlind finds the package directories holding blind sources in the
+// latest scan, and moves blindGen on when they or their files changed.
+// Called with t.mu held.
+func (t *tracker) noteBlind(changes map[string]bool) {
+	var dirs []string
+	for dir, ds := range t.state.dirs {
+		goFile, blind := false, false
+		for _, e := range ds.ents {
+			if e.dir {
+				continue
+			}
+			ext := filepath.Ext(e.name)
+			goFile = goFile || ext == ".go"
+			blind = blind || slices.Contains(BlindSources, ext)
+		}
+		if goFile && blind {
+			dirs = append(dirs, dir)
+		}
+	}
+	slices.Sort(dirs)
+	moved := !slices.Equal(dirs, t.blind)
+	for p := range changes {
+		if _, ok := slices.BinarySearch(dirs, filepath.Dir(p)); ok {
+			moved = true
+			break
+		}
+	}
+	if moved {
+		t.blind = dirs
+		t.blindGen++
+	}
+}
+
+// blindDirs returns the package directories holding blind sources, and a
+// generation that changes whenever they or a file in them change.
+func (t *tracker) blindDirs() ([]string, uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.blind, t.blindGen
 }
 
 // takeSameTime returns and forgets the changed files that kept their

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -189,6 +190,54 @@ var freshScenarios = []freshScenario{
 		},
 		change: func(t *testing.T, base string) []string {
 			writeInPlace(t, filepath.Join(base, "m/vendor/modules.txt"), "")
+			return nil
+		},
+	},
+	{
+		name: "an assembly file's syntax error",
+		files: map[string]string{
+			"m/go.mod":          goMod,
+			"m/dep/dep.go":      "package dep\n\n// Add is in assembly (add_amd64.s) or Go (add_other.go).\nfunc Add(a, b int) int\n",
+			"m/dep/add_amd64.s": "#include \"textflag.h\"\n\nTEXT ·Add(SB), NOSPLIT, $0-24\n\tMOVQ a+0(FP), AX\n\tMOVQ b+8(FP), BX\n\tADDQ BX, AX\n\tMOVQ AX, ret+16(FP)\n\tRET\n",
+			"m/main.go":         "package main\n\nimport \"example.com/m/dep\"\n\nfunc main() { println(dep.Add(1, 2)) }\n",
+		},
+		setup: func(t *testing.T, base string) {
+			if runtime.GOARCH != "amd64" {
+				t.Skip("the assembly is amd64's")
+			}
+		},
+		change: func(t *testing.T, base string) []string {
+			p := filepath.Join(base, "m/dep/add_amd64.s")
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeInPlace(t, p, strings.Replace(string(data), "MOVQ a+0(FP), AX", "MOVQ a+0(FP) AX", 1))
+			return nil
+		},
+	},
+	{
+		name:       "an assembly file's syntax error in a replace directory outside the root",
+		unverified: true,
+		files: map[string]string{
+			"m/go.mod":        goMod + "\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ../dep\n",
+			"m/main.go":       "package main\n\nimport \"example.com/dep\"\n\nfunc main() { println(dep.Add(1, 2)) }\n",
+			"dep/go.mod":      "module example.com/dep\n\ngo 1.22\n",
+			"dep/dep.go":      "package dep\n\n// Add is in assembly.\nfunc Add(a, b int) int\n",
+			"dep/add_amd64.s": "#include \"textflag.h\"\n\nTEXT ·Add(SB), NOSPLIT, $0-24\n\tMOVQ a+0(FP), AX\n\tMOVQ b+8(FP), BX\n\tADDQ BX, AX\n\tMOVQ AX, ret+16(FP)\n\tRET\n",
+		},
+		setup: func(t *testing.T, base string) {
+			if runtime.GOARCH != "amd64" {
+				t.Skip("the assembly is amd64's")
+			}
+		},
+		change: func(t *testing.T, base string) []string {
+			p := filepath.Join(base, "dep/add_amd64.s")
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeInPlace(t, p, strings.Replace(string(data), "MOVQ a+0(FP), AX", "MOVQ a+0(FP) AX", 1))
 			return nil
 		},
 	},

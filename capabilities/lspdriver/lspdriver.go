@@ -74,6 +74,9 @@ type Driver struct {
 	// probeFailed: the probe found the server not working; an early
 	// start no longer holds a server (see Start).
 	probeFailed bool
+	// blind holds, by root, the go command's answer about the sources
+	// gopls does not compile (blind.go).
+	blind map[string]blindAnswer
 }
 
 type held struct {
@@ -89,7 +92,7 @@ func New(name string, cfg *configs.Driver, env capabilities.Env) (capabilities.D
 	if cfg == nil || len(cfg.Command) == 0 {
 		return nil, fmt.Errorf("a driver of type lsp needs command, the language server's argv")
 	}
-	d := &Driver{name: name, root: env.Root, cfg: *cfg, langID: cfg.LanguageID, timeout: configs.DefaultTimeout, servers: map[string]held{}, idle: IdleTimeout,
+	d := &Driver{name: name, root: env.Root, cfg: *cfg, langID: cfg.LanguageID, timeout: configs.DefaultTimeout, servers: map[string]held{}, idle: IdleTimeout, blind: map[string]blindAnswer{},
 		log: slog.New(slog.DiscardHandler), shared: env.Shared}
 	if d.langID == "" {
 		d.langID = env.Language

@@ -107,6 +107,13 @@ func (d *Driver) check(ctx context.Context, srv *lsp.Server, v *view, ms *mapper
 	if err != nil {
 		return failed(res, err, rep != nil && rep.Indexing)
 	}
+	if d.langID == "go" {
+		diags, problem := d.blindBuild(ctx, srv, v)
+		res.Diagnostics = append(res.Diagnostics, diags...)
+		if problem != "" {
+			res.Status, res.Message = engine.StatusUnchecked, problem
+		}
+	}
 	return res
 }
 
