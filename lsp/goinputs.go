@@ -309,3 +309,15 @@ func goIn(root string, env []string, args ...string) (string, string) {
 	}
 	return "", strings.ReplaceAll(msg, "\n", "; ")
 }
+
+// GoBuild runs `go build -o <null device> pkgs...` in dir with env added
+// to the process's environment, for the packages gopls does not fully
+// check (see [Server.Blind]); it returns the command's combined output
+// and whether it built.
+func GoBuild(ctx context.Context, dir string, env []string, pkgs []string) (string, bool) {
+	cmd := exec.CommandContext(ctx, "go", append([]string{"build", "-o", os.DevNull}, pkgs...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err == nil
+}

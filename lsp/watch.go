@@ -1,7 +1,8 @@
 package lsp
 
 // This file defines the disk watcher: what other processes change under a
-// server's root, collected for the next request (see disk.go).
+// server's root, collected for the next request (see disk.go) as hints:
+// the check of the inputs (verify.go) finds every change without it.
 //
 // The watcher watches every directory of the root (fsnotify adds one
 // watch per directory), skipping VCS metadata and node_modules, and adds

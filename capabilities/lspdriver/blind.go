@@ -13,10 +13,8 @@ package lspdriver
 // root, a link error) makes the answer unchecked, with what to run.
 
 import (
-	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -72,21 +70,15 @@ func (d *Driver) blindBuild(ctx context.Context, srv *lsp.Server, v *view) ([]en
 	}
 	slices.Sort(mods)
 	for _, mod := range mods {
-		args := append([]string{"build", "-o", os.DevNull}, groups[mod]...)
-		cmd := exec.CommandContext(ctx, "go", args...)
-		cmd.Dir = mod
-		cmd.Env = append(os.Environ(), d.cfg.Env...)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		err := cmd.Run()
+		out, built := lsp.GoBuild(ctx, mod, d.cfg.Env, groups[mod])
 		if ctx.Err() != nil {
 			return diags, "go build of the packages with sources gopls does not compile did not finish: " + ctx.Err().Error()
 		}
-		if err == nil {
+		if built {
 			continue
 		}
 		placed := false
-		for _, line := range strings.Split(out.String(), "\n") {
+		for _, line := range strings.Split(out, "\n") {
 			m := blindLine.FindStringSubmatch(strings.TrimSpace(line))
 			if m == nil {
 				continue
@@ -115,7 +107,7 @@ func (d *Driver) blindBuild(ctx context.Context, srv *lsp.Server, v *view) ([]en
 			}
 			why := ""
 			if v.rel(mod) != "" || mod == v.root {
-				why = ": " + firstLines(out.String(), 3)
+				why = ": " + firstLines(out, 3)
 			}
 			problems = append(problems, "go build of "+strings.Join(groups[mod], " ")+" in "+where+" fails"+why+"; gopls does not compile their assembly, C++ or other non-Go sources: run go build there to see why")
 		}

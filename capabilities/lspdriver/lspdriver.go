@@ -46,8 +46,8 @@ const IdleTimeout = lsp.DefaultIdleTimeout
 // sharedKey names the set's supervisor in capabilities.Shared.
 const sharedKey = "lsp"
 
-// noWatch turns the servers' disk watchers off (tests of the explicit
-// notifications).
+// noWatch turns the servers' disk watchers off: the portable mode of
+// every platform but Linux, which tests select on Linux too.
 var noWatch bool
 
 // Driver is one configured language server. It is safe for concurrent
