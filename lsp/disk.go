@@ -10,6 +10,7 @@ package lsp
 // server gets the changes under the root its registered watchers ask for.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -99,7 +100,8 @@ func (s *Server) flushDisk(ctx context.Context, in *instance) error {
 // one whose creation was seen is created, any other changed. A path under
 // the root that resolves outside it is left out (the server is not shown
 // what such a symlink reaches). With [Inputs.ActsOn], the changes the
-// server acts on are sent and reload says another input changed; without,
+// server acts on are sent and reload says another input changed (for Go,
+// one the go command may read: see goInput); without,
 // the changes under the root that its registered watchers cover.
 func (s *Server) fileEvents(in *instance, changes map[string]bool) (out []fileEvent, reload bool) {
 	paths := make([]string, 0, len(changes))
@@ -112,6 +114,7 @@ func (s *Server) fileEvents(in *instance, changes map[string]bool) (out []fileEv
 		root = r
 	}
 	acts := s.cfg.Inputs.ActsOn
+	embeds := map[string]bool{}
 	for _, p := range paths {
 		inRoot := under(s.cfg.Root, p)
 		typ := fileChanged
@@ -129,11 +132,58 @@ func (s *Server) fileEvents(in *instance, changes map[string]bool) (out []fileEv
 			}
 		case matchesAny(acts, p):
 			out = append(out, fileEvent{URI: URI(p), Type: typ})
+		case !reload && s.cfg.Inputs.Go:
+			reload = goInput(s.cfg.Root, p, embeds)
 		default:
 			reload = true
 		}
 	}
 	return out, reload
+}
+
+// goInput reports whether a changed file that is not Go source may be an
+// input of the go command: a C, C++, assembly, SWIG or object file (cgo
+// and the assembler read them), or a file under a package directory whose
+// Go files embed files (//go:embed; a pattern may name a subdirectory),
+// looking up to the module's directory (the one with go.mod) or the root.
+// A log file or a README is none, and costs no reload. embeds caches, by
+// directory, whether its Go files have an embed directive.
+func goInput(root, p string, embeds map[string]bool) bool {
+	ext := filepath.Ext(p)
+	if ext == ".c" || ext == ".h" || slices.Contains(BlindSources, ext) {
+		return true
+	}
+	for dir := filepath.Dir(p); ; dir = filepath.Dir(dir) {
+		has, ok := embeds[dir]
+		if !ok {
+			has = embedsIn(dir)
+			embeds[dir] = has
+		}
+		if has {
+			return true
+		}
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil || dir == root || filepath.Dir(dir) == dir {
+			return false
+		}
+	}
+}
+
+// embedsIn reports whether a Go file in dir has a //go:embed directive.
+func embedsIn(dir string) bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if e.IsDir() || filepath.Ext(e.Name()) != ".go" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err == nil && bytes.Contains(data, []byte("//go:embed")) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchesAny reports whether one of globs matches p's slash-separated

@@ -241,3 +241,30 @@ func TestGoInputsOutsideTheRoot(t *testing.T) {
 		t.Fatalf("the replace directory removed: changes %v, problem %q", changes, problem)
 	}
 }
+
+// TestGoInputNeedsReload: a changed file gopls does not act on makes it
+// reload only when the go command may read it: cgo and assembly sources,
+// files under a package that embeds; not a README or a log file.
+func TestGoInputNeedsReload(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	mkfile(t, filepath.Join(root, "go.mod"), "module m\n")
+	mkfile(t, filepath.Join(root, "main.go"), "package main\n")
+	mkfile(t, filepath.Join(root, "web/web.go"), "package web\n\nimport \"embed\"\n\n//go:embed static\nvar FS embed.FS\n")
+	mkfile(t, filepath.Join(root, "sub/go.mod"), "module sub\n")
+	cases := map[string]bool{
+		"README.md":             false,
+		"logs/app.log":          false,
+		"web/static/app.css":    true,
+		"web/data.txt":          true,
+		"lib/x.c":               true,
+		"lib/x.h":               true,
+		"lib/add_amd64.s":       true,
+		"sub/web/static/a.css":  false, // another module: its own go.mod stops the walk
+		"web/static/deep/a.svg": true,
+	}
+	for p, want := range cases {
+		if got := goInput(root, filepath.Join(root, p), map[string]bool{}); got != want {
+			t.Errorf("%s: reload %v, want %v", p, got, want)
+		}
+	}
+}
