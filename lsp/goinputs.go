@@ -58,6 +58,12 @@ func isModFile(p string) bool {
 	return false
 }
 
+// inTestdata reports whether p lies under a testdata directory, which the
+// go command ignores.
+func inTestdata(p string) bool {
+	return slices.Contains(strings.Split(filepath.ToSlash(p), "/"), "testdata")
+}
+
 // update brings the outside inputs up to date after the root's scan: the
 // single files are stat'ed, and when a module file changed (or on the
 // first scan) the directories and the go.work check are found again. It
@@ -73,7 +79,7 @@ func (g *goState) update(t *tracker, w *walk) []string {
 	mods := map[string]fileState{}
 	w.mu.Lock()
 	for p, fs := range w.files {
-		if isModFile(p) && filepath.Base(filepath.Dir(p)) != "testdata" {
+		if isModFile(p) && !inTestdata(p) {
 			mods[p] = fs
 		}
 	}

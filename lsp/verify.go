@@ -536,7 +536,8 @@ func (w *walk) file(p string) (st fileState, link bool, dirTarget string, ok boo
 			}
 		}
 	}
-	if racy && !st.self.mode.IsDir() && !st.target.mode.IsDir() {
+	// Only regular files are read: opening a named pipe would block.
+	if racy && (st.self.mode.IsRegular() || st.self.mode&fs.ModeSymlink != 0 && st.target.mode.IsRegular()) {
 		st.sum = w.hash(p)
 	}
 	return st, link, dirTarget, true
@@ -606,7 +607,7 @@ func (w *walk) compare(p string, fs fileState) int {
 		return 1
 	}
 	sum := fs.sum
-	if sum == 0 {
+	if sum == 0 && (fs.self.mode.IsRegular() || fs.target.mode.IsRegular()) {
 		sum = w.hash(p)
 	}
 	if sum != old.sum {

@@ -268,3 +268,27 @@ func TestGoInputNeedsReload(t *testing.T) {
 		}
 	}
 }
+
+// TestScanNamedPipe: a named pipe under the root, however recent, is
+// stat'ed, never opened (opening it would block the request).
+func TestScanNamedPipe(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no named pipes in the file system")
+	}
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	if err := mkfifo(filepath.Join(root, "fifo")); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	tr := newTracker(&Config{Root: root})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tr.scan()
+		tr.scan()
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("the check of the inputs blocked on a named pipe")
+	}
+}
