@@ -254,7 +254,7 @@ func (t *tracker) noteBlind(changes map[string]bool) {
 			goFile = goFile || ext == ".go"
 			blind = blind || slices.Contains(BlindSources, ext)
 		}
-		if goFile && blind {
+		if goFile && blind && !ignoredByGo(t.relDir(dir)) {
 			dirs = append(dirs, dir)
 		}
 	}
@@ -270,6 +270,29 @@ func (t *tracker) noteBlind(changes map[string]bool) {
 		t.blind = dirs
 		t.blindGen++
 	}
+}
+
+// relDir is dir relative to the root, or to the outside directory tree
+// holding it. Called with t.mu held.
+func (t *tracker) relDir(dir string) string {
+	for _, top := range append([]string{t.root}, t.golist.trees...) {
+		if rel, err := filepath.Rel(top, dir); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+			return rel
+		}
+	}
+	return "."
+}
+
+// ignoredByGo reports whether the go command ignores the directory at the
+// relative path rel: it, or a directory above it, is named testdata or
+// begins with "." or "_".
+func ignoredByGo(rel string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+		if part == "testdata" || strings.HasPrefix(part, ".") && part != "." || strings.HasPrefix(part, "_") {
+			return true
+		}
+	}
+	return false
 }
 
 // blindDirs returns the package directories holding blind sources, and a

@@ -292,3 +292,31 @@ func TestScanNamedPipe(t *testing.T) {
 		t.Fatal("the check of the inputs blocked on a named pipe")
 	}
 }
+
+// TestBlindDirs: the packages holding sources gopls never compiles are
+// found, but for directories the go command ignores (testdata, names
+// beginning with "." or "_"), whatever lies above the root; a change in
+// one moves the generation, a change elsewhere does not.
+func TestBlindDirs(t *testing.T) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	root := filepath.Join(base, "_work", "m") // a root below an underscore directory
+	for _, p := range []string{"asm/a.go", "asm/a_amd64.s", "testdata/x/x.go", "testdata/x/x.s", "_skip/s.go", "_skip/s.s", "plain/p.go", "cfiles/c.go", "cfiles/c.c"} {
+		mkfile(t, filepath.Join(root, p), "x\n")
+	}
+	tr := newTracker(&Config{Root: root, Inputs: Inputs{Go: true}})
+	scanOnce(t, tr)
+	dirs, gen := tr.blindDirs()
+	if len(dirs) != 1 || dirs[0] != filepath.Join(root, "asm") {
+		t.Fatalf("blind directories %v, want only asm", dirs)
+	}
+	mkfile(t, filepath.Join(root, "plain/p.go"), "package plain\n")
+	scanOnce(t, tr)
+	if _, g := tr.blindDirs(); g != gen {
+		t.Errorf("a change outside them moved the generation")
+	}
+	mkfile(t, filepath.Join(root, "asm/a_amd64.s"), "TEXT\n")
+	scanOnce(t, tr)
+	if _, g := tr.blindDirs(); g == gen {
+		t.Errorf("a change of the assembly did not move the generation")
+	}
+}
