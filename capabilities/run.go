@@ -30,7 +30,9 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 	}
 	defer s.calls.End()
 	if isLanguageKind(req.Kind) {
-		return s.runLanguage(ctx, req)
+		resp, err := s.runLanguage(ctx, req)
+		s.confine(resp)
+		return resp, err
 	}
 	targets := req.Paths
 	if targets == nil {
@@ -111,6 +113,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		}
 	}
 	resp.Drivers = append(resp.Drivers, rf.unchecked...)
+	s.confine(resp)
 	resp.Diagnostics = dropRepeated(resp.Diagnostics)
 	engine.SortDiagnostics(resp.Diagnostics)
 	if n := len(resp.Diagnostics); n > s.maxDiag {
