@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -185,7 +184,11 @@ func TestGoplsKilledRestarts(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := s.PID()
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Kill(); err != nil { // SIGKILL where there are signals
 		t.Fatal(err)
 	}
 	for s.PID() != 0 && ctx.Err() == nil {

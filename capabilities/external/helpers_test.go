@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -102,7 +101,9 @@ func fake(args []string) int {
 		time.Sleep(time.Hour)
 	case "signal": // dies by SIGKILL after a word on stderr
 		fmt.Fprintln(os.Stderr, "parser: segmentation violation")
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		if self, err := os.FindProcess(os.Getpid()); err == nil {
+			self.Kill() // SIGKILL where there are signals
+		}
 		time.Sleep(time.Hour)
 	case "exit": // exits rest[0] with rest[1] on stderr
 		fmt.Fprintln(os.Stderr, rest[1])
@@ -190,23 +191,6 @@ func wantStatus(t *testing.T, r *capabilities.Result, st engine.Status) {
 	if r.Status != st {
 		t.Fatalf("status %q (%s), want %q", r.Status, r.Message, st)
 	}
-}
-
-// gone waits until pid has exited (a zombie counts: nobody may reap it).
-func gone(pid int, within time.Duration) bool {
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
-			return true
-		}
-		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
-			if f := strings.Fields(string(b)); len(f) > 2 && f[2] == "Z" {
-				return true
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return false
 }
 
 func envFor(t *testing.T) capabilities.Env { return capabilities.Env{Root: t.TempDir()} }
