@@ -15,6 +15,7 @@ import (
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/configs/configtest"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
 )
@@ -125,6 +126,9 @@ func fakeDriver(t *testing.T, cfg configs.Driver, args ...string) *Driver {
 	}
 	cfg.Type = "external"
 	cfg.Command = append([]string{exe}, args...)
+	if cfg.Timeout.Duration == 0 { // no test depends on the default timeout
+		cfg.Timeout.Duration = configtest.Timeout
+	}
 	cfg.Env = append(cfg.Env, "DEVBROKER_FAKE=1")
 	d, err := New("fake", &cfg, capabilities.Env{Root: t.TempDir()})
 	if err != nil {
@@ -148,10 +152,11 @@ func workspace(root string, kind engine.Kind, files ...string) *capabilities.Req
 }
 
 // defaults loads the embedded defaults through the configuration loader,
-// as the broker does.
+// as the broker does, each driver with the tests' generous timeout
+// (configs/configtest).
 func defaults(t *testing.T) *configs.Config {
 	t.Helper()
-	cfg, err := configs.Default()
+	cfg, err := configtest.Default()
 	if err != nil {
 		t.Fatalf("embedded defaults: %v", err)
 	}
