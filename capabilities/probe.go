@@ -341,5 +341,5 @@ func (s *Set) unprobed(name string) Probe {
 	if _, ok := s.running[name]; ok {
 		return Probe{State: Probing, Reason: "its probe is running; a request that needs it waits for it"}
 	}
-	return Probe{State: NotProbed, Reason: fmt.Sprintf("no %s file was found under the root; it is probed when a request first needs it", s.langOf[name])}
+	return Probe{State: NotProbed, Reason: fmt.Sprintf("no %s file under the root: probed when a request first needs it", s.langOf[name])}
 }

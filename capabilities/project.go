@@ -23,6 +23,12 @@ type ProjectTrust struct {
 	Reason string
 	// Runs are the commands the project file would run once trusted.
 	Runs []ProjectRun
+	// Home describes the configuration files of the user's tools that lie
+	// inside the root ("the go command's env file (/home/me/.config/go/env)"):
+	// the project's as far as trust goes, not used until it is trusted.
+	Home []string
+	// Warnings say what of the configuration could not be used, and why.
+	Warnings []string
 }
 
 // ProjectRun is one command a project file names.
@@ -42,11 +48,24 @@ func (s *Set) SetProject(p *ProjectTrust) {
 // Summary is the report's text about an untrusted project file, "" when
 // the root has none or it is trusted.
 func (p *ProjectTrust) Summary() string {
-	if p == nil || p.Trusted || p.File == "" {
+	if p == nil {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s is not trusted: none of it applies, the embedded defaults and your own configuration serve (%s).", p.File, p.Reason)
+	for _, w := range p.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
+	if !p.Untrusted() {
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	if p.File != "" {
+		fmt.Fprintf(&b, "%s is not trusted: none of it applies, the embedded defaults and your own configuration serve (%s).", p.File, p.Reason)
+	} else {
+		fmt.Fprintf(&b, "the root is not trusted (%s).", p.Reason)
+	}
+	if len(p.Home) > 0 {
+		fmt.Fprintf(&b, " Configuration files of your tools lie inside the root, where whatever edits the root can write them, so they are not used until you trust it: %s.", strings.Join(p.Home, ", "))
+	}
 	if len(p.Runs) > 0 {
 		b.WriteString(" Trusted, it would run:")
 		for _, r := range p.Runs {
@@ -54,6 +73,13 @@ func (p *ProjectTrust) Summary() string {
 		}
 	}
 	return b.String()
+}
+
+// Untrusted reports whether something of the root's configuration does
+// not apply until the user trusts the root: its project file, or
+// configuration files of the user's tools inside it.
+func (p *ProjectTrust) Untrusted() bool {
+	return p != nil && !p.Trusted && (p.File != "" || len(p.Home) > 0)
 }
 
 func (p *ProjectTrust) writeText(w io.Writer) {

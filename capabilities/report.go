@@ -106,20 +106,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "DRIVER\tTYPE\tKINDS\tSTATE\tVERSION\tPATH / REASON")
 	for _, d := range r.Drivers {
-		var kinds []string
-		for _, k := range d.Kinds {
-			if d.Offers == nil || slices.Contains(d.Offers, k) {
-				kinds = append(kinds, string(k))
-			}
-		}
-		where := d.Path
-		if d.State != Found {
-			where = d.Reason
-		}
-		if d.State == Untrusted && len(d.Command) > 0 {
-			where += "; it would run: " + strings.Join(d.Command, " ")
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Name, d.Type, strings.Join(kinds, ","), d.State, oneLine(d.Version), where)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Name, d.Type, textKinds(d), d.State, oneLine(d.Version), textWhere(d))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -141,6 +128,47 @@ func (r *Report) WriteText(w io.Writer) error {
 	return nil
 }
 
+// textKinds is a driver's KINDS column: the kinds its tool offers, the
+// language kinds as one word, intelligence (the configuration's key),
+// when it offers them all.
+func textKinds(d DriverReport) string {
+	var kinds, lang []string
+	for _, k := range d.Kinds {
+		switch {
+		case d.Offers != nil && !slices.Contains(d.Offers, k):
+		case isLanguageKind(k):
+			lang = append(lang, string(k))
+		default:
+			kinds = append(kinds, string(k))
+		}
+	}
+	if len(lang) == len(engine.LanguageKinds()) {
+		lang = []string{"intelligence"}
+	}
+	return strings.Join(append(kinds, lang...), ",")
+}
+
+// textWhere is a driver's PATH / REASON column: where a found driver is,
+// or why the others are not, kept to a line a reader takes in at a
+// glance. What the "to fix:" block says (how to install a missing tool,
+// how to trust the root) is left to it; the structured report keeps the
+// whole reason.
+func textWhere(d DriverReport) string {
+	switch {
+	case d.State == Found:
+		return d.Path
+	case d.State == Untrusted:
+		where := "not run before you trust the root"
+		if len(d.Command) > 0 {
+			where += "; it would run: " + strings.Join(d.Command, " ")
+		}
+		return where
+	case d.Install != "" && strings.Contains(d.Reason, d.Install):
+		return strings.Replace(d.Reason, d.Install, "see to fix", 1)
+	}
+	return d.Reason
+}
+
 // WriteFixes writes, when something is missing, a "to fix:" block: per
 // install hint, the missing drivers it installs and the hint; and when
 // the root is not trusted (its project file, or drivers that run the
@@ -148,7 +176,7 @@ func (r *Report) WriteText(w io.Writer) error {
 func (r *Report) WriteFixes(w io.Writer) {
 	var hints []string
 	drivers := map[string][]string{}
-	untrusted := r.Project != nil && !r.Project.Trusted && r.Project.File != ""
+	untrusted := r.Project.Untrusted()
 	for _, d := range r.Drivers {
 		if d.State == Untrusted {
 			untrusted = true

@@ -119,6 +119,24 @@
 // The project file must be a file inside the root: a .devbroker.toml that
 // is a symbolic link leading out of the root is refused, and what it
 // points to is not read.
+//
+// Trust covers the content of .devbroker.toml, not the programs and
+// scripts it names: a trusted file that runs ./scripts/lint.sh runs
+// whatever that script holds when it runs. Review what the commands run
+// before you trust the root, as you would a Makefile.
+//
+// A root that holds your home directory (--root ~, or a dev container
+// whose home is the workspace) holds configuration files of your own
+// tools, which anything that edits the root can write: your devbroker
+// configuration ($XDG_CONFIG_HOME/devbroker/config.toml), the go command's
+// env file (go env GOENV: GOFLAGS=-toolexec=PROGRAM there would run
+// PROGRAM), npm's .npmrc and pip's pip.conf. Inside the root they are the
+// project's: until you trust the root, your devbroker file does not apply
+// and the others are made inert for every tool devbroker starts (GOENV=off,
+// NPM_CONFIG_USERCONFIG and PIP_CONFIG_FILE set to the null device), and the
+// probe names them; their content is part of what you trust, so an edit of
+// any of them untrusts the root. A user configuration that cannot be read
+// (an unreadable home) is skipped with a warning, and the defaults serve.
 package configs
 
 //go:generate go run ./internal/gendoc -o ../docs/config.md

@@ -30,20 +30,40 @@ func UserFile() string {
 	return filepath.Join(dir, "devbroker", "config.toml")
 }
 
+// readUser reads the user's configuration file; tests replace it to
+// inject a permission error, which root (CI's user) never meets.
+var readUser = os.ReadFile
+
 // readUserFile reads the user's configuration: nil without one.
 func readUserFile() (*source, error) {
 	file := UserFile()
 	if file == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(file)
+	data, err := readUser(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		// An unreadable home (a container's, another user's) must not
+		// stop every command: the defaults serve, and the load says so.
+		return nil, &unreadableUserFile{file: file, err: err}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the user configuration: %w (fix or remove the file)", err)
 	}
 	return &source{name: file, data: data}, nil
+}
+
+// unreadableUserFile is a user configuration that cannot be read for
+// want of permission: not an error of the load, a warning of it.
+type unreadableUserFile struct {
+	file string
+	err  error
+}
+
+func (u *unreadableUserFile) Error() string {
+	return fmt.Sprintf("the user configuration %s cannot be read (%v), so it is not used: the embedded defaults serve without it; fix its permissions, or set XDG_CONFIG_HOME to another directory", u.file, u.err)
 }
 
 // inherits reports whether a file's content builds on the layers under it:

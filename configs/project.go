@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -31,11 +32,22 @@ type Project struct {
 	// defaults alone apply.
 	File string
 	// Hash is the SHA-256 of the project file's bytes, "sha256:<hex>"
-	// ("" without a file). Trust is given to this content.
+	// ("" without a file); with configuration files of the user's tools
+	// inside the root, of those as well. Trust is given to this content.
 	Hash string
 	// Commands are the project's drivers that name what runs, sorted by
 	// name: what trusting the root lets run.
 	Commands []Command
+	// HomeFiles are the configuration files of the user's tools that lie
+	// inside the root: the project's, as far as trust goes.
+	HomeFiles []HomeFile
+	// InertEnv is the environment that makes the tools ignore those files
+	// until the user trusts the root (GOENV=off, ...): every driver gets
+	// it while the root is untrusted.
+	InertEnv []string
+	// Warnings say what of the configuration could not be used, and why
+	// (a user configuration that cannot be read).
+	Warnings []string
 }
 
 // Command is one driver of a project file that names what runs: a driver
@@ -73,47 +85,119 @@ var ExecKeys = []string{"type", "command", "fix_command", "version_command", "di
 // LoadProject is [Load], and also says what trusting the root means: the
 // project file's hash and the commands it names, and the configuration
 // that applies until the user trusts it.
+//
+// Configuration files of the user's tools that lie inside the root
+// ([HomeFilesIn]) count as the project's: devbroker's own user file joins
+// the project's layers (applied only once trusted), the others are made
+// inert until then ([Project.InertEnv]), and all of them join the content
+// that trust is given to ([Project.Hash]).
 func LoadProject(root string) (*Project, error) {
 	user, err := readUserFile()
-	if err != nil {
+	var unreadable *unreadableUserFile
+	var warnings []string
+	if errors.As(err, &unreadable) {
+		warnings = append(warnings, unreadable.Error())
+	} else if err != nil {
 		return nil, err
+	}
+	home := HomeFilesIn(root)
+	var userInside *source
+	if user != nil && slices.ContainsFunc(home, func(h HomeFile) bool { return h.Path == user.name }) {
+		userInside, user = user, nil
 	}
 	data, err := readProjectFile(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		m, err := loadLayers(user, nil)
-		if err != nil {
-			return nil, err
-		}
-		return &Project{Config: m.cfg, Untrusted: m.cfg}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	project := &source{name: ProjectFile, data: data}
-	m, err := loadLayers(user, project)
-	if err != nil {
+	noFile := errors.Is(err, fs.ErrNotExist)
+	if err != nil && !noFile {
 		return nil, err
 	}
 	base, err := loadLayers(user, nil)
 	if err != nil {
 		return nil, err
 	}
-	p := &Project{Config: m.cfg, Untrusted: base.cfg, File: filepath.Join(root, ProjectFile), Hash: hashOf(data)}
-	p.Commands = m.commands(project, base.cfg.Drivers)
+	hash, err := trustHash(data, !noFile, home)
+	if err != nil {
+		return nil, err
+	}
+	p := &Project{Config: base.cfg, Untrusted: base.cfg, Hash: hash, HomeFiles: home, Warnings: warnings}
+	for _, h := range home {
+		if h.Inert != "" {
+			p.InertEnv = append(p.InertEnv, h.Inert)
+		}
+	}
+	if noFile && userInside == nil {
+		return p, nil
+	}
+	// The layers that apply once trusted: the defaults and the user's file
+	// (outside the root), the user's file inside the root, the project's.
+	var project *source
+	layers := baseLayers(copySource(user))
+	if userInside != nil {
+		if !inherits(userInside.data) {
+			layers = nil
+		}
+		layers = append(layers, userInside)
+	}
+	if !noFile {
+		project = &source{name: ProjectFile, data: data}
+		if !inherits(data) {
+			layers = nil
+		}
+		layers = append(layers, project)
+		p.File = filepath.Join(root, ProjectFile)
+	}
+	m, err := load(layers[0], layers[1:]...)
+	if err != nil {
+		return nil, err
+	}
+	p.Config = m.cfg
+	if userInside != nil {
+		defaults, err := loadLayers(nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		p.Commands = append(p.Commands, m.commands(userInside, defaults.cfg.Drivers)...)
+	}
+	if project != nil {
+		p.Commands = append(p.Commands, m.commands(project, base.cfg.Drivers)...)
+	}
+	sort.SliceStable(p.Commands, func(i, j int) bool { return p.Commands[i].Driver < p.Commands[j].Driver })
 	return p, nil
 }
 
 // FileHash is the hash of root's project file as [Project.Hash] gives it:
-// "" when the root has none.
+// "" when the root has none (and no configuration file of the user's
+// tools lies inside it).
 func FileHash(root string) (string, error) {
 	data, err := readProjectFile(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
+	noFile := errors.Is(err, fs.ErrNotExist)
+	if err != nil && !noFile {
 		return "", err
 	}
-	return hashOf(data), nil
+	return trustHash(data, !noFile, HomeFilesIn(root))
+}
+
+// trustHash is the hash trust is given to: the project file's bytes
+// (data, when hasFile), and with configuration files of the user's tools
+// inside the root, each of those too.
+func trustHash(data []byte, hasFile bool, home []HomeFile) (string, error) {
+	if len(home) == 0 {
+		if !hasFile {
+			return "", nil
+		}
+		return hashOf(data), nil
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s %t %d\n", ProjectFile, hasFile, len(data))
+	h.Write(data)
+	for _, f := range home {
+		b, err := os.ReadFile(f.Path)
+		if err != nil {
+			return "", fmt.Errorf("reading %s (%s), which lies inside the root: %w", f.Path, f.What, err)
+		}
+		fmt.Fprintf(h, "\n%s %d\n", f.Path, len(b))
+		h.Write(b)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // readProjectFile reads root's project file. A file that is a symbolic

@@ -21,6 +21,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"sync"
 
 	"github.com/devbroker/devbroker/engine/rootfs"
@@ -97,6 +98,20 @@ func (e *Engine) Reset() { e.ws.Reset() }
 // SetCapabilities replaces the capabilities (after a new probe).
 func (e *Engine) SetCapabilities(c Capabilities) { e.caps = c }
 
+// skipped is what a failed step's message adds when steps after it in
+// its plan did not run: which; "" when it was the last (a lone step's
+// message speaks of that step, not of a plan).
+func skipped(rest []Op) string {
+	if len(rest) == 0 {
+		return ""
+	}
+	names := make([]string, len(rest))
+	for i, op := range rest {
+		names[i] = string(op.Step)
+	}
+	return "; the plan stopped here, so the steps after it (" + strings.Join(names, ", ") + ") did not run"
+}
+
 // Run validates the plan, acquires its paths and runs its steps in order.
 // The first failing step ends the plan; the steps before it keep their
 // effect. Run never returns nil.
@@ -122,6 +137,7 @@ func (e *Engine) Run(ctx context.Context, p *Plan) *Result {
 		}
 		if err := e.runStep(ctx, i+1, op, len(p.Paths) == 0, r); err != nil {
 			r.fail(i+1, string(op.Step), err)
+			r.Error.Message += skipped(p.Ops[i+1:])
 			break
 		}
 	}

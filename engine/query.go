@@ -121,4 +121,14 @@ type Answer struct {
 	Omitted int
 	// Files counts the files a search looked at.
 	Files int
+	// Skipped names the files a search selected but did not search
+	// (binary, too large, unreadable), at most search.MaxSkipped;
+	// SkippedMore counts the rest.
+	Skipped     []SkippedFile
+	SkippedMore int
+}
+
+// SkippedFile is a file a search did not search, and why.
+type SkippedFile struct {
+	Path, Reason string
 }

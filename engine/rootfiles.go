@@ -29,9 +29,9 @@ type Coverage interface {
 // them too).
 var WalkSkips = []string{"testdata", "vendor"}
 
-// skipped reports whether the walk of pattern passes over p: p is in a
+// walkSkipped reports whether the walk of pattern passes over p: p is in a
 // directory of WalkSkips that pattern does not name.
-func skipped(p, pattern string) bool {
+func walkSkipped(p, pattern string) bool {
 	named := strings.Split(pattern, "/")
 	for _, seg := range strings.Split(path.Dir(p), "/") {
 		if slices.Contains(WalkSkips, seg) && !slices.Contains(named, seg) {
@@ -64,7 +64,7 @@ func SelectFiles(fsys *rootfs.FS, covers func(string) bool, selectors []string) 
 	walk := func(pattern string) error {
 		m, err := fsys.Glob(pattern)
 		for _, p := range m {
-			if !skipped(p, pattern) {
+			if !walkSkipped(p, pattern) {
 				add(p, false)
 			}
 		}

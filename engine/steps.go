@@ -174,7 +174,10 @@ func (e *Engine) search(ctx context.Context, i int, a *SearchArgs, r *Result) er
 	if err != nil {
 		return err
 	}
-	ans := Answer{Step: i, Name: StepSearch, Locations: make([]Location, len(res.Matches)), Omitted: res.Omitted, Files: res.Files}
+	ans := Answer{Step: i, Name: StepSearch, Locations: make([]Location, len(res.Matches)), Omitted: res.Omitted, Files: res.Files, SkippedMore: res.SkippedMore}
+	for _, sk := range res.Skipped {
+		ans.Skipped = append(ans.Skipped, SkippedFile{Path: sk.Path, Reason: sk.Reason})
+	}
 	for j, m := range res.Matches {
 		ans.Locations[j] = Location{Path: m.Path, Line: m.Line, Column: m.Column, EndLine: m.EndLine, EndColumn: m.EndColumn, Text: m.Text}
 	}

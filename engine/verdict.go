@@ -17,7 +17,8 @@ import (
 const maxNamed = 3
 
 // verdict returns the failure of a format, lint or check step whose
-// answer is resp, or nil when the step succeeds. An incomplete answer (a
+// answer is resp, or nil when the step succeeds. The message speaks of the
+// step alone: [Engine.Run] says which steps of a plan it stopped. An incomplete answer (a
 // driver status other than ok) fails any of the three, with the status as
 // the error kind; a lint or check answer with an error diagnostic fails
 // with kind diagnostics. Incompleteness wins when both hold: the findings
@@ -51,8 +52,8 @@ func verdict(kind Kind, resp *Response) error {
 	if n := len(errs) - len(named); n > 0 {
 		more = fmt.Sprintf("; and %d more", n)
 	}
-	return fault.New(fault.Diagnostics, "%s found %s: %s%s (all are in diagnostics); the plan stopped here, so the steps after it did not run: fix the code and run the plan again",
-		kind, count(len(errs), "error"), strings.Join(named, "; "), more)
+	return fault.New(fault.Diagnostics, "%s found %s: %s%s (all are in diagnostics): fix the code, then %s again",
+		kind, count(len(errs), "error"), strings.Join(named, "; "), more, kind)
 }
 
 // incomplete is the failure of a step whose answer some driver did not
@@ -88,7 +89,7 @@ func incomplete(kind Kind, bad []DriverStatus, nerrs int) error {
 	if ek.Retryable() {
 		advice = "retry, or raise the driver's timeout"
 	}
-	return fault.New(ek, "%s answer is incomplete: %s%s; an incomplete answer is never ok, so the plan stopped here and the steps after it did not run: %s",
+	return fault.New(ek, "%s answer is incomplete: %s%s; an incomplete answer is never ok: %s",
 		kind, strings.Join(named, "; "), also, advice)
 }
 

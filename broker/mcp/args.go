@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/jsonarg"
 )
@@ -28,6 +29,27 @@ func schemaFor[T any]() *jsonschema.Schema {
 		panic(fmt.Sprintf("schema of %T: %v", *new(T), err)) // a bug in a parameter struct
 	}
 	dropNull(s)
+	return s
+}
+
+// resultOrFailure is the output schema of a tool that answers a T, or on
+// failure a wire.Failure ({"error": {kind, message, retryable}}) with
+// isError: T's properties, none of them required (a failure has none),
+// beside error, the failure's. Both shapes validate against it: clients
+// validate a tool error's structured content against the output schema
+// too (the TypeScript SDK's does, and shows its schema error in place of
+// the message when that fails). dev_plan and the step tools need no such
+// schema: their failure is a DevResult, with its error.
+func resultOrFailure[T any]() *jsonschema.Schema {
+	s := schemaFor[T]()
+	if _, clash := s.Properties["error"]; clash {
+		panic(fmt.Sprintf("%T has a property error, which the failure's would hide", *new(T)))
+	}
+	e := schemaFor[wire.Failure]().Properties["error"]
+	e.Description = "only on failure (isError), and then alone: " + e.Description
+	s.Properties["error"] = e
+	s.PropertyOrder = append(s.PropertyOrder, "error")
+	s.Required = nil
 	return s
 }
 

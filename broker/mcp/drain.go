@@ -16,7 +16,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/devbroker/devbroker/broker"
-	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/fault"
 )
 
@@ -53,7 +52,7 @@ func (s *Server) track(next sdk.MethodHandler) sdk.MethodHandler {
 				name = cr.Params.Name
 			}
 			err := fault.New(fault.Unavailable, "devbroker is shutting down: %s was not run; reconnect to a running server and call it again", name)
-			return devToolResult(&engine.Result{Error: &engine.StepError{Step: 0, Name: name, Kind: fault.Unavailable, Message: err.Error()}}, nil), nil
+			return failure(name, err), nil
 		}
 		ctx, cancel := context.WithCancel(ctx)
 		key := new(int)

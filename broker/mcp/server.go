@@ -21,6 +21,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -298,7 +299,7 @@ func (s *Server) unavailable(next sdk.MethodHandler) sdk.MethodHandler {
 		}
 		err := fault.New(fault.Unavailable, "%s is unavailable: no working driver is configured for it (see the probe tool); do not retry. Available steps: %s", name, strings.Join(s.availableSteps(), ", "))
 		r := &engine.Result{Error: &engine.StepError{Step: 1, Name: name, Kind: fault.Unavailable, Message: err.Error()}}
-		return devToolResult(r, nil), nil
+		return devToolResult(r, nil, false), nil
 	}
 }
 
@@ -400,13 +401,16 @@ func (s *Server) handler(name string, body func(ctx context.Context, req *sdk.Ca
 		defer func() {
 			if p := recover(); p != nil {
 				s.log.Error("tool panicked", "tool", name, "panic", p, "stack", string(debug.Stack()))
-				res = errorResult(fault.New(fault.Internal, "%s failed inside devbroker (a bug; please report it): %v", name, p))
+				res = failure(name, fault.New(fault.Internal, "%s failed inside devbroker (a bug; please report it): %v", name, p))
 			}
 			s.log.Debug("tool call", "tool", name, "took", time.Since(start), "error", res != nil && res.IsError)
 		}()
 		bs, err := s.session(ctx, req.Session)
+		if errors.Is(err, broker.ErrClosed) {
+			err = fault.Wrap(fault.Unavailable, err, "%s was not run: the server is shutting down or this session was closed; reconnect to a running server and call it again", name)
+		}
 		if err != nil {
-			return errorResult(err), nil
+			return failure(name, err), nil
 		}
 		ctx, endProgress := s.relay(ctx, req) // progress.go
 		defer endProgress()
@@ -414,25 +418,46 @@ func (s *Server) handler(name string, body func(ctx context.Context, req *sdk.Ca
 	}
 }
 
-// errorResult is a tool error with the error's message; its structured
-// content is the one failure shape, wire.Failure.
-func errorResult(err error) *sdk.CallToolResult {
+// failure is the answer of a call of the tool name that failed before or
+// outside its work (its session, a panic, shutdown): a tool error whose
+// structured content is a shape the tool's output schema admits, since
+// clients validate a tool error's structured content too (the TypeScript
+// SDK's does). dev_plan and the step tools answer a DevResult whose error
+// is the failure (step 0); the other tools a wire.Failure (errorResult).
+func failure(name string, err error) *sdk.CallToolResult {
+	if name == "dev_plan" {
+		return devToolResult(failedResult("", err), nil, true)
+	}
+	if _, ok := engine.LookupStep(engine.StepName(name)); ok {
+		return devToolResult(failedResult(name, err), nil, false)
+	}
+	return errorResult(name, err)
+}
+
+// errorResult is the failure of a tool that is not dev_plan or a step
+// tool (edit_file, read_file, write_file, discard, probe): a tool error
+// whose text is the failure's line (kind, whether to retry, the whole
+// message) and whose structured content is the one failure shape,
+// wire.Failure, which those tools' output schemas admit (resultOrFailure).
+func errorResult(name string, err error) *sdk.CallToolResult {
+	e := wire.NewError(err)
 	return &sdk.CallToolResult{
-		Content:           []sdk.Content{&sdk.TextContent{Text: err.Error()}},
-		StructuredContent: &wire.Failure{Error: wire.NewError(err)},
+		Content:           []sdk.Content{&sdk.TextContent{Text: failedLine(name, e.Kind, e.Retryable, e.Message)}},
+		StructuredContent: &wire.Failure{Error: e},
 		IsError:           true,
 	}
 }
 
-// devToolResult is the answer of dev_plan and the step tools: the DevResult
-// as text and structured content; a failed step is a tool error, except a
-// lint or check that failed on error findings (kind diagnostics): findings
-// are the answer, and the result still says ok false and where the plan
-// stopped.
-func devToolResult(r *engine.Result, unwritten []string) *sdk.CallToolResult {
+// devToolResult is the answer of dev_plan (plan true) and the step tools:
+// the DevResult as text and structured content; a failed step is a tool
+// error, except a lint or check that failed on error findings (kind
+// diagnostics): findings are the answer, and the result still says ok
+// false and where the plan stopped. A step tool's text speaks of its step,
+// not of a plan.
+func devToolResult(r *engine.Result, unwritten []string, plan bool) *sdk.CallToolResult {
 	dr := wire.NewDevResult(r, unwritten, wire.Options{})
 	return &sdk.CallToolResult{
-		Content:           []sdk.Content{&sdk.TextContent{Text: devResultText(dr)}},
+		Content:           []sdk.Content{&sdk.TextContent{Text: devResultText(dr, plan)}},
 		StructuredContent: dr,
 		IsError:           dr.Error != nil && dr.Error.Kind != string(fault.Diagnostics),
 	}
@@ -445,13 +470,13 @@ func run[P any](s *Server, step engine.StepName, in *jsonschema.Schema, toReq fu
 	return s.handler(name, func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult {
 		var p P
 		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {
-			return devToolResult(failedResult(name, err), bs.Pending())
+			return devToolResult(failedResult(name, err), bs.Pending(), false)
 		}
 		sr := toReq(&p)
 		stop := s.progress(ctx, req, name)
 		r := bs.Step(ctx, sr)
 		stop()
-		return devToolResult(r, bs.Pending())
+		return devToolResult(r, bs.Pending(), false)
 	})
 }
 

@@ -25,16 +25,20 @@ import (
 )
 
 // fakeDrivers serves the kinds in has; check blocks until released or
-// cancelled when block is set.
+// cancelled when block is set, and panics when panics is.
 type fakeDrivers struct {
 	has    map[engine.Kind]bool
 	block  chan struct{} // nil: answer at once
+	panics bool          // Run panics (fault injection)
 	closed atomic.Bool
 }
 
 func (f *fakeDrivers) Has(k engine.Kind) bool { return f.has[k] }
 
 func (f *fakeDrivers) Run(ctx context.Context, req engine.Request) (*engine.Response, error) {
+	if f.panics {
+		panic("injected: the driver panicked")
+	}
 	if f.block != nil {
 		select {
 		case <-f.block:

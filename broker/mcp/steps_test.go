@@ -140,3 +140,39 @@ func TestPlanDocCoversEveryStep(t *testing.T) {
 		}
 	}
 }
+
+// A step tool's answer speaks of its step, not of a plan: a lone check
+// that finds an error fails "at check", and its message says to check
+// again, with no plan that stopped; a plan's failure names the step by
+// number and says which steps after it did not run, and none when it was
+// the last.
+func TestStepToolSpeaksOfItsStep(t *testing.T) {
+	h := newHarness(t, &fakeDrivers{has: kindSet(allKinds())}, map[string]string{"a.txt": "one\ntwo\n"})
+	cs := h.connect(nil)
+	edit := map[string]any{"step": "edit", "args": map[string]any{"path": "a.txt", "edits": []any{map[string]any{"find": "one", "replace": "ONE"}}}}
+
+	// The fake checker reports an error on every changed file.
+	res := call(t, cs, "dev_plan", map[string]any{"paths": []string{"a.txt"}, "ops": []any{edit}})
+	if res.IsError {
+		t.Fatalf("edit: %s", text(res))
+	}
+	res = call(t, cs, "check", map[string]any{})
+	got := text(res)
+	if !strings.HasPrefix(got, "FAILED at check [diagnostics; ") || !strings.Contains(got, "fix the code, then check again") || strings.Contains(got, "plan") || strings.Contains(got, "step 1") {
+		t.Errorf("a lone check's failure:\n%s", got)
+	}
+	res = call(t, cs, "edit", map[string]any{"path": "a.txt", "edits": []any{map[string]any{"find": "absent", "replace": "x"}}})
+	if got := text(res); !res.IsError || !strings.HasPrefix(got, "FAILED at edit [no_match; ") || strings.Contains(got, "plan") {
+		t.Errorf("a lone edit's failure:\n%s", got)
+	}
+
+	check, write := map[string]any{"step": "check"}, map[string]any{"step": "write"}
+	res = call(t, cs, "dev_plan", map[string]any{"ops": []any{check, write}})
+	if got := text(res); !strings.HasPrefix(got, "FAILED at step 1 (check) [diagnostics; ") || !strings.Contains(got, "the plan stopped here, so the steps after it (write) did not run") {
+		t.Errorf("a plan's check before write:\n%s", got)
+	}
+	res = call(t, cs, "dev_plan", map[string]any{"ops": []any{check}})
+	if got := text(res); !strings.HasPrefix(got, "FAILED at step 1 (check) [diagnostics; ") || strings.Contains(got, "did not run") {
+		t.Errorf("a plan whose last step failed:\n%s", got)
+	}
+}

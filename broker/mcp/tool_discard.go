@@ -34,17 +34,17 @@ func (s *Server) discardTool() (*sdk.Tool, sdk.ToolHandler) {
 		Title:        "Discard unwritten changes",
 		Description:  discardDoc,
 		InputSchema:  in,
-		OutputSchema: schemaFor[DiscardResult](),
+		OutputSchema: resultOrFailure[DiscardResult](),
 	}
 	destructive(tool, true)
 	return tool, s.handler("discard", func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult {
 		var p DiscardParams
 		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {
-			return errorResult(err)
+			return errorResult("discard", err)
 		}
 		dropped, left, err := bs.Discard(p.Paths)
 		if err != nil {
-			return errorResult(err)
+			return errorResult("discard", err)
 		}
 		out := &DiscardResult{Discarded: append([]string{}, dropped...), Left: append([]string{}, left...)}
 		var lines []string

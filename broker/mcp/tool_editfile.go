@@ -67,7 +67,7 @@ func (s *Server) editFileTool() (*sdk.Tool, sdk.ToolHandler) {
 		Title:        "Edit a file on disk (absolute path)",
 		Description:  editFileDoc,
 		InputSchema:  in,
-		OutputSchema: schemaFor[wire.FileResult](),
+		OutputSchema: resultOrFailure[wire.FileResult](),
 	}
 	destructive(tool, false)
 	return tool, s.fileHandler("edit_file", (*broker.Session).EditFile)
@@ -88,7 +88,7 @@ func (s *Server) readFileTool() (*sdk.Tool, sdk.ToolHandler) {
 		Title:        "Read a file on disk (absolute path)",
 		Description:  "Read a file as it is on disk, by absolute file_path: numbered lines (N<TAB>text) and the file's revision. Use it before edit_file or write_file, which change only a file this session has read at its current content. Use read_lines instead to read a file by a path relative to the root as the in-memory copy that dev_plan edits holds it, with changes not yet written. offset (1-based) and limit (default 2000 lines) select part of a long file; an answer holds at most 256 KiB, and a larger one fails naming the limit that fits. Changes nothing.",
 		InputSchema:  schemaFor[ReadFileParams](),
-		OutputSchema: schemaFor[wire.FileResult](),
+		OutputSchema: resultOrFailure[wire.FileResult](),
 	}
 	readOnly(tool)
 	return tool, s.fileHandler("read_file", (*broker.Session).ReadFile)
@@ -108,7 +108,7 @@ func (s *Server) writeFileTool() (*sdk.Tool, sdk.ToolHandler) {
 		Title:        "Write a whole file on disk (absolute path)",
 		Description:  "Create a file, or replace its whole content, on disk by absolute file_path, atomically, and return its new revision. Use write instead to save to disk the changes dev_plan made in its in-memory copy of the files (paths relative to the root). An existing file must have been read first (read_file or edit_file view) and not changed since; revision makes that check explicit. Missing directories are created. Content must be text: UTF-8 with no NUL byte. A read-only file (no write permission for its owner) is refused unless force is true.",
 		InputSchema:  schemaFor[WriteFileParams](),
-		OutputSchema: schemaFor[wire.FileResult](),
+		OutputSchema: resultOrFailure[wire.FileResult](),
 	}
 	destructive(tool, true)
 	return tool, s.fileHandler("write_file", (*broker.Session).WriteFile)
@@ -124,7 +124,7 @@ func (s *Server) fileHandler(name string, call func(*broker.Session, context.Con
 		}
 		r, err := call(bs, ctx, args)
 		if err != nil {
-			return errorResult(err) // structured: wire.Failure
+			return errorResult(name, err) // structured: wire.Failure
 		}
 		return &sdk.CallToolResult{
 			Content:           []sdk.Content{&sdk.TextContent{Text: r.Text}},

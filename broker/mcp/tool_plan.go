@@ -68,13 +68,13 @@ func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
 	return tool, s.handler("dev_plan", func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult {
 		var p PlanParams
 		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {
-			return devToolResult(failedResult("", err), bs.Pending())
+			return devToolResult(failedResult("", err), bs.Pending(), true)
 		}
 		plan := p.plan()
 		stop := s.progress(ctx, req, "dev_plan")
 		r := bs.Run(ctx, plan)
 		stop()
-		return devToolResult(r, bs.Pending())
+		return devToolResult(r, bs.Pending(), true)
 	})
 }
 

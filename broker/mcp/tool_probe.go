@@ -22,19 +22,19 @@ func (s *Server) probeTool() (*sdk.Tool, sdk.ToolHandler) {
 		Title:        "Find the working tools",
 		Description:  "Report which formatters, linters and checkers work for this project, with versions, and why the others do not (missing, failed, untrusted), after reading the configuration again (.devbroker.toml over the built-in defaults). It probes the languages whose files the project has, and those already used; another language is probed when first needed. Use it when format, lint or check is missing from the tool list, or after installing a tool: the tool list follows what it finds, and clients are notified when it changes. A project's .devbroker.toml applies only once the user has run devbroker trust DIR outside this server; until then, drivers that run code the repository provides (prettier, eslint, cargo clippy) are untrusted and never run. No tool can trust a project, and an edit of .devbroker.toml untrusts it again. Changes no file.",
 		InputSchema:  in,
-		OutputSchema: schemaFor[wire.ProbeResult](),
+		OutputSchema: resultOrFailure[wire.ProbeResult](),
 	}
 	readOnly(tool)
 	return tool, s.handler("probe", func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult {
 		var p ProbeParams
 		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {
-			return errorResult(err)
+			return errorResult("probe", err)
 		}
 		stop := s.progress(ctx, req, "probe")
 		report, err := s.root.Reprobe(ctx)
 		stop()
 		if err != nil {
-			return errorResult(err)
+			return errorResult("probe", err)
 		}
 		s.syncTools() // also done by the subscription; this makes the answer current
 		tools := s.Tools()

@@ -25,8 +25,9 @@ const nothing = "An answer that looked at no file (none under the root, or none 
 const workspace = "the session's workspace (an in-memory copy of the project's files that dev_plan and the step tools change)"
 
 // The MCP annotations of the tools: read-only ones; ones that may
-// overwrite or delete what is there (destructive); and ones that change
-// files without losing what they held (format keeps the code's meaning).
+// overwrite or delete what is there (destructive: format too, which
+// rewrites files on disk); and ones that change files without losing what
+// they held (rename and code_actions, which change only the workspace).
 // No tool reaches beyond the root: the open-world hint is false for all.
 func readOnly(t *sdk.Tool) {
 	annotate(t, sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true})
@@ -157,7 +158,7 @@ func (s *Server) formatTool() (*sdk.Tool, sdk.ToolHandler) {
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
-	additive(tool, true)
+	destructive(tool, true)
 	return tool, run(s, engine.StepFormat, in, func(p *FormatParams) broker.StepRequest {
 		return broker.StepRequest{Args: &engine.FormatArgs{Paths: p.Paths}}
 	})

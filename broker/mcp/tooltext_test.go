@@ -131,8 +131,9 @@ func TestEveryToolHasATitleAndHonestAnnotations(t *testing.T) {
 	if !slices.Equal(readOnly, readOnlyTools) {
 		t.Errorf("read-only tools %v, want %v", readOnly, readOnlyTools)
 	}
-	// The tools that overwrite or delete file content say so.
-	for _, name := range []string{"dev_plan", "edit", "apply_patch", "write", "edit_file", "write_file", "discard"} {
+	// The tools that overwrite or delete file content say so (format
+	// rewrites files on disk).
+	for _, name := range []string{"dev_plan", "edit", "apply_patch", "write", "format", "lint", "edit_file", "write_file", "discard"} {
 		if a := toolNamed(tools, name).Annotations; a == nil || a.DestructiveHint == nil || !*a.DestructiveHint {
 			t.Errorf("%s is not marked destructive", name)
 		}

@@ -14,22 +14,21 @@ import (
 	"github.com/devbroker/devbroker/engine"
 )
 
-// devResultText renders a DevResult for a model to read.
-func devResultText(r *wire.DevResult) string {
+// devResultText renders a DevResult for a model to read: a plan's (plan
+// true: a failure names its step by number) or a step tool's (the failure
+// is the step's).
+func devResultText(r *wire.DevResult, plan bool) string {
 	var b strings.Builder
 	if r.Error != nil {
 		e := r.Error
 		where := "the plan"
-		if e.Step > 0 {
+		switch {
+		case e.Step > 0 && plan:
 			where = fmt.Sprintf("step %d (%s)", e.Step, e.Name)
-		} else if e.Name != "" {
+		case e.Name != "":
 			where = e.Name
 		}
-		retry := "do not retry it unchanged"
-		if e.Retryable {
-			retry = "it may succeed if retried"
-		}
-		fmt.Fprintf(&b, "FAILED at %s [%s; %s]: %s\n", where, e.Kind, retry, e.Message)
+		b.WriteString(failedLine(where, e.Kind, e.Retryable, e.Message) + "\n")
 		if len(e.Written) > 0 {
 			fmt.Fprintf(&b, "written before the failure: %s\n", strings.Join(e.Written, ", "))
 		}
@@ -95,6 +94,16 @@ func devResultText(r *wire.DevResult) string {
 		fmt.Fprintf(&b, "unwritten (in the workspace, not on disk): %s\n", strings.Join(r.Unwritten, ", "))
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// failedLine is the line a failure's text starts with: where it failed,
+// its kind, whether to retry, and its whole message.
+func failedLine(where, kind string, retryable bool, msg string) string {
+	retry := "do not retry it unchanged"
+	if retryable {
+		retry = "it may succeed if retried"
+	}
+	return fmt.Sprintf("FAILED at %s [%s; %s]: %s", where, kind, retry, msg)
 }
 
 // probeText renders the probe for a model: the report's one text form,

@@ -37,7 +37,7 @@ func TestProbeTextIsTheReportsText(t *testing.T) {
 		"/r/.devbroker.toml is not trusted: none of it applies",
 		"\n  mark: command sh -c x\n",
 		"gopls v1 ",
-		"not trusted; it would run: prettier --stdin-filepath {path}\n",
+		"not run before you trust the root; it would run: prettier --stdin-filepath {path}\n",
 		"\nformat: unavailable\n",
 		"\ncheck: go\n",
 	} {
@@ -55,13 +55,13 @@ func TestDevResultTextShowsAnswers(t *testing.T) {
 		{Step: 1, Name: engine.StepDefinition, Locations: []engine.Location{{Path: "a.go", Line: 3, Column: 6, Text: "func Add(a, b int) int {"}}},
 		{Step: 2, Name: engine.StepRename},
 	}, Changes: []ws.Change{{Path: "a.go", Kind: ws.Modified, Added: 1, Removed: 1}}}
-	got := devResultText(wire.NewDevResult(r, []string{"a.go"}, wire.Options{}))
+	got := devResultText(wire.NewDevResult(r, []string{"a.go"}, wire.Options{}), true)
 	want := "ok: true\n--- step 1 (definition) ---\na.go:3:6: func Add(a, b int) int {\n--- step 2 (rename) ---\nrenamed in the workspace (written only by a write)\nchange: modified a.go (+1 -1)\nunwritten (in the workspace, not on disk): a.go"
 	if got != want {
 		t.Fatalf("text:\n%s\nwant:\n%s", got, want)
 	}
 	r.Answers = r.Answers[:1]
-	if got := devResultText(wire.NewDevResult(r, nil, wire.Options{})); strings.Contains(got, "--- step") {
+	if got := devResultText(wire.NewDevResult(r, nil, wire.Options{}), true); strings.Contains(got, "--- step") {
 		t.Errorf("one answer has a step header:\n%s", got)
 	}
 }

@@ -20,6 +20,15 @@ type Answer struct {
 	Applied   string     `json:"applied,omitempty" jsonschema:"the title of the code action applied to the workspace"`
 	Omitted   int        `json:"omitted,omitempty" jsonschema:"how many more were found than are listed"`
 	Files     int        `json:"files,omitempty" jsonschema:"how many files a search looked at"`
+	Skipped   []Skipped  `json:"skipped,omitempty" jsonschema:"files a search selected but did not search (binary, too large, unreadable), and why"`
+	// SkippedMore counts the skipped files past those listed.
+	SkippedMore int `json:"skipped_more,omitempty" jsonschema:"how many more files were skipped than are listed"`
+}
+
+// Skipped is a file a search did not search.
+type Skipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason" jsonschema:"why it was not searched, and what to do"`
 }
 
 // Location is a place in a file. Lines and columns are 1-based; columns
@@ -57,7 +66,10 @@ type Action struct {
 }
 
 func answer(a engine.Answer) Answer {
-	out := Answer{Step: a.Step, Name: string(a.Name), Hover: a.Hover, Applied: a.Applied, Omitted: a.Omitted, Files: a.Files}
+	out := Answer{Step: a.Step, Name: string(a.Name), Hover: a.Hover, Applied: a.Applied, Omitted: a.Omitted, Files: a.Files, SkippedMore: a.SkippedMore}
+	for _, s := range a.Skipped {
+		out.Skipped = append(out.Skipped, Skipped{Path: s.Path, Reason: s.Reason})
+	}
 	for _, l := range a.Locations {
 		out.Locations = append(out.Locations, Location{
 			At: at(l.Path, l.Line, l.Column), Path: l.Path, Line: l.Line, Column: l.Column,

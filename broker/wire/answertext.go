@@ -52,6 +52,12 @@ func (a *Answer) WriteText(w io.Writer) {
 	} else if a.Files > 0 {
 		fmt.Fprintf(w, "(%s searched)\n", files(a.Files))
 	}
+	for _, s := range a.Skipped {
+		fmt.Fprintf(w, "not searched: %s: %s\n", s.Path, s.Reason)
+	}
+	if a.SkippedMore > 0 {
+		fmt.Fprintf(w, "... and %s more not searched\n", files(a.SkippedMore))
+	}
 }
 
 // files is "1 file" or "n files".

@@ -46,9 +46,11 @@ func KindError(k fault.Kind, msg string) *Error {
 }
 
 // Failure is the answer of a call that failed: {"error": {...}}. edit_file
-// and its siblings answer it in place of a [FileResult] (MCP as structured
-// content, the CLI as a line); the editor endpoint sends the [Error] as its
-// JSON-RPC error's data.
+// and its siblings answer it in place of a [FileResult], and the MCP tools
+// discard and probe in place of their results (MCP as structured content,
+// which their output schemas admit beside the result; the CLI as a line);
+// the editor endpoint sends the [Error] as its JSON-RPC error's data. A
+// plan or step fails with a [DevResult] and its [StepError] instead.
 type Failure struct {
 	Error *Error `json:"error" jsonschema:"why the call failed"`
 }

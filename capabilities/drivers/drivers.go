@@ -6,6 +6,7 @@ package drivers
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/external"
@@ -81,6 +82,7 @@ func LoadWith(ctx context.Context, root string, opts Options) (*capabilities.Set
 	cfg := p.Config
 	if !v.Trusted {
 		cfg = p.Untrusted // the defaults and the user's file
+		inert(cfg, p.InertEnv)
 	} else {
 		external.UseProjectTools(cfg, root) // the project's own tools before PATH
 	}
@@ -114,9 +116,24 @@ func check(c trust.Checker, root, hash string) trust.Verdict {
 	return c.Check(root, hash)
 }
 
+// inert gives every driver of cfg the environment that makes the user's
+// tools ignore their configuration files inside an untrusted root
+// (GOENV=off: a go env file there could set GOFLAGS=-toolexec=...).
+func inert(cfg *configs.Config, env []string) {
+	if len(env) == 0 {
+		return
+	}
+	for _, d := range cfg.Drivers {
+		d.Env = append(slices.Clone(d.Env), env...)
+	}
+}
+
 // projectTrust is what the report says of the project file.
 func projectTrust(p *configs.Project, v trust.Verdict) *capabilities.ProjectTrust {
-	pt := &capabilities.ProjectTrust{File: p.File, Trusted: v.Trusted}
+	pt := &capabilities.ProjectTrust{File: p.File, Trusted: v.Trusted, Warnings: p.Warnings}
+	for _, h := range p.HomeFiles {
+		pt.Home = append(pt.Home, fmt.Sprintf("%s (%s)", h.What, h.Path))
+	}
 	if v.Trusted {
 		return pt
 	}
@@ -138,7 +155,7 @@ func untrustRepositoryCode(set *capabilities.Set, cfg *configs.Config, why strin
 		}
 		set.Untrust(name, capabilities.Probe{
 			Command: d.Command,
-			Reason:  fmt.Sprintf("%s runs code the repository provides, so not before you trust the root (%s): %s", name, d.Doc, why),
+			Reason:  fmt.Sprintf("%s runs code the repository provides, so not before you trust the root: %s", name, why),
 		})
 	}
 }

@@ -44,6 +44,19 @@ func httpFlags(fl *flag.FlagSet) *httpOptions {
 	return o
 }
 
+// envToken is $DEVBROKER_TOKEN, taken out of the environment as the
+// process starts, so that no tool devbroker runs (language servers,
+// linters, a project's commands) inherits the server's secret.
+var envToken = takeEnv("DEVBROKER_TOKEN")
+
+// takeEnv returns the variable's value and removes it from the
+// environment.
+func takeEnv(name string) string {
+	v := os.Getenv(name)
+	os.Unsetenv(name)
+	return v
+}
+
 // resolveToken picks the bearer token: --token (with a warning: argv is
 // readable by every user), else --token-file, else $DEVBROKER_TOKEN. A
 // non-loopback address needs one.
@@ -66,7 +79,7 @@ func resolveToken(flagToken, file, addr string, stderr io.Writer) (string, error
 			fmt.Fprintf(stderr, "devbroker serve: warning: --token-file %s is readable by other users (mode %04o); chmod 600 it\n", file, fi.Mode().Perm())
 		}
 	default:
-		token = os.Getenv("DEVBROKER_TOKEN")
+		token = envToken
 	}
 	if addr != "" && !brokermcp.IsLoopback(addr) && token == "" {
 		return "", fmt.Errorf("--http %s is not a loopback address: binding it needs a bearer token (DEVBROKER_TOKEN or --token-file)", addr)
@@ -86,7 +99,14 @@ func serveHTTP(ctx context.Context, srv *brokermcp.Server, addr string, o *httpO
 	h := brokermcp.NewHTTPHandler(srv, brokermcp.HTTPOptions{
 		Token: o.token, AllowOrigins: o.allowOrigin, MaxSessions: o.maxSessions, SessionTimeout: o.idle,
 	})
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	// Headers must arrive within 10 s and an idle keep-alive connection is
+	// closed after 2 minutes; bodies are bounded per request by the
+	// handler (a stream's long answer must not be cut by a server-wide
+	// read or write timeout).
+	hs := &http.Server{
+		Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
 	if o.token == "" {
 		log.Warn("no bearer token: any user of this machine can use this server; set DEVBROKER_TOKEN or --token-file")
 	}

@@ -6,8 +6,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,18 +76,13 @@ func TestServeHTTPHardening(t *testing.T) {
 			t.Errorf("origin %s: status %d %s, want 403 naming --allow-origin", o, code, b)
 		}
 	}
-	// Loopback and allowed origins pass; so does no origin. Two
-	// sessions are the limit: the third is refused with 503.
+	// Loopback and allowed origins pass; so does no origin.
 	code, first, b := rawPost(t, url, initBody, map[string]string{"Authorization": auth, "Origin": "http://localhost:5173"})
 	if code != http.StatusOK || first == "" {
 		t.Fatalf("loopback origin: status %d %s", code, b)
 	}
 	if code, _, b := rawPost(t, url, initBody, map[string]string{"Authorization": "BEARER s3cret", "Origin": "https://app.example"}); code != http.StatusOK {
 		t.Fatalf("allowed origin: status %d %s", code, b)
-	}
-	code, _, b = rawPost(t, url, initBody, map[string]string{"Authorization": auth})
-	if code != http.StatusServiceUnavailable || !strings.Contains(b, "--max-sessions 2") {
-		t.Fatalf("a third session: status %d %s, want 503 naming --max-sessions", code, b)
 	}
 	// Closing one makes room.
 	req, _ := http.NewRequest("DELETE", url, nil)
@@ -96,6 +94,125 @@ func TestServeHTTPHardening(t *testing.T) {
 	cs := connectHTTP(t, url, &http.Client{Transport: bearer{"s3cret"}})
 	if tools := listTools(t, cs); len(tools) == 0 {
 		t.Fatal("no tools")
+	}
+}
+
+// TestServeHTTPStalledBodyBlocksNoOne: a new-session request that declares
+// a body and sends one byte of it does not hold up other clients' new
+// sessions (it held the session-count lock while its body was read, with
+// no deadline: every initialize hung until the stalled client closed).
+func TestServeHTTPStalledBodyBlocksNoOne(t *testing.T) {
+	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\n"})
+	url, _, _ := startHTTP(t, root)
+	u, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		conn, err := net.Dial("tcp", u.Host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{", u.Path, u.Host)
+	}
+	// The stalled requests are in; a real client is served at once (the
+	// bound is a hang guard far beyond any load, far below the stall).
+	done := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		c := sdk.NewClient(&sdk.Implementation{Name: "serve_test", Version: "1"}, nil)
+		cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, nil)
+		if err == nil {
+			_, err = cs.ListTools(ctx, nil)
+			cs.Close()
+		}
+		done <- err
+	}()
+	if err := <-done; err != nil {
+		t.Fatalf("a new client behind stalled ones: %v", err)
+	}
+}
+
+// TestServeHTTPSessionCapEvictsTheIdlest: at the cap, a new client is
+// served by ending the least recently used session that has nothing in
+// flight (clients that close without ending their session filled the cap
+// for the whole idle timeout: every new client got 503); only when every
+// session is busy is a new one refused.
+func TestServeHTTPSessionCapEvictsTheIdlest(t *testing.T) {
+	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\n"})
+	url, _, logs := startHTTP(t, root, "--max-sessions", "2")
+	initialized := func(id string) {
+		t.Helper()
+		code, _, b := rawPost(t, url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, map[string]string{"Mcp-Session-Id": id})
+		if code >= 300 {
+			t.Fatalf("initialized: %d %s", code, b)
+		}
+	}
+	_, oldest, _ := rawPost(t, url, initBody, nil)
+	_, older, _ := rawPost(t, url, initBody, nil)
+	if oldest == "" || older == "" {
+		t.Fatal("no session ids")
+	}
+	initialized(oldest)
+	initialized(older)
+	// oldest is used again after older: older is now the least recent.
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`
+	if code, _, b := rawPost(t, url, call, map[string]string{"Mcp-Session-Id": oldest}); code != http.StatusOK {
+		t.Fatalf("tools/list: %d %s", code, b)
+	}
+	code, third, b := rawPost(t, url, initBody, nil)
+	if code != http.StatusOK || third == "" {
+		t.Fatalf("a third client at the cap: status %d %s, want it served", code, b)
+	}
+	if code, _, _ := rawPost(t, url, call, map[string]string{"Mcp-Session-Id": older}); code != http.StatusNotFound {
+		t.Errorf("the evicted session answered %d, want 404", code)
+	}
+	if code, _, b := rawPost(t, url, call, map[string]string{"Mcp-Session-Id": oldest}); code != http.StatusOK {
+		t.Errorf("the recently used session: %d %s", code, b)
+	}
+	if l := logs.String(); !strings.Contains(l, "ended the least recently used session") || !strings.Contains(l, older) {
+		t.Errorf("no log of the eviction of %s:\n%s", older, l)
+	}
+
+	// Both sessions hold an open event stream: busy, so a new client is
+	// refused, naming the limit.
+	initialized(third)
+	for _, id := range []string{oldest, third} {
+		req, _ := http.NewRequest("GET", url, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Mcp-Session-Id", id)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET stream of %s: %v %v", id, resp, err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+	}
+	code, _, b = rawPost(t, url, initBody, nil)
+	if code != http.StatusServiceUnavailable || !strings.Contains(b, "--max-sessions 2") {
+		t.Fatalf("a new client while every session is busy: status %d %s, want 503 naming --max-sessions", code, b)
+	}
+}
+
+// TestServeHTTPHostCase: host names compare without case, so a loopback
+// Host header in capitals is served (it got 403).
+func TestServeHTTPHostCase(t *testing.T) {
+	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers})
+	url, _, _ := startHTTP(t, root)
+	u, _ := neturl.Parse(url)
+	_, port, _ := net.SplitHostPort(u.Host)
+	req, _ := http.NewRequest("POST", url, strings.NewReader(initBody))
+	req.Host = "LOCALHOST:" + port
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if b, _ := io.ReadAll(resp.Body); resp.StatusCode != http.StatusOK {
+		t.Fatalf("Host %s: status %d %s", req.Host, resp.StatusCode, b)
 	}
 }
 

@@ -17,6 +17,9 @@ import (
 // "\r\n", every terminator of find and replace is meant as written. An empty
 // replace deletes the matched lines. An empty find has no lines, which
 // [Match] would read as a pure addition: the edit step rejects it first.
+// A replace that ends with a terminator, matched at the end of a file that
+// has no final newline, gives the file one ([Hunk.FinalNewline]); one
+// that does not end with a terminator leaves the file without.
 func FromFindReplace(find, replace string) Hunk {
 	var h Hunk
 	var oldEOL []string
@@ -25,6 +28,7 @@ func FromFindReplace(find, replace string) Hunk {
 		oldEOL = append(oldEOL, l.EOL)
 	}
 	h.New = splitText(replace)
+	h.FinalNewline = len(h.New) > 0 && h.New[len(h.New)-1].EOL != ""
 	h.setTerminators(oldEOL)
 	return h
 }

@@ -34,6 +34,12 @@ type Hunk struct {
 	New []text.Line
 	// EOF ("*** End of File") requires the match to end at the last line.
 	EOF bool
+	// FinalNewline is set when the last New line was written with a
+	// terminator that the file should keep: matched at the end of a file
+	// without a final newline, the hunk gives it one (the edit step's
+	// replace ending in "\n"). Unset, the file keeps its final-newline
+	// state.
+	FinalNewline bool
 	// Line is the 1-based line of the patch text where the hunk starts, for
 	// errors; 0 when the hunk did not come from a patch (the edit step).
 	Line int
@@ -63,7 +69,7 @@ func Match(lines []string, hunks []Hunk) ([]text.LineReplacement, error) {
 		if err != nil {
 			return nil, err
 		}
-		reps = appendPieces(reps, start, h)
+		reps = appendPieces(reps, start, len(lines), h)
 		cursor = start + len(h.Old)
 	}
 	return append(reps, appends...), nil
@@ -167,7 +173,8 @@ func trimCR(s string) string {
 // terminators. An Old and a New line are shared when the patch wrote them
 // the same, terminator included; a line written back with another
 // terminator is replaced, which changes its terminator.
-func appendPieces(reps []text.LineReplacement, start int, h *Hunk) []text.LineReplacement {
+func appendPieces(reps []text.LineReplacement, start, n int, h *Hunk) []text.LineReplacement {
+	first := len(reps)
 	old := make([]string, len(h.Old))
 	for i, l := range h.Old {
 		old[i] = l + "\x00" + h.oldEOL(i)
@@ -179,7 +186,17 @@ func appendPieces(reps []text.LineReplacement, start int, h *Hunk) []text.LineRe
 	for _, d := range lcs.DiffLines(old, nw) {
 		reps = append(reps, text.LineReplacement{Start: start + d.Start, End: start + d.End, Lines: h.New[d.ReplStart:d.ReplEnd]})
 	}
-	return reps
+	if !h.FinalNewline || start+len(h.Old) != n || len(h.New) == 0 {
+		return reps
+	}
+	// The hunk reaches the end of the file and asks for a final newline:
+	// the piece that reaches the end carries the request; when the last
+	// line is kept, it is replaced by itself to carry it.
+	if k := len(reps) - 1; k >= first && reps[k].End == n {
+		reps[k].FinalNewline = true
+		return reps
+	}
+	return append(reps, text.LineReplacement{Start: n - 1, End: n, Lines: h.New[len(h.New)-1:], FinalNewline: true})
 }
 
 // oldEOL is Old line i's terminator as the patch states it ("" when the

@@ -29,7 +29,7 @@ func matchDoc(doc *text.Doc, hunks []Hunk) (reps []text.LineReplacement, ok bool
 		if !ok {
 			return nil, false
 		}
-		reps = appendPieces(reps, start, h)
+		reps = appendPieces(reps, start, c.n, h)
 		c.advance(start + len(h.Old))
 	}
 	return append(reps, appends...), true

@@ -155,7 +155,8 @@ func (w *walker) visit(rel string, d fs.DirEntry) error {
 		return nil
 	}
 	if selected(w.sels, rel) {
-		w.files = append(w.files, file{path: rel})
+		named := slices.ContainsFunc(w.sels, func(s *selector) bool { return !s.glob && s.raw == rel })
+		w.files = append(w.files, file{path: rel, named: named})
 	}
 	return nil
 }

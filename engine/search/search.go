@@ -5,8 +5,10 @@
 // other file is read from the disk through engine/rootfs. The disk's
 // files are those a walk of the root finds outside what .gitignore
 // files ignore (the root's and nested ones, as git reads them), version
-// control's directories, symlinks, binary files (a NUL byte in the first
-// 8 KiB) and files over [MaxFileBytes]. A file the workspace holds is
+// control's directories and symlinks. Binary files (a NUL byte in the
+// first 8 KiB), files over [MaxFileBytes] (over [MaxNamedFileBytes] for a
+// file a path names) and files that cannot be read are not searched, and
+// the answer names each ([Result.Skipped]). A file the workspace holds is
 // searched even where .gitignore ignores it: it was asked for.
 //
 // A pattern is literal, or an RE2 regular expression; a match lies within
@@ -16,6 +18,8 @@ package search
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -29,9 +33,14 @@ import (
 const (
 	// MaxMatches is the default cap on the matches an answer lists.
 	MaxMatches = 100
-	// MaxFileBytes is the largest file on disk that is searched, the
-	// workspace's default per-file limit.
+	// MaxFileBytes is the largest file on disk that a search's walk
+	// searches, the workspace's default per-file limit.
 	MaxFileBytes = 2 << 20
+	// MaxNamedFileBytes is the largest file on disk that is searched when
+	// a path names it (not a glob, not a directory).
+	MaxNamedFileBytes = 64 << 20
+	// MaxSkipped is the most skipped files an answer names.
+	MaxSkipped = 20
 	// binaryProbe is how much of a file is looked at for a NUL byte.
 	binaryProbe = 8 << 10
 	// maxText is the most characters of a line a match shows.
@@ -81,6 +90,17 @@ type Result struct {
 	Omitted int
 	// Files counts the files searched.
 	Files int
+	// Skipped names the files selected but not searched, and why, at
+	// most [MaxSkipped] of them, sorted by path; SkippedMore counts the
+	// rest.
+	Skipped     []Skip
+	SkippedMore int
+}
+
+// Skip is a file a search did not search.
+type Skip struct {
+	Path   string
+	Reason string
 }
 
 // Search runs q over the root of fsys as ws sees it. A bad pattern or
@@ -110,8 +130,9 @@ func Search(ctx context.Context, fsys *rootfs.FS, ws Workspace, q Query) (*Resul
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		s, ok := f.content(dirs)
-		if !ok {
+		s, why := f.content(dirs)
+		if why != "" {
+			r.skip(f.path, why)
 			continue
 		}
 		r.Files++
@@ -122,6 +143,15 @@ func Search(ctx context.Context, fsys *rootfs.FS, ws Workspace, q Query) (*Resul
 		r.add(f.path, s, m, max)
 	}
 	return r, nil
+}
+
+// skip notes a file not searched.
+func (r *Result) skip(path, why string) {
+	if len(r.Skipped) >= MaxSkipped {
+		r.SkippedMore++
+		return
+	}
+	r.Skipped = append(r.Skipped, Skip{Path: path, Reason: why})
 }
 
 // add adds the matches in s, the content of path, up to max listed.
@@ -177,24 +207,50 @@ func excerpt(line string, col int) string {
 type file struct {
 	path string
 	doc  *text.Doc
+	// named is set when a path (not a glob, not a directory) names the
+	// file: it is searched up to MaxNamedFileBytes.
+	named bool
 }
 
-// content is the file's text (without a BOM); ok is false for a disk
-// file that cannot be read, is binary or is too large.
-func (f file) content(dirs *openDirs) (string, bool) {
+// content is the file's text (without a BOM), or why it is not searched:
+// a disk file that cannot be read, is binary or is too large.
+func (f file) content(dirs *openDirs) (string, string) {
 	if f.doc != nil {
-		return f.doc.Content(), true
+		return f.doc.Content(), ""
 	}
 	dir, name := path.Split(f.path)
 	d, err := dirs.at(strings.TrimSuffix(dir, "/"))
 	if err != nil {
-		return "", false
+		return "", "cannot be read: " + err.Error()
 	}
-	data, _, err := d.ReadFileMax(name, MaxFileBytes)
-	if err != nil || slices.Contains(data[:min(len(data), binaryProbe)], 0) {
-		return "", false
+	limit := int64(MaxFileBytes)
+	if f.named {
+		limit = MaxNamedFileBytes
 	}
-	return strings.TrimPrefix(string(data), "\uFEFF"), true
+	data, _, err := d.ReadFileMax(name, limit)
+	var tl *rootfs.TooLargeError
+	switch {
+	case errors.As(err, &tl) && f.named:
+		return "", fmt.Sprintf("%s, over the %s a search reads of a file named in paths", size(tl.Size), size(MaxNamedFileBytes))
+	case errors.As(err, &tl):
+		return "", fmt.Sprintf("%s, over the %s a search reads of a file it finds; name the file in paths to search it (up to %s)", size(tl.Size), size(MaxFileBytes), size(MaxNamedFileBytes))
+	case err != nil:
+		return "", "cannot be read: " + err.Error()
+	case slices.Contains(data[:min(len(data), binaryProbe)], 0):
+		return "", "binary (a NUL byte in its first 8 KiB)"
+	}
+	return strings.TrimPrefix(string(data), "\uFEFF"), ""
+}
+
+// size is n bytes in the largest binary unit that keeps it at least 1.
+func size(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/(1<<20)), ".0") + " MiB"
+	case n >= 1<<10:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/(1<<10)), ".0") + " KiB"
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // openDirs holds open the directories of the file being read and of its

@@ -216,3 +216,61 @@ func TestColumnsAndLines(t *testing.T) {
 	// $ before "\r\n" ends the line.
 	same(t, places(run(t, fsys, ws, Query{Pattern: "needle$", Regex: true, Paths: []string{"crlf.txt"}})), []string{"crlf.txt:2:5-11", "crlf.txt:3:1-7"})
 }
+
+// TestSkippedFilesAreNamed: a search says which selected files it did not
+// search and why (it answered "nothing found in 0 files" for a named 58
+// MB file, and skipped large and binary files without a word); a file a
+// path names is searched up to MaxNamedFileBytes.
+func TestSkippedFilesAreNamed(t *testing.T) {
+	big := strings.Repeat("filler line\n", (MaxFileBytes/12)+10) + "needle here\n"
+	huge := strings.Repeat("x", MaxNamedFileBytes+1)
+	fsys, ws := setup(t, map[string]string{
+		"a.txt":    "needle\n",
+		"big.log":  big,
+		"blob.bin": "needle\x00\x01",
+		"huge.txt": huge,
+	})
+
+	r := run(t, fsys, ws, Query{Pattern: "needle"})
+	same(t, places(r), []string{"a.txt:1:1-7"})
+	reasons := map[string]string{}
+	for _, s := range r.Skipped {
+		reasons[s.Path] = s.Reason
+	}
+	for path, want := range map[string]string{
+		"big.log":  "name the file in paths to search it",
+		"blob.bin": "binary",
+		"huge.txt": "over the 2 MiB",
+	} {
+		if !strings.Contains(reasons[path], want) {
+			t.Errorf("%s: skipped for %q, want a reason with %q (all: %v)", path, reasons[path], want, r.Skipped)
+		}
+	}
+	if r.Files != 1 {
+		t.Errorf("files searched %d, want 1", r.Files)
+	}
+
+	// Named, the large file is searched; the huge one is over the named
+	// limit, and the answer says so.
+	r = run(t, fsys, ws, Query{Pattern: "needle", Paths: []string{"big.log"}})
+	if len(r.Matches) != 1 || r.Matches[0].Path != "big.log" || len(r.Skipped) != 0 {
+		t.Errorf("named big.log: matches %v, skipped %v", places(r), r.Skipped)
+	}
+	r = run(t, fsys, ws, Query{Pattern: "needle", Paths: []string{"huge.txt"}})
+	if len(r.Skipped) != 1 || !strings.Contains(r.Skipped[0].Reason, "over the 64 MiB a search reads of a file named in paths") {
+		t.Errorf("named huge.txt: skipped %v", r.Skipped)
+	}
+}
+
+// TestSkippedListIsCapped: past MaxSkipped, the rest are counted.
+func TestSkippedListIsCapped(t *testing.T) {
+	files := map[string]string{}
+	for i := range MaxSkipped + 5 {
+		files[fmt.Sprintf("b%02d.bin", i)] = "\x00"
+	}
+	fsys, ws := setup(t, files)
+	r := run(t, fsys, ws, Query{Pattern: "x"})
+	if len(r.Skipped) != MaxSkipped || r.SkippedMore != 5 {
+		t.Errorf("skipped %d listed, %d more; want %d and 5", len(r.Skipped), r.SkippedMore, MaxSkipped)
+	}
+}

@@ -73,12 +73,21 @@ func (d *Doc) ReplaceLines(start, end int, repl []Line) *Doc {
 type LineReplacement struct {
 	Start, End int
 	Lines      []Line
+	// FinalNewline, on a replacement that reaches the end of a file
+	// without a final newline (End is the line count), gives the result
+	// one: the change asked for a terminator after the file's last line.
+	FinalNewline bool
 }
 
 // ReplaceMany applies non-overlapping replacements given in ascending order
-// of Start. Replacement lines without a terminator take the dominant one, and
-// the result keeps the original's final-newline state. It panics on
-// overlapping or out-of-range replacements: callers have matched them.
+// of Start. A replacement line without a terminator takes, in a file with
+// mixed terminators, that of the lines it replaces when they agree, else
+// that of the kept lines around it (before and after) when they agree,
+// else the file's dominant one; in an all-LF or all-CRLF file, the file's. The result keeps
+// the original's final-newline state, except that a replacement with
+// FinalNewline that reaches the end of a file without one gives it one. It
+// panics on overlapping or out-of-range replacements: callers have matched
+// them.
 //
 // The kept lines are copied as byte ranges of the content, found with one
 // forward walk, so the cost is one copy of the file.
@@ -116,12 +125,17 @@ func (d *Doc) ReplaceMany(reps []LineReplacement) *Doc {
 			lastEOL = 1
 		}
 	}
-	prev := 0
+	prev, wantFinal := 0, false
 	for _, r := range reps {
 		if r.Start < prev || r.End < r.Start || r.End > n {
 			panic(fmt.Sprintf("text: bad line replacement [%d,%d) after %d of %d", r.Start, r.End, prev, n))
 		}
+		wantFinal = wantFinal || (r.FinalNewline && r.End == n)
 		keep(prev, r.Start)
+		around := eol
+		if d.Mixed() {
+			around = d.eolAround(r.Start, r.End)
+		}
 		for _, l := range r.Lines {
 			if open {
 				b.WriteString(eol)
@@ -129,7 +143,7 @@ func (d *Doc) ReplaceMany(reps []LineReplacement) *Doc {
 			}
 			e := l.EOL
 			if e == "" {
-				e = eol
+				e = around
 			}
 			b.WriteString(l.Text)
 			b.WriteString(e)
@@ -138,12 +152,80 @@ func (d *Doc) ReplaceMany(reps []LineReplacement) *Doc {
 		prev = r.End
 	}
 	keep(prev, n)
+	if wantFinal && open {
+		b.WriteString(eol) // nothing was written after the last line
+		open = false
+	}
 	out := b.String()
-	if !final && !open {
+	if !final && !open && !wantFinal {
 		// The result keeps the original's missing final newline.
 		out = out[:len(out)-lastEOL]
 	}
 	return fromContent(d.bom, out)
+}
+
+// eolAround is the terminator a line written in place of lines
+// [start, end) takes in a mixed file: that of the lines it replaces, when
+// they all have the same; else that of the line before and of the line
+// after, those of the two that exist and have one, when they agree; else
+// the dominant one.
+func (d *Doc) eolAround(start, end int) string {
+	if e := d.commonEOL(start, end); e != "" {
+		return e
+	}
+	var got []string
+	if start > 0 {
+		got = append(got, d.eolOf(start-1))
+	}
+	if end < d.Len() {
+		got = append(got, d.eolOf(end))
+	}
+	if e := agree(got); e != "" {
+		return e
+	}
+	return d.EOL()
+}
+
+// commonEOL is the terminator every line of [start, end) that has one
+// ends with, or "" when they differ or none has one.
+func (d *Doc) commonEOL(start, end int) string {
+	var got []string
+	for i := start; i < end; i++ {
+		got = append(got, d.eolOf(i))
+	}
+	return agree(got)
+}
+
+// agree is the one terminator of eols, "" ones left out; "" when there
+// are none or they differ.
+func agree(eols []string) string {
+	out := ""
+	for _, e := range eols {
+		switch {
+		case e == "":
+		case out == "":
+			out = e
+		case out != e:
+			return ""
+		}
+	}
+	return out
+}
+
+// eolOf is line i's terminator: CRLF, LF, or "" for a last line without
+// one.
+func (d *Doc) eolOf(i int) string {
+	z := len(d.s)
+	if idx := d.index(); i+1 < len(idx) {
+		z = idx[i+1]
+	}
+	switch {
+	case z == 0 || d.s[z-1] != '\n':
+		return ""
+	case z >= 2 && d.s[z-2] == '\r':
+		return CRLF
+	}
+	return LF
 }
 
 // affixBlock is how many bytes CommonPrefix and CommonSuffix compare at

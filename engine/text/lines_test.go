@@ -24,17 +24,53 @@ func refReplaceMany(bom bool, lines []Line, reps []LineReplacement) string {
 		eol = CRLF
 	}
 	final := len(lines) == 0 || lines[len(lines)-1].EOL != ""
+	mixed := crlf > 0 && lf > 0
+	// around is the terminator a new line of r takes in a mixed file: the
+	// replaced lines', when they agree, else the neighbours', else eol.
+	around := func(r LineReplacement) string {
+		if !mixed {
+			return eol
+		}
+		one := func(ls []Line) string {
+			got := ""
+			for _, l := range ls {
+				if l.EOL == "" {
+					continue
+				}
+				if got != "" && got != l.EOL {
+					return ""
+				}
+				got = l.EOL
+			}
+			return got
+		}
+		if e := one(lines[r.Start:r.End]); e != "" {
+			return e
+		}
+		var nb []Line
+		if r.Start > 0 {
+			nb = append(nb, lines[r.Start-1])
+		}
+		if r.End < len(lines) {
+			nb = append(nb, lines[r.End])
+		}
+		if e := one(nb); e != "" {
+			return e
+		}
+		return eol
+	}
 	var out []Line
-	prev := 0
+	prev, wantFinal := 0, false
 	for _, r := range reps {
 		out = append(out, lines[prev:r.Start]...)
 		for _, l := range r.Lines {
 			if l.EOL == "" {
-				l.EOL = eol
+				l.EOL = around(r)
 			}
 			out = append(out, l)
 		}
 		prev = r.End
+		wantFinal = wantFinal || (r.FinalNewline && r.End == len(lines))
 	}
 	out = append(out, lines[prev:]...)
 	for i := range out {
@@ -42,7 +78,7 @@ func refReplaceMany(bom bool, lines []Line, reps []LineReplacement) string {
 			out[i].EOL = eol
 		}
 	}
-	if !final && len(out) > 0 {
+	if !final && !wantFinal && len(out) > 0 {
 		out[len(out)-1].EOL = ""
 	}
 	var b strings.Builder
@@ -115,7 +151,8 @@ func reps(n int, seed uint64) []LineReplacement {
 			ls = append(ls, Line{Text: fmt.Sprint("new", k, j), EOL: []string{"", LF, CRLF}[(seed/3+uint64(j))%3]})
 		}
 		seed /= 9
-		out = append(out, LineReplacement{Start: start, End: end, Lines: ls})
+		out = append(out, LineReplacement{Start: start, End: end, Lines: ls, FinalNewline: seed%2 == 1})
+		seed /= 2
 		at = end
 	}
 	return out

@@ -75,17 +75,17 @@ func TestReplaceMany(t *testing.T) {
 		want string
 	}{
 		// New lines take the dominant terminator.
-		{"a\r\nb\r\nc\r\n", []LineReplacement{{1, 2, []Line{{Text: "B"}, {Text: "B2"}}}}, "a\r\nB\r\nB2\r\nc\r\n"},
+		{"a\r\nb\r\nc\r\n", []LineReplacement{{Start: 1, End: 2, Lines: []Line{{Text: "B"}, {Text: "B2"}}}}, "a\r\nB\r\nB2\r\nc\r\n"},
 		// A line carrying its own terminator keeps it.
-		{"a\nb\n", []LineReplacement{{0, 1, []Line{{Text: "A", EOL: CRLF}}}}, "A\r\nb\n"},
+		{"a\nb\n", []LineReplacement{{Start: 0, End: 1, Lines: []Line{{Text: "A", EOL: CRLF}}}}, "A\r\nb\n"},
 		// No final newline is kept when the last line is replaced...
-		{"a\nb", []LineReplacement{{1, 2, []Line{{Text: "B"}, {Text: "C"}}}}, "a\nB\nC"},
+		{"a\nb", []LineReplacement{{Start: 1, End: 2, Lines: []Line{{Text: "B"}, {Text: "C"}}}}, "a\nB\nC"},
 		// ...and when lines are appended after it.
-		{"a\nb", []LineReplacement{{2, 2, []Line{{Text: "c"}}}}, "a\nb\nc"},
+		{"a\nb", []LineReplacement{{Start: 2, End: 2, Lines: []Line{{Text: "c"}}}}, "a\nb\nc"},
 		// Deleting the last line of a file without final newline.
-		{"a\nb", []LineReplacement{{1, 2, nil}}, "a"},
+		{"a\nb", []LineReplacement{{Start: 1, End: 2}}, "a"},
 		// BOM kept; two replacements.
-		{"\uFEFFa\nb\nc\n", []LineReplacement{{0, 1, []Line{{Text: "A"}}}, {2, 3, nil}}, "\uFEFFA\nb\n"},
+		{"\uFEFFa\nb\nc\n", []LineReplacement{{Start: 0, End: 1, Lines: []Line{{Text: "A"}}}, {Start: 2, End: 3}}, "\uFEFFA\nb\n"},
 	} {
 		got := FromString(tc.in).ReplaceMany(tc.reps).String()
 		if got != tc.want {

@@ -1,0 +1,93 @@
+package configs
+
+// This file defines the configuration files of the user's own tools that
+// lie inside a root: a root that is the home directory (--root ~), or a
+// dev container whose home is the workspace. Whoever edits the root can
+// write them, and each can make a tool run a program (a devbroker driver,
+// GOFLAGS=-toolexec in the go command's env file, npm and pip settings),
+// so they get the project file's rules: inert until the user trusts the
+// root, and part of the content trust is given to, so that an edit
+// untrusts the root.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// HomeFile is a configuration file of the user's tools found inside a
+// root.
+type HomeFile struct {
+	// What names the file for people: "the go command's env file".
+	What string
+	// Path is where it is.
+	Path string
+	// Inert is the environment variable (NAME=VALUE) that makes the
+	// tools ignore it; "" for devbroker's own file, which is left out of
+	// the configuration instead.
+	Inert string
+}
+
+// homeCandidates lists where the user's tools read their configuration,
+// whether or not the files exist.
+func homeCandidates() []HomeFile {
+	var out []HomeFile
+	if f := UserFile(); f != "" {
+		out = append(out, HomeFile{What: "the devbroker user configuration", Path: f})
+	}
+	goenv := os.Getenv("GOENV")
+	if goenv == "" {
+		if dir, err := os.UserConfigDir(); err == nil {
+			goenv = filepath.Join(dir, "go", "env")
+		}
+	}
+	if goenv != "" && goenv != "off" {
+		out = append(out, HomeFile{What: "the go command's env file", Path: goenv, Inert: "GOENV=off"})
+	}
+	home, _ := os.UserHomeDir()
+	npmrc := os.Getenv("NPM_CONFIG_USERCONFIG")
+	if npmrc == "" && home != "" {
+		npmrc = filepath.Join(home, ".npmrc")
+	}
+	if npmrc != "" {
+		out = append(out, HomeFile{What: "npm's user configuration", Path: npmrc, Inert: "NPM_CONFIG_USERCONFIG=" + os.DevNull})
+	}
+	if pip := os.Getenv("PIP_CONFIG_FILE"); pip != "" {
+		out = append(out, HomeFile{What: "pip's configuration", Path: pip, Inert: "PIP_CONFIG_FILE=" + os.DevNull})
+	} else if home != "" {
+		for _, p := range []string{filepath.Join(home, ".config", "pip", "pip.conf"), filepath.Join(home, ".pip", "pip.conf")} {
+			out = append(out, HomeFile{What: "pip's configuration", Path: p, Inert: "PIP_CONFIG_FILE=" + os.DevNull})
+		}
+	}
+	return out
+}
+
+// HomeFilesIn returns the configuration files of the user's tools that
+// exist and lie inside root (compared with every symbolic link of the
+// root and of the files' directories resolved).
+func HomeFilesIn(root string) []HomeFile {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil
+	}
+	var out []HomeFile
+	for _, h := range homeCandidates() {
+		if _, err := os.Lstat(h.Path); err != nil {
+			continue
+		}
+		dir, err := filepath.EvalSymlinks(filepath.Dir(h.Path))
+		if err != nil {
+			continue
+		}
+		if within(real, filepath.Join(dir, filepath.Base(h.Path))) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// within reports whether p lies under dir.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
