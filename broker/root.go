@@ -29,10 +29,11 @@ var _ Drivers = (*capabilities.Set)(nil)
 // Lazy is Drivers that probe in the background and on first use
 // (*capabilities.Set): the Root starts the probe of the languages present
 // under the root without waiting for it, advertises a kind once a driver
-// serving it was found working, and tells its subscribers as more are
-// found.
+// serving it was found working (or, with [Expecting], is expected to
+// work), and tells its subscribers when the kinds change.
 type Lazy interface {
-	// Serves reports whether a driver found working serves kind.
+	// Serves reports whether a driver found working (or expected to
+	// work, see Expecting) serves kind.
 	Serves(kind engine.Kind) bool
 	// OnProbe calls fn after each driver's probe ends.
 	OnProbe(fn func())
@@ -44,6 +45,25 @@ type Lazy interface {
 }
 
 var _ Lazy = (*capabilities.Set)(nil)
+
+// Expecting is Lazy drivers that can say, before their probe, which of
+// them will work (*capabilities.Set): the Root asks them first, so that
+// the kinds it advertises at once are the ones the root will have; a
+// driver the probe then finds not working stops counting when its probe
+// ends, and subscribers are told.
+type Expecting interface {
+	Lazy
+	// Expect finds, without running any tool, the drivers of the
+	// languages present under the root that will probably work (their
+	// tool is found, or the probe cache knows it), and counts them in
+	// Serves until their probe ends.
+	Expect(ctx context.Context) []string
+	// Unavailable says why no working driver serves kind, with what to
+	// install ("" when one does).
+	Unavailable(kind engine.Kind) string
+}
+
+var _ Expecting = (*capabilities.Set)(nil)
 
 // Loader reads root's configuration, builds its drivers and probes them.
 // prev is the drivers the new ones will replace (nil on the first load):
@@ -75,6 +95,9 @@ type Root struct {
 	next  int
 	// kinds are the kinds last told to the subscribers (under subMu).
 	kinds []engine.Kind
+	// expected is closed once the drivers said what they expect to work
+	// (see [Root.Expected]).
+	expected chan struct{}
 
 	// writeMu is the root's one writer: every session's engine and
 	// edit_file session hold it over each write to the root, so that a
@@ -92,7 +115,7 @@ type generation struct {
 }
 
 func newRoot(ctx context.Context, dir string, load Loader) (*Root, error) {
-	r := &Root{dir: dir, load: load, subs: map[int]func(){}}
+	r := &Root{dir: dir, load: load, subs: map[int]func(){}, expected: make(chan struct{})}
 	if load != nil {
 		d, err := load(ctx, dir, nil)
 		if err != nil {
@@ -105,12 +128,41 @@ func newRoot(ctx context.Context, dir string, load Loader) (*Root, error) {
 				l.OnProbe(r.probed)
 				// The first requests need not wait: the probe runs
 				// beside them, and a request for a language waits
-				// only for that language's drivers.
-				go l.ProbeRoot(context.WithoutCancel(ctx))
+				// only for that language's drivers. What the probe
+				// will likely find is known first, in a few
+				// milliseconds (a walk and a look for each tool).
+				go func() {
+					ctx := context.WithoutCancel(ctx)
+					if e, ok := l.(Expecting); ok {
+						e.Expect(ctx)
+						r.probed()
+					}
+					close(r.expected)
+					l.ProbeRoot(ctx)
+				}()
+				return r, nil
 			}
 		}
 	}
+	close(r.expected)
 	return r, nil
+}
+
+// Expected is closed once [Root.Kinds] holds, beside the kinds of the
+// drivers found working, those of the drivers expected to work (their
+// tool was found, or the probe cache knows it) whose probe has not ended,
+// and the subscribers were told: the first tool list a server gives
+// waits for it, so that it names every tool the root will have. It is
+// closed at once for drivers that cannot say (and a root without any).
+func (r *Root) Expected() <-chan struct{} { return r.expected }
+
+// Unavailable says why no working driver serves kind for the languages
+// under the root, with what to install; "" when the drivers cannot say.
+func (r *Root) Unavailable(kind engine.Kind) string {
+	if e, ok := r.current().(Expecting); ok {
+		return e.Unavailable(kind)
+	}
+	return ""
 }
 
 // probed tells the subscribers when a probe changed the available kinds.
@@ -151,8 +203,9 @@ func (r *Root) Has(kind engine.Kind) bool {
 	return d != nil && d.Has(kind)
 }
 
-// serves reports whether a driver found working serves kind: what Kinds
-// lists and the servers advertise.
+// serves reports whether a driver found working, or expected to work
+// while its probe runs, serves kind: what Kinds lists and the servers
+// advertise.
 func (r *Root) serves(kind engine.Kind) bool {
 	if l, ok := r.current().(Lazy); ok {
 		return l.Serves(kind)
@@ -177,7 +230,10 @@ func (r *Root) Run(ctx context.Context, req engine.Request) (*engine.Response, e
 	return g.d.Run(ctx, req)
 }
 
-var _ engine.Capabilities = (*Root)(nil)
+var (
+	_ engine.Capabilities = (*Root)(nil)
+	_ engine.Explainer    = (*Root)(nil)
+)
 
 // Covers reports whether a configured language of the current drivers
 // covers the file at p, for a step without paths, which works on the
@@ -202,9 +258,10 @@ func (r *Root) DiskChanged(paths []string) {
 
 var _ engine.DiskObserver = (*Root)(nil)
 
-// Kinds lists the capability kinds that have a driver found working, in
-// the seed's order (format, lint, check), then the language kinds in the
-// steps' order (engine.LanguageKinds).
+// Kinds lists the capability kinds that have a driver found working, or
+// expected to work while its probe runs (see [Root.Expected]), in the
+// order format, lint, check, then the language kinds in the steps' order
+// (engine.LanguageKinds).
 func (r *Root) Kinds() []engine.Kind {
 	var out []engine.Kind
 	for _, k := range append([]engine.Kind{engine.Format, engine.Lint, engine.Check}, engine.LanguageKinds()...) {

@@ -34,8 +34,10 @@ func offers(d Driver, p Probe, kind engine.Kind) bool {
 // working and offers kind; "" and why not for each, when none. With
 // probe, it waits for the probe of each server it considers, in order, so
 // that the servers after the one that answers are not probed for it; it
-// fails only when ctx ends. Without, it probes nothing.
-func (s *Set) answerer(ctx context.Context, lang *language, kind engine.Kind, probe bool) (string, []string, error) {
+// fails only when ctx ends. Without, it probes nothing, and with expect a
+// server not probed yet counts as [Set.Expect] expects it to (see
+// [Set.route]).
+func (s *Set) answerer(ctx context.Context, lang *language, kind engine.Kind, probe, expect bool) (string, []string, error) {
 	var why []string
 	for _, dn := range lang.intel {
 		if probe && supports(s.drivers[dn], kind) {
@@ -43,7 +45,7 @@ func (s *Set) answerer(ctx context.Context, lang *language, kind engine.Kind, pr
 				return "", nil, err
 			}
 		}
-		if r := s.unusable([]string{dn}, kind); len(r) > 0 {
+		if r := s.unusable([]string{dn}, kind, expect && !probe); len(r) > 0 {
 			why = append(why, r...)
 			continue
 		}
@@ -72,7 +74,7 @@ func (s *Set) runLanguage(ctx context.Context, req engine.Request) (*engine.Resp
 	if len(lang.intel) == 0 {
 		return noServer(q.Path, fmt.Sprintf("no language server is configured for %s files (languages.%s.intelligence is empty)", lang.name, lang.name)), nil
 	}
-	dn, why, err := s.answerer(ctx, lang, req.Kind, true)
+	dn, why, err := s.answerer(ctx, lang, req.Kind, true, false)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +102,7 @@ func (s *Set) searchSymbols(ctx context.Context, req engine.Request, q *engine.Q
 			continue
 		}
 		names = append(names, ln)
-		dn, w, err := s.answerer(ctx, lang, engine.Symbols, true)
+		dn, w, err := s.answerer(ctx, lang, engine.Symbols, true, false)
 		if err != nil {
 			return nil, err
 		}
@@ -137,9 +139,8 @@ func (s *Set) searchSymbols(ctx context.Context, req engine.Request, q *engine.Q
 // search covers: those with files under the root ([Set.Present], walked
 // once per set) and those of the workspace's files.
 func (s *Set) searched(req engine.Request) []string {
-	s.presentOnce.Do(func() { s.present = s.Present() })
 	seen := map[string]bool{}
-	for _, ln := range s.present {
+	for _, ln := range s.presentLangs() {
 		seen[ln] = true
 	}
 	for p := range req.Files {

@@ -65,6 +65,13 @@ func (s *Set) Present() []string {
 	return out
 }
 
+// presentLangs is [Set.Present] walked once per set: what ProbeRoot,
+// Expect and a workspace symbol search take as the root's languages.
+func (s *Set) presentLangs() []string {
+	s.presentOnce.Do(func() { s.present = s.Present() })
+	return s.present
+}
+
 // readGitignore reads the root's .gitignore through fsys (so a
 // .gitignore that links out of the root is not read); a missing,
 // unreadable or oversized file ignores nothing.

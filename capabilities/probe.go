@@ -13,6 +13,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/devbroker/devbroker/engine"
@@ -89,14 +90,14 @@ func (s *Set) ProbeLanguages(ctx context.Context, langs []string) *Report {
 }
 
 // ProbeRoot probes the drivers of the languages whose files are present
-// under the root (see [Set.Present]), and of also, and waits for them (or
-// ctx). From then on, a file devbroker writes of another language starts
-// the probe of its language's drivers.
+// under the root (see [Set.Present]; the set walks the root once), and of
+// also, and waits for them (or ctx). From then on, a file devbroker writes
+// of another language starts the probe of its language's drivers.
 func (s *Set) ProbeRoot(ctx context.Context, also ...string) *Report {
 	s.mu.Lock()
 	s.warm = true
 	s.mu.Unlock()
-	return s.ProbeLanguages(ctx, append(s.Present(), also...))
+	return s.ProbeLanguages(ctx, append(s.presentLangs(), also...))
 }
 
 // Languages lists the languages whose drivers were probed or are being
@@ -293,26 +294,29 @@ func safeProbe(ctx context.Context, d Driver) (p Probe) {
 	return d.Probe(ctx)
 }
 
-// Serves reports whether a driver found working serves kind for some
-// language: what the MCP server advertises.
+// Serves reports whether a driver serves kind for some language: one
+// found working, or, while its probe has not ended, one [Set.Expect]
+// expects to work. It is what the servers advertise: a driver later found
+// not working stops counting when its probe ends (OnProbe tells).
 func (s *Set) Serves(kind engine.Kind) bool {
 	for i := range s.langs {
-		if s.serving(&s.langs[i], kind) != "" {
+		if s.serving(&s.langs[i], kind, true) != "" {
 			return true
 		}
 	}
 	return false
 }
 
-// serving names a driver found working that serves kind for lang ("" for
-// none): for a language kind, the server that answers it; otherwise the
-// first driver of its route.
-func (s *Set) serving(lang *language, kind engine.Kind) string {
+// serving names a driver that serves kind for lang ("" for none): for a
+// language kind, the server that answers it; otherwise the first driver
+// of its route. It counts the drivers found working and, with expect,
+// those expected to work while their probe runs (see [Set.route]).
+func (s *Set) serving(lang *language, kind engine.Kind, expect bool) string {
 	if isLanguageKind(kind) {
-		dn, _, _ := s.answerer(context.Background(), lang, kind, false)
+		dn, _, _ := s.answerer(context.Background(), lang, kind, false, expect)
 		return dn
 	}
-	if d := s.route(lang, kind).drivers; len(d) > 0 {
+	if d := s.route(lang, kind, expect).drivers; len(d) > 0 {
 		return d[0]
 	}
 	return ""
@@ -342,4 +346,37 @@ func (s *Set) unprobed(name string) Probe {
 		return Probe{State: Probing, Reason: "its probe is running; a request that needs it waits for it"}
 	}
 	return Probe{State: NotProbed, Reason: fmt.Sprintf("no %s file under the root: probed when a request first needs it", s.langOf[name])}
+}
+
+// Unavailable says why kind goes unserved for the languages present
+// under the root, one clause per language, with what to install ("go:
+// gopls is missing: ...; install: ..."): for format, lint and check, why
+// each entry of the language's list that no driver found working serves
+// is unserved; for a language kind, why no server of its intelligence
+// list answers it. It is "" when nothing is unserved, or no language is
+// present.
+func (s *Set) Unavailable(kind engine.Kind) string {
+	var out []string
+	for _, ln := range s.presentLangs() {
+		lang := s.langByName(ln)
+		var why []string
+		switch {
+		case isLanguageKind(kind) && len(lang.intel) == 0:
+			why = []string{fmt.Sprintf("no language server is configured for %s files (languages.%s.intelligence is empty)", ln, ln)}
+		case isLanguageKind(kind):
+			_, why, _ = s.answerer(context.Background(), lang, kind, false, false)
+		default:
+			rt := s.route(lang, kind, false)
+			if rt.empty {
+				why = []string{fmt.Sprintf("no %s driver is configured for %s files (languages.%s.%s is empty)", kind, ln, ln, kind)}
+			}
+			for _, u := range rt.unserved {
+				why = append(why, u.why...)
+			}
+		}
+		if len(why) > 0 {
+			out = append(out, ln+": "+strings.Join(why, "; "))
+		}
+	}
+	return strings.Join(out, ". ")
 }

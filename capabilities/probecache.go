@@ -155,6 +155,16 @@ func (c *ProbeCache) Hits() int {
 // Get returns the cached probe for key when files are exactly the files
 // recorded with it (same paths, sizes and modification times).
 func (c *ProbeCache) Get(key string, files []FileID) (Probe, bool) {
+	return c.lookup(key, files, true)
+}
+
+// peek is Get without counting a hit: what [Set.Expect] expects of a
+// driver whose probe the cache will answer.
+func (c *ProbeCache) peek(key string, files []FileID) (Probe, bool) {
+	return c.lookup(key, files, false)
+}
+
+func (c *ProbeCache) lookup(key string, files []FileID, hit bool) (Probe, bool) {
 	if c == nil || c.refresh || key == "" || len(files) == 0 {
 		return Probe{}, false
 	}
@@ -164,7 +174,9 @@ func (c *ProbeCache) Get(key string, files []FileID) (Probe, bool) {
 	if !ok || !slices.Equal(e.Files, files) {
 		return Probe{}, false
 	}
-	c.hits++
+	if hit {
+		c.hits++
+	}
 	return Probe{State: Found, Version: e.Version, Path: e.Path, Offers: slices.Clone(e.Offers)}, true
 }
 

@@ -75,7 +75,7 @@ func (s *Set) Report() *Report {
 			r.Answering[kind] = map[string]string{}
 		}
 		for i := range s.langs {
-			dn := s.serving(&s.langs[i], kind)
+			dn := s.serving(&s.langs[i], kind, false)
 			if dn == "" {
 				continue
 			}

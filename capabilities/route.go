@@ -40,7 +40,7 @@ func (s *Set) routeFiles(kind engine.Kind, targets []string) *routing {
 		}
 		rt, ok := routes[lang.name]
 		if !ok {
-			rt = s.route(lang, kind)
+			rt = s.route(lang, kind, false)
 			routes[lang.name] = rt
 		}
 		if rt.empty {
@@ -102,14 +102,17 @@ type unserved struct {
 // route serves lang's files for kind. Every slot is served by its first
 // alternative whose drivers all work and do kind. For lint and check,
 // each slot that none served is unserved; for format, only the first slot
-// so served runs, and only when none is served is the list unserved.
-func (s *Set) route(lang *language, kind engine.Kind) route {
+// so served runs, and only when none is served is the list unserved. With
+// expect, a driver whose probe has not ended works when [Set.Expect]
+// expects it to (what the servers advertise); a request's route, after its
+// probes, never counts one.
+func (s *Set) route(lang *language, kind engine.Kind, expect bool) route {
 	slots := lang.byKind[kind]
 	rt := route{empty: len(slots) == 0, notes: map[string]string{}}
 	var entries, whyAll []string
 	for _, slot := range slots {
 		entries = append(entries, slot.String())
-		why, served := s.serve(&rt, lang.name, slot, kind)
+		why, served := s.serve(&rt, lang.name, slot, kind, expect)
 		if !served {
 			rt.unserved = append(rt.unserved, unserved{entry: slot.String(), why: why})
 			whyAll = append(whyAll, why...)
@@ -130,9 +133,9 @@ func (s *Set) route(lang *language, kind engine.Kind) route {
 // serve serves slot with its first alternative whose drivers all work,
 // adding them to rt's drivers, and reports whether it did; otherwise it
 // says why each alternative could not.
-func (s *Set) serve(rt *route, lang string, slot configs.Slot, kind engine.Kind) (why []string, served bool) {
+func (s *Set) serve(rt *route, lang string, slot configs.Slot, kind engine.Kind, expect bool) (why []string, served bool) {
 	for ai, alt := range slot {
-		reasons := s.unusable(alt, kind)
+		reasons := s.unusable(alt, kind, expect)
 		if len(reasons) > 0 {
 			why = append(why, reasons...)
 			continue
@@ -153,8 +156,10 @@ func (s *Set) serve(rt *route, lang string, slot configs.Slot, kind engine.Kind)
 
 // unusable says why an alternative cannot serve kind: one reason per
 // driver that is not working or does not do kind (its Spec lacks it, or
-// its probe's Offers leave it out); none when it can.
-func (s *Set) unusable(alt []string, kind engine.Kind) []string {
+// its probe's Offers leave it out); none when it can. With expect, a
+// driver not probed yet that [Set.Expect] expects to work counts as its
+// expectation says.
+func (s *Set) unusable(alt []string, kind engine.Kind, expect bool) []string {
 	var out []string
 	for _, dn := range alt {
 		if !supports(s.drivers[dn], kind) {
@@ -163,6 +168,9 @@ func (s *Set) unusable(alt []string, kind engine.Kind) []string {
 		}
 		s.mu.Lock()
 		p, probed := s.probes[dn]
+		if e, ok := s.expected[dn]; !probed && expect && ok {
+			p, probed = e, true
+		}
 		s.mu.Unlock()
 		switch {
 		case !probed:

@@ -122,28 +122,50 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 	return resp, nil
 }
 
-// dropRepeated keeps the first of the findings that say the same thing at
-// the same place: tools built on the same type checker (go vet,
-// staticcheck) repeat the compiler's errors, and a model should read each
-// once. The order of the rest is kept.
+// dropRepeated makes one diagnostic of the findings that say the same
+// thing on the same line: tools built on the same type checker (go vet,
+// staticcheck, gopls) repeat the compiler's errors, each at its own column
+// and severity, and a model should read each once. The one kept is the
+// most severe (the first among equals, where it stood), and it names the
+// other drivers in AlsoFrom. The order of the rest is kept.
 func dropRepeated(ds []engine.Diagnostic) []engine.Diagnostic {
 	type key struct {
-		path                   string
-		line, col, eline, ecol int
-		sev                    engine.Severity
-		msg                    string
+		path string
+		line int
+		msg  string
 	}
-	seen := make(map[key]bool, len(ds))
+	at := make(map[key]int, len(ds))
 	out := ds[:0]
 	for _, d := range ds {
-		k := key{d.Path, d.Line, d.Column, d.EndLine, d.EndColumn, d.Severity, d.Message}
-		if seen[k] {
+		k := key{d.Path, d.Line, d.Message}
+		i, seen := at[k]
+		if !seen {
+			at[k] = len(out)
+			out = append(out, d)
 			continue
 		}
-		seen[k] = true
-		out = append(out, d)
+		kept := &out[i]
+		if d.Severity.Rank() < kept.Severity.Rank() {
+			d.AlsoFrom = kept.AlsoFrom
+			d.AlsoFrom = addSource(d.AlsoFrom, d.Source, kept.Source)
+			*kept = d
+			continue
+		}
+		kept.AlsoFrom = addSource(kept.AlsoFrom, kept.Source, d.Source)
+		kept.AlsoFrom = addSource(kept.AlsoFrom, kept.Source, d.AlsoFrom...)
 	}
 	return out
+}
+
+// addSource adds the drivers srcs to also, leaving out primary and those
+// already named.
+func addSource(also []string, primary string, srcs ...string) []string {
+	for _, s := range srcs {
+		if s != "" && s != primary && !slices.Contains(also, s) {
+			also = append(also, s)
+		}
+	}
+	return also
 }
 
 // safeRun runs a driver, turning a panic into a crashed status.

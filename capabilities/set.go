@@ -102,8 +102,12 @@ type Set struct {
 	// reports of them.
 	untrusted map[string]Probe
 	project   *ProjectTrust
-	// present are the languages with files under the root, for a
-	// workspace symbol search (see intel.go), found once.
+	// expected are the drivers [Set.Expect] expects to work, each with
+	// the probe it expects (its kinds); a driver's probe, once it ends,
+	// replaces its expectation.
+	expected map[string]Probe
+	// present are the languages with files under the root, found once
+	// (see presentLangs).
 	presentOnce sync.Once
 	present     []string
 }

@@ -2,7 +2,6 @@ package capabilities_test
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -102,32 +101,45 @@ func TestRunFixEditsAreChangedForLaterDrivers(t *testing.T) {
 	}
 }
 
-// Two drivers that report the same finding at the same place (go vet and
-// staticcheck both print the compiler's error) give one diagnostic, from
-// the first driver; findings that differ in any way are all kept.
+// Drivers that report the same finding on the same line (go vet and
+// staticcheck both print the compiler's error, each at its own column and
+// severity: the README's demo listed it twice) give one diagnostic: the
+// most severe, naming the other drivers; findings that differ in path,
+// line or message are all kept.
 func TestRunDropsRepeatedFindings(t *testing.T) {
-	diag := func(source, msg string, col int) engine.Diagnostic {
-		return engine.Diagnostic{Path: "a.x", Line: 2, Column: col, EndLine: 2, EndColumn: col, Severity: engine.SeverityError, Source: source, Message: msg}
+	diag := func(source, msg string, line, col int, sev engine.Severity) engine.Diagnostic {
+		return engine.Diagnostic{Path: "a.x", Line: line, Column: col, EndLine: line, EndColumn: col, Severity: sev, Source: source, Message: msg}
 	}
 	first := &fake{name: "first", kinds: []engine.Kind{engine.Lint}, run: func(*capabilities.Request) *capabilities.Result {
-		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: []engine.Diagnostic{diag("first", "too many arguments", 5), diag("first", "other", 5)}}
+		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: []engine.Diagnostic{
+			diag("first", "not enough arguments", 5, 22, engine.SeverityWarning), diag("first", "other", 2, 5, engine.SeverityError),
+		}}
 	}}
 	second := &fake{name: "second", kinds: []engine.Kind{engine.Lint}, run: func(*capabilities.Request) *capabilities.Result {
-		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: []engine.Diagnostic{diag("second", "too many arguments", 5), diag("second", "too many arguments", 6)}}
+		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: []engine.Diagnostic{
+			diag("second", "not enough arguments", 5, 15, engine.SeverityError), diag("second", "not enough arguments", 6, 1, engine.SeverityError),
+		}}
 	}}
-	s := newFakeSet(t, first, second)
+	third := &fake{name: "third", kinds: []engine.Kind{engine.Lint}, run: func(*capabilities.Request) *capabilities.Result {
+		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: []engine.Diagnostic{diag("third", "not enough arguments", 5, 15, engine.SeverityError)}}
+	}}
+	s := newFakeSet(t, first, second, third)
 	resp, err := s.Run(context.Background(), engine.Request{Kind: engine.Lint, Files: map[string]*text.Doc{"a.x": text.FromString("a\nb\n")}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, d := range resp.Diagnostics {
-		got = append(got, fmt.Sprintf("%s:%d %s", d.Source, d.Column, d.Message))
+		got = append(got, d.String())
 	}
-	want := []string{"first:5 other", "first:5 too many arguments", "second:6 too many arguments"}
+	want := []string{
+		"a.x:2:5: error: other (first)",
+		"a.x:5:15: error: not enough arguments (second; also first, third)",
+		"a.x:6:1: error: not enough arguments (second)",
+	}
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
-		t.Errorf("diagnostics = %q, want %q", got, want)
+		t.Errorf("diagnostics\n got %q\nwant %q", got, want)
 	}
 }
 

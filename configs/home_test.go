@@ -128,8 +128,9 @@ func TestToolConfigsInsideTheRootAreInert(t *testing.T) {
 // command: the defaults serve, and the load says so.
 func TestUnreadableUserFileIsAWarning(t *testing.T) {
 	userConfig(t, homeDriver)
+	saved := readUser
+	t.Cleanup(func() { readUser = saved })
 	readUser = func(string) ([]byte, error) { return nil, &fs.PathError{Op: "open", Path: "x", Err: fs.ErrPermission} }
-	t.Cleanup(func() { readUser = os.ReadFile })
 	p, err := LoadProject(t.TempDir())
 	if err != nil {
 		t.Fatalf("an unreadable user file stopped the load: %v", err)

@@ -32,7 +32,7 @@ func UserFile() string {
 
 // readUser reads the user's configuration file; tests replace it to
 // inject a permission error, which root (CI's user) never meets.
-var readUser = os.ReadFile
+var readUser = func(name string) ([]byte, error) { return os.ReadFile(name) }
 
 // readUserFile reads the user's configuration: nil without one.
 func readUserFile() (*source, error) {

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/devbroker/devbroker/engine/text"
 )
@@ -27,6 +29,13 @@ type Capabilities interface {
 	// capability machinery itself failed; a driver that timed out or
 	// crashed is reported in the response's statuses, not as an error.
 	Run(ctx context.Context, req Request) (*Response, error)
+}
+
+// Explainer is Capabilities that can say why no working driver serves a
+// kind, with what to install ("" when they cannot say): a step refused as
+// unavailable says it.
+type Explainer interface {
+	Unavailable(kind Kind) string
 }
 
 // Request is one format, lint or check over a view of the workspace.
@@ -123,7 +132,8 @@ const (
 	SeverityInfo    Severity = "info"
 )
 
-func (s Severity) rank() int {
+// Rank orders severities: 0 for an error, 1 a warning, 2 the rest.
+func (s Severity) Rank() int {
 	switch s {
 	case SeverityError:
 		return 0
@@ -147,6 +157,23 @@ type Diagnostic struct {
 	Code      string
 	Message   string
 	Fixes     []Fix
+	// AlsoFrom names the other drivers that reported the same finding
+	// (same path, line and message), in the order they answered.
+	AlsoFrom []string
+}
+
+// String is the diagnostic as one line of text, the form every text
+// surface prints: path:line:column: severity: message (driver code; also
+// other drivers).
+func (d Diagnostic) String() string {
+	src := d.Source
+	if d.Code != "" {
+		src += " " + d.Code
+	}
+	if len(d.AlsoFrom) > 0 {
+		src += "; also " + strings.Join(d.AlsoFrom, ", ")
+	}
+	return fmt.Sprintf("%s:%d:%d: %s: %s (%s)", d.Path, d.Line, d.Column, d.Severity, d.Message, src)
 }
 
 // Fix is a change a driver offers for a diagnostic.
@@ -169,8 +196,8 @@ type FixEdit struct {
 func SortDiagnostics(ds []Diagnostic) {
 	sort.SliceStable(ds, func(i, j int) bool {
 		a, b := ds[i], ds[j]
-		if a.Severity.rank() != b.Severity.rank() {
-			return a.Severity.rank() < b.Severity.rank()
+		if a.Severity.Rank() != b.Severity.Rank() {
+			return a.Severity.Rank() < b.Severity.Rank()
 		}
 		if a.Path != b.Path {
 			return a.Path < b.Path

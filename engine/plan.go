@@ -246,7 +246,14 @@ func (e *Engine) validateOp(op *Op) error {
 // and the capability steps that have a working driver.
 func (e *Engine) AvailableSteps() []string { return AvailableSteps(e.caps) }
 
-// unavailable is the error for a capability step with no working driver.
+// unavailable is the error for a capability step with no working driver:
+// why, when the capabilities can say (see [Explainer]).
 func (e *Engine) unavailable(step string) error {
+	if x, ok := e.caps.(Explainer); ok {
+		st, _ := LookupStep(StepName(step))
+		if why := x.Unavailable(st.Kind); why != "" {
+			return fault.New(fault.Unavailable, "%s is unavailable: no working driver serves it: %s. Install what is missing, then probe again (`devbroker probe`); until then do not retry. Available steps: %s", step, why, strings.Join(e.AvailableSteps(), ", "))
+		}
+	}
 	return fault.New(fault.Unavailable, "%s is unavailable: no working driver is configured for it (see `devbroker probe`); do not retry. Available steps: %s", step, strings.Join(e.AvailableSteps(), ", "))
 }

@@ -149,7 +149,7 @@ func corpusDocument(s []*series, n int) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n### First correct check of a real module (`-corpus %d`)\n\n", n)
+	fmt.Fprintf(&b, "%s (`-corpus %d`)\n\n", corpusHeading, n)
 	fmt.Fprintf(&b, "%s copied from the module cache, a type error appended to %s: from starting each server over stdio to its first answer that names the error (devbroker's check, waiting for tools/list_changed; `gopls mcp`'s go_diagnostics, called at once); rounds interleaved, the first round not counted, one XDG_CACHE_HOME for both (gopls's file cache warm).\n\n", corpusModule, corpusFile)
 	fmt.Fprintf(&b, "| candidate | runs | p50 | p95 |\n|---|---:|---:|---:|\n")
 	for _, x := range s {

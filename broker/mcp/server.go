@@ -168,7 +168,7 @@ func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*S
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
 	s.drain.init()
-	s.sdk.AddReceivingMiddleware(s.track, s.unavailable)
+	s.sdk.AddReceivingMiddleware(s.track, s.unavailable, s.listExpected) // listExpected: firstlist.go
 	// Subscribed first: a probe that ends between the two is not missed.
 	s.unsub = root.Subscribe(s.syncTools)
 	s.syncTools()
@@ -196,7 +196,7 @@ Which tools to use:
 1. To change code and see whether it still builds before anything is written, use dev_plan: it edits an in-memory copy of the files (paths relative to the root) and runs lint and check on that copy; only a write step (or the write tool) puts the changes on disk, and discard drops them.
 2. For a quick change by exact text, use edit_file, read_file and write_file: they work on the files on disk by absolute path and write at once; read a file before you change it.
 3. The single-step tools do one dev_plan step each: read_lines and check change nothing, nor does search, which finds text in every file (unwritten changes included); ` + list(mutating, "and") + ` write the files they changed when they succeed; ` + list(asks, "and") + ` find and explain code through the language server (point at it with symbol, a name or Type.Method, instead of columns); ` + list(unwritten, "and") + ` change only the in-memory copy: dev_plan with rename, check, write is the safe rename.
-ok is true only when no finding is an error and every tool answered completely; error findings are the answer, not a failure. format, lint, check and the language tools appear when a working tool serves them: probe says which work and why the others do not.`
+ok is true only when no finding is an error and every tool answered completely; error findings are the answer, not a failure. format, lint, check and the language tools are listed when their tool is installed, and removed if its probe finds it broken: probe says which work and why the others do not.`
 }
 
 // list joins words as prose: "a, b and c".
@@ -297,7 +297,11 @@ func (s *Server) unavailable(next sdk.MethodHandler) sdk.MethodHandler {
 			// its language's probe, as any request does, and answers.
 			return s.callUnlisted(ctx, name, cr)
 		}
-		err := fault.New(fault.Unavailable, "%s is unavailable: no working driver is configured for it (see the probe tool); do not retry. Available steps: %s", name, strings.Join(s.availableSteps(), ", "))
+		why := "no working driver is configured for it (see the probe tool); do not retry"
+		if w := s.root.Unavailable(st.Kind); w != "" {
+			why = "no working driver serves it: " + w + ". Install what is missing, then call the probe tool; until then do not retry"
+		}
+		err := fault.New(fault.Unavailable, "%s is unavailable: %s. Available steps: %s", name, why, strings.Join(s.availableSteps(), ", "))
 		r := &engine.Result{Error: &engine.StepError{Step: 1, Name: name, Kind: fault.Unavailable, Message: err.Error()}}
 		return devToolResult(r, nil, false), nil
 	}

@@ -78,7 +78,11 @@ func devResultText(r *wire.DevResult, plan bool) string {
 		if d.Code != "" {
 			code = " " + d.Code
 		}
-		fmt.Fprintf(&b, "%s:%d:%d: %s: %s (%s%s)\n", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Source, code)
+		also := ""
+		if len(d.AlsoFrom) > 0 {
+			also = "; also " + strings.Join(d.AlsoFrom, ", ")
+		}
+		fmt.Fprintf(&b, "%s:%d:%d: %s: %s (%s%s%s)\n", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Source, code, also)
 	}
 	for _, s := range r.Stale {
 		switch s.Disk {

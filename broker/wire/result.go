@@ -81,6 +81,8 @@ type Diagnostic struct {
 	Code      string `json:"code,omitempty"`
 	Message   string `json:"message"`
 	Fixes     []Fix  `json:"fixes,omitempty" jsonschema:"changes the driver offers"`
+	// AlsoFrom names the other drivers that reported the same finding.
+	AlsoFrom []string `json:"also_from,omitempty" jsonschema:"the other drivers that reported the same finding on the same line"`
 }
 
 // Fix is a change a driver offers for a diagnostic.
@@ -168,7 +170,7 @@ func NewDevResult(r *engine.Result, unwritten []string, opts Options) *DevResult
 func diagnostic(d engine.Diagnostic, opts Options) Diagnostic {
 	out := Diagnostic{
 		Path: d.Path, Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
-		Severity: string(d.Severity), Source: d.Source, Code: d.Code, Message: d.Message,
+		Severity: string(d.Severity), Source: d.Source, Code: d.Code, Message: d.Message, AlsoFrom: d.AlsoFrom,
 	}
 	if opts.OmitFixes {
 		return out

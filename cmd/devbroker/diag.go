@@ -203,11 +203,7 @@ func printDiag(w io.Writer, kind engine.Kind, format string, eng *engine.Engine,
 		return writeSARIF(w, res)
 	}
 	for _, d := range res.Diagnostics {
-		code := d.Source
-		if d.Code != "" {
-			code += " " + d.Code
-		}
-		fmt.Fprintf(w, "%s:%d:%d: %s: %s (%s)\n", d.Path, d.Line, d.Column, d.Severity, d.Message, code)
+		fmt.Fprintln(w, d)
 	}
 	if kind == engine.Format || (kind == engine.Lint && len(res.Changes) > 0) {
 		for _, c := range res.Changes {

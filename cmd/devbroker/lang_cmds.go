@@ -206,7 +206,7 @@ func printChange(write bool) func(io.Writer, *engine.Engine, *engine.Result) {
 		}
 		for _, d := range res.Diagnostics {
 			if d.Severity == engine.SeverityError {
-				fmt.Fprintf(w, "%s:%d:%d: %s: %s (%s)\n", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Source)
+				fmt.Fprintln(w, d)
 			}
 		}
 		for _, p := range res.Written {

@@ -40,13 +40,26 @@ func fitLines(s string, first, last, max int) int {
 	return last
 }
 
-// tooLong is the error of an answer over [MaxOutput]: what was asked, and
-// the parameter and range that fit.
-func tooLong(abs string, first, last, fit int, param string) error {
+// tooLong is the error of an answer over [MaxOutput] for lines
+// first..last of s, of which first..fit fit: what was asked, and the
+// parameter (param renders it for a range) and range to ask for instead.
+// A line that alone is over the limit can never be shown: the error says
+// so, and where to continue past it.
+func tooLong(abs, s string, first, last, fit int, param func(from, to int) string) error {
+	alone := func(line int) bool { return fitLines(s, line, line, MaxOutput) < line }
 	if fit < first {
-		return fault.New(fault.Bounds, "%s: line %d alone is longer than the %d KiB an answer may hold; it cannot be shown: edit around it with str_replace (anchors) or patch", abs, first, MaxOutput>>10)
+		msg := fmt.Sprintf("%s: line %d alone is longer than the %d KiB an answer may hold, so it cannot be shown: edit it or around it with str_replace (anchors) or patch", abs, first, MaxOutput>>10)
+		if first < last {
+			next := first + 1
+			msg += fmt.Sprintf("; the lines after it: %s", param(next, min(last, max(next, fitLines(s, next, last, MaxOutput)))))
+		}
+		return fault.New(fault.Bounds, "%s", msg)
 	}
-	return fault.New(fault.Bounds, "%s: lines %d-%d are more than the %d KiB an answer may hold; ask for fewer lines: %s (then continue from line %d)", abs, first, last, MaxOutput>>10, param, fit+1)
+	next := fmt.Sprintf("then continue from line %d", fit+1)
+	if fit+1 <= last && alone(fit+1) {
+		next = fmt.Sprintf("line %d alone is longer than the limit and cannot be shown, so edit it with str_replace (anchors) or patch and continue from line %d", fit+1, fit+2)
+	}
+	return fault.New(fault.Bounds, "%s: lines %d-%d are more than the %d KiB an answer may hold; ask for fewer lines: %s (%s)", abs, first, last, MaxOutput>>10, param(first, fit), next)
 }
 
 // numbered renders lines first..last (1-based, inclusive, clamped) of s as

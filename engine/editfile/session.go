@@ -57,7 +57,9 @@ type Session struct {
 	mu   sync.Mutex
 	seen map[string]string // path → revision this session last saw
 	undo map[string][]undoEntry
-	revs revCache
+	// dropped counts, per file, the undo entries dropped past UndoDepth.
+	dropped map[string]int
+	revs    revCache
 }
 
 // undoEntry is the content a file had before one of this session's
@@ -256,6 +258,10 @@ func (s *Session) commit(f *file, data []byte, next revEntry, force bool) (rev s
 	s.revs.put(next)
 	stack := append(s.undo[f.rel], undoEntry{before: f.data, after: rev})
 	if len(stack) > UndoDepth {
+		if s.dropped == nil {
+			s.dropped = map[string]int{}
+		}
+		s.dropped[f.rel] += len(stack) - UndoDepth
 		stack = stack[len(stack)-UndoDepth:]
 	}
 	s.undo[f.rel] = stack

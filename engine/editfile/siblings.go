@@ -72,7 +72,7 @@ func (s *Session) ReadFile(ctx context.Context, params []byte) (*Result, error) 
 	}
 	if n > 0 {
 		if fit := fitLines(b.s, offset, last, MaxOutput); fit < last {
-			return nil, tooLong(f.abs, offset, last, fit, fmt.Sprintf("offset %d with limit %d", offset, fit-offset+1))
+			return nil, tooLong(f.abs, b.s, offset, last, fit, func(from, to int) string { return fmt.Sprintf("offset %d with limit %d", from, to-from+1) })
 		}
 	}
 	var out strings.Builder

@@ -22,8 +22,11 @@ func (s *Session) undoEdit(p *Params) (*Result, error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	s.mu.Lock()
-	stack := s.undo[rel]
+	stack, dropped := s.undo[rel], s.dropped[rel]
 	s.mu.Unlock()
+	if len(stack) == 0 && dropped > 0 {
+		return nil, fault.New(fault.NotFound, "nothing more to undo for %s: a session keeps the last %d edits of a file, and the %d before them were not kept, so they cannot be undone; to go back further, view the file and edit it (or restore it with git)", abs, UndoDepth, dropped)
+	}
 	if len(stack) == 0 {
 		return nil, fault.New(fault.NotFound, "nothing to undo for %s: this session has not edited it (or has undone every edit)", abs)
 	}

@@ -90,7 +90,7 @@ func (s *Session) view(p *Params) (*Result, error) {
 	}
 	if n > 0 {
 		if fit := fitLines(b.s, first, last, MaxOutput); fit < last {
-			return nil, tooLong(f.abs, first, last, fit, fmt.Sprintf("view_range [%d, %d]", first, fit))
+			return nil, tooLong(f.abs, b.s, first, last, fit, func(from, to int) string { return fmt.Sprintf("view_range [%d, %d]", from, to) })
 		}
 	}
 	s.markSeen(f.rel, f.rev)

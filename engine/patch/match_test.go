@@ -227,13 +227,16 @@ func TestApply(t *testing.T) {
 			name:  "context lines keep their own terminators in a mixed file",
 			file:  "a\r\nb\nc\r\nd\n",
 			hunks: []Hunk{{Old: []string{"a", "b", "c", "d"}, New: ls("a", "B", "c", "D")}},
-			want:  "a\r\nB\nc\r\nD\n",
+			// B and D take the ending of the kept lines around them (a
+			// and c, c alone): CRLF.
+			want: "a\r\nB\r\nc\r\nD\r\n",
 		},
 		{
 			name:  "a file line ending in CR matches and is kept",
 			file:  "x\r\r\ny\n",
 			hunks: []Hunk{{Old: []string{"x", "y"}, New: ls("x", "Y")}},
-			want:  "x\r\r\nY\n",
+			// Y takes the ending of the kept line before it: CRLF.
+			want: "x\r\r\nY\r\n",
 		},
 		{
 			name:  "BOM is kept",

@@ -78,24 +78,27 @@ func Parse(data []byte) (*Doc, error) {
 // first offending byte. Every entry that writes content applies this rule,
 // the one acquisition applies when it reads a file.
 func Check(data []byte) error {
-	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return fmt.Errorf("%w at byte %d", ErrBinary, i)
-	}
-	if utf8.Valid(data) {
+	if bytes.IndexByte(data, 0) < 0 && utf8.Valid(data) {
 		return nil
 	}
-	return fmt.Errorf("%w: invalid byte at offset %d", ErrNotUTF8, invalidAt(string(data)))
+	return CheckString(string(data))
 }
 
 // CheckString is [Check] for a string.
 func CheckString(s string) error {
+	if strings.HasPrefix(s, "\xff\xfe") || strings.HasPrefix(s, "\xfe\xff") {
+		return fmt.Errorf("%w: it is UTF-16 text (it starts with a UTF-16 byte-order mark), and devbroker reads and writes UTF-8: convert it first (iconv -f UTF-16 -t UTF-8)", ErrNotUTF8)
+	}
 	if i := strings.IndexByte(s, 0); i >= 0 {
 		return fmt.Errorf("%w at byte %d", ErrBinary, i)
 	}
 	if utf8.ValidString(s) {
 		return nil
 	}
-	return fmt.Errorf("%w: invalid byte at offset %d", ErrNotUTF8, invalidAt(s))
+	off := invalidAt(s)
+	line := strings.Count(s[:off], "\n") + 1
+	col := utf8.RuneCountInString(s[strings.LastIndexByte(s[:off], '\n')+1:off]) + 1
+	return fmt.Errorf("%w: byte 0x%02x at line %d, column %d (byte offset %d) is not UTF-8: the file is in another encoding (Latin-1 or Windows-1252, for one), and devbroker reads and writes UTF-8: convert it first (iconv -f LATIN1 -t UTF-8)", ErrNotUTF8, s[off], line, col, off)
 }
 
 // invalidAt is the offset of the first byte of s that is not valid UTF-8.

@@ -81,8 +81,8 @@ type LineReplacement struct {
 
 // ReplaceMany applies non-overlapping replacements given in ascending order
 // of Start. A replacement line without a terminator takes, in a file with
-// mixed terminators, that of the lines it replaces when they agree, else
-// that of the kept lines around it (before and after) when they agree,
+// mixed terminators, that of the kept lines around it (before and after)
+// when they agree, else that of the lines it replaces when they agree,
 // else the file's dominant one; in an all-LF or all-CRLF file, the file's. The result keeps
 // the original's final-newline state, except that a replacement with
 // FinalNewline that reaches the end of a file without one gives it one. It
@@ -165,14 +165,11 @@ func (d *Doc) ReplaceMany(reps []LineReplacement) *Doc {
 }
 
 // eolAround is the terminator a line written in place of lines
-// [start, end) takes in a mixed file: that of the lines it replaces, when
-// they all have the same; else that of the line before and of the line
-// after, those of the two that exist and have one, when they agree; else
-// the dominant one.
+// [start, end) takes in a mixed file: that of the kept lines around it
+// (the line before and the line after, those that exist and have one)
+// when they agree; else that of the lines it replaces when they all have
+// the same; else the dominant one.
 func (d *Doc) eolAround(start, end int) string {
-	if e := d.commonEOL(start, end); e != "" {
-		return e
-	}
 	var got []string
 	if start > 0 {
 		got = append(got, d.eolOf(start-1))
@@ -181,6 +178,9 @@ func (d *Doc) eolAround(start, end int) string {
 		got = append(got, d.eolOf(end))
 	}
 	if e := agree(got); e != "" {
+		return e
+	}
+	if e := d.commonEOL(start, end); e != "" {
 		return e
 	}
 	return d.EOL()

@@ -26,7 +26,7 @@ func refReplaceMany(bom bool, lines []Line, reps []LineReplacement) string {
 	final := len(lines) == 0 || lines[len(lines)-1].EOL != ""
 	mixed := crlf > 0 && lf > 0
 	// around is the terminator a new line of r takes in a mixed file: the
-	// replaced lines', when they agree, else the neighbours', else eol.
+	// neighbours', when they agree, else the replaced lines', else eol.
 	around := func(r LineReplacement) string {
 		if !mixed {
 			return eol
@@ -44,9 +44,6 @@ func refReplaceMany(bom bool, lines []Line, reps []LineReplacement) string {
 			}
 			return got
 		}
-		if e := one(lines[r.Start:r.End]); e != "" {
-			return e
-		}
 		var nb []Line
 		if r.Start > 0 {
 			nb = append(nb, lines[r.Start-1])
@@ -55,6 +52,9 @@ func refReplaceMany(bom bool, lines []Line, reps []LineReplacement) string {
 			nb = append(nb, lines[r.End])
 		}
 		if e := one(nb); e != "" {
+			return e
+		}
+		if e := one(lines[r.Start:r.End]); e != "" {
 			return e
 		}
 		return eol
