@@ -2,8 +2,12 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"maps"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -154,5 +158,69 @@ func TestNoPathsOverTheLimits(t *testing.T) {
 	}
 	if !strings.Contains(r.Error.Message, "or pass paths naming the files to check") {
 		t.Errorf("message %q", r.Error.Message)
+	}
+}
+
+// benchNoPaths measures a check without paths on a root of n Go files
+// (about 1 KiB each, 50 to a directory), warm: the engine already holds
+// them from an earlier such check, as a session's second check does. The
+// capabilities answer at once, so this is the engine's cost alone: the
+// walk, reading every file again and comparing it with the workspace's.
+// withPaths measures a check of one file instead, for the ratio.
+func benchNoPaths(b *testing.B, n int, withPaths bool) {
+	files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}
+	for i := range n {
+		files[fmt.Sprintf("p%03d/f%d.go", i/50, i)] = fmt.Sprintf("package p%03d\n\n", i/50) + strings.Repeat("// a comment line of filler text\n", 32)
+	}
+	caps := &rootCaps{ext: ".go"}
+	lim := workspace.Limits{MaxFiles: n + 10, MaxTotalBytes: 1 << 30}
+	e, _ := setup(b, files, Options{Capabilities: caps, Limits: lim})
+	src := `{"paths": [], "ops": [{"step": "check", "args": {}}]}`
+	if withPaths {
+		src = `{"paths": ["p000/f0.go"], "ops": [{"step": "check", "args": {}}]}`
+	}
+	p, err := ParsePlan([]byte(src))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if r := e.Run(context.Background(), p); !r.OK { // warm
+		b.Fatal(r.Error)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		caps.reqs = caps.reqs[:0]
+		if r := e.Run(context.Background(), p); !r.OK {
+			b.Fatal(r.Error)
+		}
+	}
+}
+
+func BenchmarkCheckWithoutPaths1000(b *testing.B)  { benchNoPaths(b, 1000, false) }
+func BenchmarkCheckWithoutPaths16000(b *testing.B) { benchNoPaths(b, 16000, false) }
+func BenchmarkCheckOneFileIn1000(b *testing.B)     { benchNoPaths(b, 1000, true) }
+
+// BenchmarkFloorReadAll1000 is the floor of a check without paths on
+// 1,000 files: a bare filepath.WalkDir and os.ReadFile of each, in the
+// same tree as BenchmarkCheckWithoutPaths1000.
+func BenchmarkFloorReadAll1000(b *testing.B) {
+	files := map[string]string{}
+	for i := range 1000 {
+		files[fmt.Sprintf("p%03d/f%d.go", i/50, i)] = fmt.Sprintf("package p%03d\n\n", i/50) + strings.Repeat("// a comment line of filler text\n", 32)
+	}
+	_, root := setup(b, files, Options{})
+	b.ResetTimer()
+	for b.Loop() {
+		n := 0
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			n += len(data)
+			return err
+		})
+		if err != nil || n == 0 {
+			b.Fatal(err)
+		}
 	}
 }
