@@ -56,6 +56,15 @@
 //	.devbroker.toml:12:1: drivers.shellcheck.timeout: not a duration like "30s" or "2m": "30"
 //	.devbroker.toml:4:9: languages.shell.lint[1]: driver "shfmt" is not defined under [drivers]; defined: gofumpt, shellcheck, staticcheck
 //
+// In a root you trust, such a problem stops every command (exit 2): a
+// configuration you trusted must apply as written. In a root you have not
+// trusted, the project's file would not apply anyway: the problem is a
+// warning that names the file and the error, and the command runs on the
+// embedded defaults and your own configuration. devbroker trust refuses a
+// file that does not load. Every command in a root whose project file is
+// ignored says so once on stderr, with what the file would run and how to
+// trust it.
+//
 // Keys left unset take the defaults their documentation gives; the loader
 // fills them in, so consumers see them.
 //

@@ -58,6 +58,9 @@ func Load(root string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.Invalid != nil {
+		return nil, p.Invalid
+	}
 	return p.Config, nil
 }
 

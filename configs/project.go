@@ -48,6 +48,12 @@ type Project struct {
 	// Warnings say what of the configuration could not be used, and why
 	// (a user configuration that cannot be read).
 	Warnings []string
+	// Invalid is why the project's own layers (its .devbroker.toml, and
+	// configuration files of the user's tools inside the root) do not
+	// load: a syntax error, an unknown key. Config is then Untrusted. An
+	// untrusted root works on without them, and says so; a trusted root
+	// must not (the error is the answer).
+	Invalid error
 }
 
 // Command is one driver of a project file that names what runs: a driver
@@ -147,7 +153,11 @@ func LoadProject(root string) (*Project, error) {
 	}
 	m, err := load(layers[0], layers[1:]...)
 	if err != nil {
-		return nil, err
+		// The project's own layers do not load: until the root is
+		// trusted they would not apply anyway, so the caller decides
+		// (a warning then, an error once trusted).
+		p.Invalid = err
+		return p, nil
 	}
 	p.Config = m.cfg
 	if userInside != nil {

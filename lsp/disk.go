@@ -1,12 +1,18 @@
 package lsp
 
-// This file defines how a server learns about changes on disk: changes
-// devbroker makes itself ([Server.FilesChanged]) and changes the watcher
-// saw, sent as one workspace/didChangeWatchedFiles before each request,
-// filtered by the watchers the server registered.
+// This file defines how a server learns about changes on disk: what the
+// verification of its inputs found (verify.go), the changes devbroker
+// makes itself ([Server.FilesChanged]) and the watcher's events, sent as
+// one workspace/didChangeWatchedFiles before each request. A server whose
+// [Inputs.ActsOn] is set (gopls) is sent every change it acts on, inside
+// the root or out, whatever globs it registered, and is made to load its
+// workspace again ([Inputs.Reload]) when another input changed; any other
+// server gets the changes under the root its registered watchers ask for.
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,7 +34,9 @@ const (
 
 // FilesChanged tells the server that the files at paths (absolute) were
 // written, created, removed or renamed on disk. Paths outside the root are
-// ignored. The server is told before its next request; FilesChanged never
+// ignored. The server is told before its next request (with every path it
+// knows the file by: the verification finds the symlinks to it); a hint,
+// as the verification finds every change by itself. FilesChanged never
 // waits for a request in flight.
 func (s *Server) FilesChanged(paths []string) {
 	s.mu.Lock()
@@ -44,18 +52,33 @@ func (s *Server) FilesChanged(paths []string) {
 	}
 }
 
+// errRestart says the server's process must be replaced before the
+// request: it would not read a changed file again ([Inputs.MtimeCache]).
+var errRestart = errors.New("the server must read the disk again")
+
 // flushDisk sends the changes collected since the last request (see
-// [Server.collect]). Called with the semaphore held.
+// [Server.collect]), or returns errRestart. Called with the semaphore
+// held.
 func (s *Server) flushDisk(ctx context.Context, in *instance) error {
 	changes, err := s.collect(ctx)
 	if err != nil {
 		return err
 	}
+	if same := s.track.takeSameTime(); s.cfg.Inputs.MtimeCache {
+		for p := range same {
+			if matchesAny(s.cfg.Inputs.ActsOn, p) {
+				return errRestart // the new process reads the disk: changes is moot
+			}
+		}
+	}
 	s.dropChanged(changes)
 	if len(changes) > 0 {
 		s.atDisk = nil
 	}
-	events := s.fileEvents(in, changes)
+	events, reload := s.fileEvents(in, changes)
+	if reload && s.cfg.Inputs.Reload != "" {
+		events = append(events, fileEvent{URI: URI(s.cfg.Inputs.Reload), Type: fileChanged})
+	}
 	if len(events) == 0 {
 		return nil
 	}
@@ -72,10 +95,15 @@ func (s *Server) flushDisk(ctx context.Context, in *instance) error {
 	return err
 }
 
-// fileEvents turns collected changes into the events the server watches:
-// a path that is gone is deleted, one whose creation was seen is created,
-// any other changed. A path that resolves outside the root is left out.
-func (s *Server) fileEvents(in *instance, changes map[string]bool) []fileEvent {
+// fileEvents turns collected changes into the events the server is sent:
+// a path that is gone (or a symlink that no longer resolves) is deleted,
+// one whose creation was seen is created, any other changed. A path under
+// the root that resolves outside it is left out (the server is not shown
+// what such a symlink reaches). With [Inputs.ActsOn], the changes the
+// server acts on are sent and reload says another input changed (for Go,
+// one the go command may read: see goInput); without,
+// the changes under the root that its registered watchers cover.
+func (s *Server) fileEvents(in *instance, changes map[string]bool) (out []fileEvent, reload bool) {
 	paths := make([]string, 0, len(changes))
 	for p := range changes {
 		paths = append(paths, p)
@@ -85,21 +113,89 @@ func (s *Server) fileEvents(in *instance, changes map[string]bool) []fileEvent {
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
 	}
-	var out []fileEvent
+	acts := s.cfg.Inputs.ActsOn
+	embeds := map[string]bool{}
 	for _, p := range paths {
+		inRoot := under(s.cfg.Root, p)
 		typ := fileChanged
-		if _, err := os.Lstat(p); err != nil {
+		if _, err := os.Stat(p); err != nil {
 			typ = fileDeleted
-		} else if !insideRoot(root, p) {
+		} else if inRoot && !insideRoot(root, p) {
 			continue
 		} else if changes[p] {
 			typ = fileCreated
 		}
-		if in.watches(p, typ) {
+		switch {
+		case acts == nil:
+			if inRoot && in.watches(p, typ) {
+				out = append(out, fileEvent{URI: URI(p), Type: typ})
+			}
+		case matchesAny(acts, p):
 			out = append(out, fileEvent{URI: URI(p), Type: typ})
+		case !reload && s.cfg.Inputs.Go:
+			reload = goInput(s.cfg.Root, p, embeds)
+		default:
+			reload = true
 		}
 	}
-	return out
+	return out, reload
+}
+
+// goInput reports whether a changed file that is not Go source may be an
+// input of the go command: a C, C++, assembly, SWIG or object file (cgo
+// and the assembler read them), or a file under a package directory whose
+// Go files embed files (//go:embed; a pattern may name a subdirectory),
+// looking up to the module's directory (the one with go.mod) or the root.
+// A log file or a README is none, and costs no reload. embeds caches, by
+// directory, whether its Go files have an embed directive.
+func goInput(root, p string, embeds map[string]bool) bool {
+	ext := filepath.Ext(p)
+	if ext == ".c" || ext == ".h" || slices.Contains(BlindSources, ext) {
+		return true
+	}
+	for dir := filepath.Dir(p); ; dir = filepath.Dir(dir) {
+		has, ok := embeds[dir]
+		if !ok {
+			has = embedsIn(dir)
+			embeds[dir] = has
+		}
+		if has {
+			return true
+		}
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil || dir == root || filepath.Dir(dir) == dir {
+			return false
+		}
+	}
+}
+
+// embedsIn reports whether a Go file in dir has a //go:embed directive.
+func embedsIn(dir string) bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if e.IsDir() || filepath.Ext(e.Name()) != ".go" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err == nil && bytes.Contains(data, []byte("//go:embed")) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchesAny reports whether one of globs matches p's slash-separated
+// absolute path (without its leading slash or volume).
+func matchesAny(globs []string, p string) bool {
+	slash := strings.TrimPrefix(filepath.ToSlash(strings.TrimPrefix(p, filepath.VolumeName(p))), "/")
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(g, slash); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // insideRoot reports whether p, with every symlink resolved, is under

@@ -33,30 +33,27 @@
 // reported.
 //
 // A server also follows the disk for the files it has not open, which it
-// would otherwise keep reading from its first copy. While a server runs,
-// a watcher (fsnotify, Linux only) watches every directory of its root
-// but VCS metadata and node_modules, adding new directories as they
-// appear, up to [MaxWatchedDirs]; [Server.FilesChanged] reports the
-// changes devbroker makes itself. Before each request the watcher is
-// flushed with a barrier: a file created in a private directory on the
-// same (ordered) inotify queue, whose event arrives after those of every
-// write that completed before it. The collected changes go out as one
-// workspace/didChangeWatchedFiles, limited to the globs the server
-// registered through client/registerCapability (all of them if it
-// registered none), and never for a path that resolves outside the root.
-// The barrier fails only after a while in which the watcher handled
-// nothing, so walking a large new directory delays it without failing it.
-// Without a watcher (another platform, [Config.NoWatch]) only
-// FilesChanged reaches the server, and [Server.WatchStatus] says so.
-// The watcher also records the symlinks under the root, which
-// [Server.Links] hands to callers that must hide those leaving it, so
-// that they need not walk the root per request. A
-// watcher that fails (inotify limits, a barrier that gives up) is started
-// again by a later request, with a growing wait if it cannot start (one
-// stopped by the system's inotify limits waits for the next process); the
-// request that gives it up and the one that starts it again report every
-// file under the root, the latter also the files gone since, so the
-// server misses nothing done meanwhile.
+// would otherwise keep reading from its first copy. Before each request
+// every input of its answer is checked against the disk by metadata
+// (verify.go: size, modification and change times, inode, device, mode,
+// a symlink's target's; a racy stamp's content hash): every file under
+// the root but VCS metadata and, for a Go server ([Inputs.Go]), the go
+// command's inputs outside it (goinputs.go). What changed goes out as one
+// workspace/didChangeWatchedFiles, by every path the server knows the file
+// by (a symlink and its target): to gopls every change it acts on,
+// wherever it is, followed by a reload when another input changed
+// ([Inputs.ActsOn], [Inputs.Reload]), and a new process when a file kept
+// its inode and mtime ([Inputs.MtimeCache]); to another server the
+// changes under the root it registered watchers for; never a path that
+// resolves outside the root through a symlink under it. An input that
+// cannot be checked is reported by [Server.Unverified]. Events are hints:
+// [Server.FilesChanged] reports the changes devbroker makes itself, and
+// on Linux a watcher (fsnotify) over the root, restarted after a failure,
+// reports other programs' changes; without either (another platform,
+// [Config.NoWatch]) nothing is missed. The same check gives
+// [Server.Links], the symlinks under the root, to callers that must hide
+// those leaving it, and [Server.Blind], the packages holding sources gopls
+// never compiles.
 //
 // A server's work-done progress ($/progress after
 // window/workDoneProgress/create; gopls's "Setting up workspace: Loading

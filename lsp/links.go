@@ -1,61 +1,58 @@
 package lsp
 
 // This file defines [Server.Links]: the symlinks under the root as the
-// disk watcher knows them, so that a caller that must not show the server
-// what a symlink leaving the root reaches (see capabilities/lspdriver)
-// need not walk the whole root before every request; and [Began], which
-// lets the barrier of that call serve the rest of the request.
+// latest check of the inputs found them (verify.go), so that a caller that
+// must not show the server what a symlink leaving the root reaches (see
+// capabilities/lspdriver) need not walk the whole root again; and
+// [Began], which lets that check serve the rest of the request.
 
 import (
 	"context"
 	"path/filepath"
-	"slices"
+	"strings"
 	"time"
 )
 
 // Links returns the workspace paths (slash-separated, relative to the
-// root) of the symlinks under the root, outside the directories never
-// watched (VCS metadata, node_modules), as the running disk watcher knows
-// them once every change completed before the call has reached it (a
-// barrier), and true. It may list paths that are no longer symlinks; it
-// misses none. It returns false when the watcher cannot tell: none runs
-// (not started yet, turned off, failed, another platform), events were
-// lost, or some directories are not watched. The caller then walks the
-// root itself.
+// root) of the symlinks under the root, outside VCS metadata and
+// node_modules, as a check of the inputs that began after ctx's request
+// began (see [Began]) found them, running one if none did, and true. It
+// may list paths that are no longer symlinks; it misses none. It returns
+// false when that check could not see every input: the caller then walks
+// the root itself.
 func (s *Server) Links(ctx context.Context) ([]string, bool) {
-	s.mu.Lock()
-	w := s.watch
-	s.mu.Unlock()
-	if w == nil || w.barrier(ctx) != nil {
+	s.verify(ctx)
+	if !s.track.verified() {
 		return nil, false
 	}
-	return w.knownLinks()
-}
-
-// knownLinks returns the symlinks the watcher saw, relative to its root,
-// sorted; false when it may have missed some.
-func (w *watcher) knownLinks() ([]string, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.lost || w.problem != "" || w.broken != nil || w.err != nil {
-		return nil, false
-	}
-	out := make([]string, 0, len(w.links))
-	for p := range w.links {
-		if rel, err := filepath.Rel(w.root, p); err == nil && filepath.IsLocal(rel) {
-			out = append(out, filepath.ToSlash(rel))
+	var out []string
+	for _, p := range s.track.symlinks() {
+		rel, err := filepath.Rel(s.cfg.Root, p)
+		if err != nil || !filepath.IsLocal(rel) || inNodeModules(rel) {
+			continue
 		}
+		out = append(out, filepath.ToSlash(rel))
 	}
-	slices.Sort(out)
 	return out, true
 }
 
-// Began returns ctx marked with the time a request began. A barrier
-// (see [watcher.barrier]) that started after that, for this request or
-// another, has seen every change completed before the request began: the
-// request's later barriers are spared ([Server.Links] and the changes
-// collected before each call then share one). A caller marks a request
-// once, before it asks the server anything.
+// inNodeModules reports whether the relative path rel is under a
+// node_modules directory.
+func inNodeModules(rel string) bool {
+	for _, part := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
+		if part == "node_modules" {
+			return true
+		}
+	}
+	return false
+}
+
+// Began returns ctx marked with the time a request began. A check of the
+// inputs (verify.go) or a watcher barrier that started after that, for
+// this request or another, has seen every change completed before the
+// request began: the request's later ones are spared ([Server.Links] and
+// the changes collected before each call then share one). A caller marks
+// a request once, before it asks the server anything.
 func Began(ctx context.Context) context.Context {
 	return context.WithValue(ctx, beganKey{}, time.Now())
 }

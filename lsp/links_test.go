@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -29,14 +30,18 @@ func walkLinks(t *testing.T, root string) []string {
 	return out
 }
 
-// TestWatcherLinks: the watcher knows every symlink under the root that a
-// walk would find, through creations, new directories, removals, a file
-// moved over a link and a directory moved away; once it lost events it
-// cannot tell.
-func TestWatcherLinks(t *testing.T) {
-	if !watchable {
-		t.Skip("no disk watcher on this platform")
+// TestScanLinks: the check of the inputs knows every symlink under the
+// root that a walk would find (outside VCS metadata and node_modules),
+// through creations, new directories, removals, a file moved over a link
+// and a directory moved away, with or without a watcher; once it cannot
+// see every input it cannot tell.
+func TestScanLinks(t *testing.T) {
+	for _, noWatch := range []bool{false, true} {
+		t.Run(fmt.Sprintf("nowatch=%v", noWatch), func(t *testing.T) { testScanLinks(t, noWatch) })
 	}
+}
+
+func testScanLinks(t *testing.T, noWatch bool) {
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	outside := t.TempDir()
 	link := func(target, p string) {
@@ -51,11 +56,9 @@ func TestWatcherLinks(t *testing.T) {
 	mkfile(t, filepath.Join(root, "a/a.go"), "package a\n")
 	link(outside, filepath.Join(root, "a/out"))
 	link("../outside", filepath.Join(root, ".git/x"))
-	w, err := newWatcher(root, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.close()
+	s := NewServer(Config{Name: "test", Root: root, NoWatch: noWatch})
+	defer s.stopWatch()
+	s.freshWatch()
 	steps := []struct {
 		name string
 		do   func()
@@ -76,32 +79,31 @@ func TestWatcherLinks(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, nil},
-		{"in a skipped directory", func() { link(outside, filepath.Join(root, "node_modules/m")) }, nil},
+		{"in node_modules", func() { link(outside, filepath.Join(root, "node_modules/m")) }, nil},
 	}
 	for _, st := range steps {
 		st.do()
-		if err := w.barrier(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		got, ok := w.knownLinks()
+		got, ok := s.Links(Began(context.Background()))
 		if !ok || !slices.Equal(got, st.want) || !slices.Equal(got, walkLinks(t, root)) {
 			t.Fatalf("%s: got %v (ok %v), want %v (a walk finds %v)", st.name, got, ok, st.want, walkLinks(t, root))
 		}
 	}
-	w.mu.Lock()
-	w.lost = true // as after an event overflow
-	w.mu.Unlock()
-	if _, ok := w.knownLinks(); ok {
-		t.Fatal("after lost events the watcher still claims to know every link")
+	s.track.max = 3 // fewer than the inputs: the check cannot see them all
+	if _, ok := s.Links(context.Background()); ok {
+		t.Fatal("a check over the cap still claims to know every link")
 	}
 }
 
-// TestServerLinks: without a running watcher a server cannot tell, and
-// the caller walks.
+// TestServerLinks: a server that never started knows the root's links
+// too: the check of the inputs needs no process.
 func TestServerLinks(t *testing.T) {
-	s := NewServer(Config{Name: "test", Root: t.TempDir()})
-	if _, ok := s.Links(context.Background()); ok {
-		t.Fatal("a server that never started claims to know the root's links")
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	if err := os.Symlink("x", filepath.Join(root, "l")); err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(Config{Name: "test", Root: root})
+	if got, ok := s.Links(context.Background()); !ok || !slices.Equal(got, []string{"l"}) {
+		t.Fatalf("a server that never started: links %v (ok %v), want [l]", got, ok)
 	}
 }
 

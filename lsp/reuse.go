@@ -13,13 +13,13 @@ package lsp
 // answer: gopls is not asked again ([SettleReused]). The documents are
 // still synced (the server keeps what the request states).
 //
-// "Nothing changed on disk" is the disk watcher's word, after the barrier
-// every request passes ([Server.collect]): any change collected, from the
-// watcher or [Server.FilesChanged], drops the answer, and so does a
-// watcher that cannot tell (none running, events lost, directories left
-// out). Only a complete answer is kept: settled by the barrier, nothing
-// stale, the server not busy. A restart starts a new instance, which
-// never reuses another's answer.
+// "Nothing changed on disk" is the verification's word (verify.go): the
+// metadata of every input, inside the root and out, checked before every
+// request. Any change found (or told by [Server.FilesChanged] or the
+// watcher) drops the answer, and so does a check that could not verify
+// every input. Only a complete answer is kept: settled by the barrier,
+// nothing stale, the server not busy. A restart starts a new instance,
+// which never reuses another's answer.
 //
 // Nor is an answer with an error kept: errors are where what the watcher
 // cannot see shows (a module missing from the module cache, a go.sum
@@ -61,12 +61,12 @@ func (s *Server) diskState() map[string]sentState {
 
 // remember keeps rep (settled by the barrier) for reuse, in place of the
 // answer kept before, when it is a complete answer about documents all at
-// disk content that the watcher vouches for. Another answer leaves the
+// disk content, and the check of the inputs verified them all. Another answer leaves the
 // kept one: it describes other documents, and only the disk changing
 // (or another process) makes it wrong.
 func (s *Server) remember(in *instance, uris []string, rep *Report) {
 	docs := s.diskState()
-	if docs == nil || rep.Indexing || len(rep.Stale) > 0 || hasErrors(rep) || !s.watchComplete() {
+	if docs == nil || rep.Indexing || len(rep.Stale) > 0 || hasErrors(rep) || !s.track.verified() {
 		return
 	}
 	s.atDisk = &diskAnswer{in: in, uris: uris, docs: docs, rep: cloneFiles(rep)}
@@ -74,11 +74,12 @@ func (s *Server) remember(in *instance, uris []string, rep *Report) {
 
 // reuse fills rep from the kept answer and reports true when it answers
 // this request: the same server process, the same files asked about, the
-// same open documents, all at disk content, and a watcher that vouches
-// for the disk. rep's versions and kept documents are the request's own.
+// same open documents, all at disk content, and nothing changed on disk
+// since (any change found drops the kept answer: see flushDisk), every
+// input verified. rep's versions and kept documents are the request's own.
 func (s *Server) reuse(in *instance, uris []string, rep *Report) bool {
 	a := s.atDisk
-	if a == nil || a.in != in || !slices.Equal(a.uris, uris) || !s.watchComplete() {
+	if a == nil || a.in != in || !slices.Equal(a.uris, uris) || !s.track.verified() {
 		return false
 	}
 	if docs := s.diskState(); docs == nil || !maps.Equal(docs, a.docs) {
@@ -109,18 +110,4 @@ func cloneFiles(rep *Report) *Report {
 		out.Files[p] = slices.Clone(ds)
 	}
 	return out
-}
-
-// watchComplete reports whether the disk watcher runs and has missed
-// nothing: no events lost, every directory watched.
-func (s *Server) watchComplete() bool {
-	s.mu.Lock()
-	w := s.watch
-	s.mu.Unlock()
-	if w == nil {
-		return false
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return !w.lost && !w.rescan && w.problem == "" && w.broken == nil && w.err == nil
 }

@@ -1,21 +1,20 @@
 package lsp
 
-// This file defines the disk watcher's life: it starts with the server's
+// This file defines the disk watcher's life (it starts with the server's
 // process, is given up when it fails, and is started again by a later
-// request; the rescan then tells the server what changed while it was
-// down.
+// request) and what is collected for the server before each request: the
+// verification's changes (verify.go), devbroker's own, and the watcher's
+// events as hints.
 
 import (
 	"context"
 	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"syscall"
 	"time"
 )
 
-// A watcher that failed while running is started again by the next
+// The watcher's events are hints (verify.go finds every change without
+// them). A watcher that failed while running is started again by the next
 // request; one that could not start (or failed again right after a
 // restart) is tried again watchRetryFirst later, the wait doubling with
 // every failure in a row up to watchRetryMax.
@@ -24,12 +23,10 @@ const (
 	watchRetryMax   = time.Minute
 )
 
-// maxRescan bounds the files a rescan lists.
-const maxRescan = 100000
-
-// WatchStatus says why changes made by other programs under the root may
-// not reach the server, and when a failed watcher is started again, or ""
-// when the watcher covers the root (or the server has not started yet).
+// WatchStatus says why the disk watcher, whose events are hints, does not
+// run, and when a failed one is started again, or "" when it covers the
+// root (or the server has not started yet). Changes are found without it
+// (see [Server.Unverified]).
 func (s *Server) WatchStatus() string {
 	s.mu.Lock()
 	w, problem := s.watch, s.watchProblem
@@ -48,13 +45,12 @@ func (s *Server) WatchStatus() string {
 	if problem == "" {
 		return ""
 	}
-	return "changes made outside devbroker under the root may not be seen by " + s.cfg.Name + " (" + problem + "); devbroker's own writes are always sent"
+	return "no disk watcher for " + s.cfg.Name + " (" + problem + "); changes on disk are still found before every request by the metadata of every input"
 }
 
 // startWatch starts a watcher if there is none and one may run: not
-// turned off, on Linux, and not while waiting after a failure. A watcher
-// started after a failure owes the server a rescan. Called with the
-// semaphore held.
+// turned off, on Linux, and not while waiting after a failure. Called
+// with the semaphore held.
 func (s *Server) startWatch() {
 	s.mu.Lock()
 	try := false
@@ -92,7 +88,6 @@ func (s *Server) startWatch() {
 		return
 	}
 	s.watch, s.watchProblem = w, ""
-	s.rescanDue = s.rescanDue || s.watchFails > 0
 }
 
 // systemLimit reports whether err is the system's inotify limits: watches
@@ -104,7 +99,7 @@ func systemLimit(err error) bool {
 // watchFailed records that the watcher failed (while running, or at its
 // start) and when to try again.
 func (s *Server) watchFailed(problem string, running bool) {
-	s.log.Warn("no disk watcher for now; only devbroker's own writes reach the server", "root", s.cfg.Root, "problem", problem)
+	s.log.Warn("no disk watcher for now; changes are found by the metadata check alone", "root", s.cfg.Root, "problem", problem)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.watch, s.watchProblem = nil, problem
@@ -124,24 +119,20 @@ func retryWait(fails int, running bool) time.Duration {
 	return min(watchRetryFirst<<min(fails-1, 8), watchRetryMax)
 }
 
-// freshWatch prepares the watcher for a process about to start, which
-// reads the disk: nothing collected so far needs sending, and while the
-// watcher is down the files on disk now are the ones to compare with
-// when it is back. Called with the semaphore held.
+// freshWatch prepares for a process about to start, which reads the
+// disk: nothing collected so far needs sending, and the inputs are
+// scanned now, so that the next request's scan reports what changes from
+// here on. Called with the semaphore held.
 func (s *Server) freshWatch() {
 	s.startWatch()
+	s.track.scan()
+	s.track.takeSameTime()
 	s.mu.Lock()
-	w, down := s.watch, s.watch == nil && s.watchFails > 0
-	s.disk, s.rescanDue, s.seen = map[string]bool{}, false, nil
+	w := s.watch
+	s.disk = map[string]bool{}
 	s.mu.Unlock()
 	if w != nil {
 		w.take()
-	}
-	if down {
-		seen := s.listFiles()
-		s.mu.Lock()
-		s.seen = seen
-		s.mu.Unlock()
 	}
 }
 
@@ -150,7 +141,7 @@ func (s *Server) freshWatch() {
 func (s *Server) stopWatch() {
 	s.mu.Lock()
 	w := s.watch
-	s.watch, s.watchProblem, s.watchFails, s.rescanDue, s.seen = nil, "", 0, false, nil
+	s.watch, s.watchProblem, s.watchFails = nil, "", 0
 	s.watchLimit = false
 	s.mu.Unlock()
 	if w != nil {
@@ -158,100 +149,63 @@ func (s *Server) stopWatch() {
 	}
 }
 
-// collect returns the changes to send before a request: the watcher's,
-// after a barrier, and devbroker's own. A watcher that fails is given up
-// and every file under the root is reported; a watcher started again
-// reports every file too, and the files gone since it went down as
-// deleted. A request cancelled meanwhile leaves everything for the next
-// one. Called with the semaphore held.
+// collect returns the changes to send before a request: the
+// verification's (see verify.go), devbroker's own (FilesChanged) and the
+// watcher's events, which are hints. A watcher that failed is given up
+// and started again later. Called with the semaphore held.
 func (s *Server) collect(ctx context.Context) (map[string]bool, error) {
-	s.startWatch()
-	s.mu.Lock()
-	w, all := s.watch, s.rescanDue
-	s.mu.Unlock()
-	changes, dropped := map[string]bool{}, false
-	if w != nil {
-		err := w.barrier(ctx)
-		if err != nil && ctx.Err() != nil {
-			return nil, err // the request ended, not the watcher
-		}
-		var lost bool
-		changes, lost = w.take()
-		all = all || lost
-		if err != nil {
-			s.watchFailed("the disk watcher failed: "+err.Error(), true)
-			w.close()
-			all, dropped = true, true
-		}
+	if err := ctx.Err(); err != nil {
+		return nil, err // the request ended: everything stays for the next one
 	}
+	s.startWatch()
+	s.verify(ctx)
 	s.mu.Lock()
-	for p, created := range s.disk {
+	w, changes := s.watch, s.disk
+	s.disk = map[string]bool{}
+	s.mu.Unlock()
+	if w == nil {
+		return changes, nil
+	}
+	if err := w.failure(); err != nil {
+		s.watchFailed("the disk watcher failed: "+err.Error(), true)
+		w.close()
+	}
+	hints, _ := w.take()
+	for p, created := range hints {
 		changes[p] = changes[p] || created
 	}
-	s.disk = map[string]bool{}
-	base := s.seen
-	s.mu.Unlock()
-	var present map[string]bool
-	if all {
-		present = s.listFiles()
-		for p := range present {
-			changes[p] = changes[p] || (base != nil && !base[p])
-		}
-		for p := range base {
-			if _, ok := changes[p]; !ok && !present[p] {
-				changes[p] = false
-			}
-		}
-	} else if w == nil && base != nil {
-		present = s.track(base, changes)
-	}
-	s.mu.Lock()
-	switch {
-	case dropped:
-		s.seen, s.rescanDue = present, false
-	case w == nil:
-		s.seen = present
-	default:
-		s.rescanDue, s.seen, s.watchFails = false, nil, 0
-	}
-	s.mu.Unlock()
 	return changes, nil
 }
 
-// track returns base (the files on disk) updated with changes.
-func (s *Server) track(base, changes map[string]bool) map[string]bool {
-	out := make(map[string]bool, len(base))
-	for p := range base {
-		out[p] = true
+// verify scans the inputs (verify.go) and adds what changed to the
+// changes for the next request, unless a scan began after ctx's request
+// began (see [Began]): that one has seen every change made before.
+func (s *Server) verify(ctx context.Context) {
+	if began, ok := ctx.Value(beganKey{}).(time.Time); ok && s.track.since(began) {
+		return
 	}
-	for p := range changes {
-		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
-			out[p] = true
-		} else {
-			delete(out, p)
-		}
+	changes, _ := s.track.scan()
+	s.mu.Lock()
+	for p, created := range changes {
+		s.disk[p] = s.disk[p] || created
 	}
-	return out
+	s.mu.Unlock()
 }
 
-// listFiles returns the files under the root (bounded by maxRescan),
-// outside the directories never watched.
-func (s *Server) listFiles() map[string]bool {
-	files := map[string]bool{}
-	_ = filepath.WalkDir(s.cfg.Root, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case len(files) >= maxRescan:
-			return filepath.SkipAll
-		case err != nil:
-			return nil
-		case d.IsDir():
-			if p != s.cfg.Root && skipDir(d.Name()) {
-				return filepath.SkipDir
-			}
-		default:
-			files[p] = true
-		}
-		return nil
-	})
-	return files
+// Blind returns the package directories (inside the root or among the
+// Go inputs outside it) holding sources gopls never compiles
+// ([BlindSources]), as the latest check of the inputs found them, and a
+// generation that changes whenever they or a file in them changes. Only
+// for a server whose [Inputs.Go] is set.
+func (s *Server) Blind() ([]string, uint64) {
+	return s.track.blindDirs()
+}
+
+// Unverified says why the server's next answer cannot be verified to
+// reflect every input as the disk holds it (a directory that cannot be
+// read, more inputs than [MaxInputs], an outside directory the build
+// reads that is gone, a go.work that does not build the root), or ""
+// when the latest check of the inputs verified them all.
+func (s *Server) Unverified() string {
+	return s.track.status()
 }

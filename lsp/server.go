@@ -90,9 +90,15 @@ type Config struct {
 	Stderr io.Writer
 	// Log receives lifecycle events (start, exit, restart); nil discards.
 	Log *slog.Logger
-	// NoWatch turns the disk watcher off: only [Server.FilesChanged]
-	// tells the server about changes on disk.
+	// NoWatch turns the disk watcher off. Changes on disk are still
+	// found before every request, by the metadata of every input
+	// (verify.go): the watcher's events are only hints.
 	NoWatch bool
+	// Inputs says what the server's answers depend on outside the root
+	// and how it is told of changes it does not act on; the zero value
+	// is the files under the root, told as the server's registered
+	// watchers ask.
+	Inputs Inputs
 }
 
 func (c *Config) section(name string) any {
@@ -162,21 +168,19 @@ type Server struct {
 	closeErr error
 	starts   int
 
-	// disk holds the paths FilesChanged reported since the last request
-	// (true: created); watch is the disk watcher while the server runs,
-	// watchProblem why there is none. After a failure (see rewatch.go),
-	// watchFails counts the failures in a row and watchNext is the
-	// earliest next try; rescanDue says a watcher started after a gap,
-	// seen lists the files on disk while there is none.
+	// disk holds the paths changed on disk since the last request (true:
+	// created): FilesChanged's and the verification's (track); watch is
+	// the disk watcher while the server runs, watchProblem why there is
+	// none. After a failure (see rewatch.go), watchFails counts the
+	// failures in a row and watchNext is the earliest next try.
 	disk         map[string]bool
+	track        *tracker
 	watch        *watcher
 	watchProblem string
 	watchStart   func(root string, log *slog.Logger) (*watcher, error)
 	watchFails   int
 	watchNext    time.Time
 	watchLimit   bool // the system's inotify limits stopped the watcher until the next process
-	rescanDue    bool
-	seen         map[string]bool
 
 	// atDisk is the last answer about documents all at disk content
 	// (reuse.go); nil when none may be reused.
@@ -195,7 +199,9 @@ func NewServer(cfg Config) *Server {
 	if cfg.Name == "" && len(cfg.Command) > 0 {
 		cfg.Name = baseName(cfg.Command[0])
 	}
-	return &Server{cfg: cfg, log: log, sem: make(chan struct{}, 1), done: make(chan struct{}), docs: map[string]*openDoc{}, disk: map[string]bool{}, watchStart: newWatcher}
+	s := &Server{cfg: cfg, log: log, sem: make(chan struct{}, 1), done: make(chan struct{}), docs: map[string]*openDoc{}, disk: map[string]bool{}, watchStart: newWatcher}
+	s.track = newTracker(&s.cfg)
+	return s
 }
 
 // Name is the server's name: what it calls itself once started, else the
@@ -239,6 +245,19 @@ func (s *Server) acquire(ctx context.Context) (*instance, error) {
 	in, err := s.ensure(ctx)
 	if err == nil {
 		err = s.flushDisk(ctx, in)
+	}
+	if errors.Is(err, errRestart) {
+		// The server would keep its old copy of a changed file: a new
+		// process reads the disk.
+		s.log.Info("language server restarted: a file changed on disk that it would not read again", "server", in.name, "root", s.cfg.Root)
+		s.mu.Lock()
+		s.inst = nil
+		s.mu.Unlock()
+		in.shutdown(ShutdownGrace)
+		in, err = s.ensure(ctx)
+		if err == nil {
+			err = s.flushDisk(ctx, in)
+		}
 	}
 	if err != nil {
 		s.release()

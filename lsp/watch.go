@@ -1,7 +1,8 @@
 package lsp
 
 // This file defines the disk watcher: what other processes change under a
-// server's root, collected for the next request (see disk.go).
+// server's root, collected for the next request (see disk.go) as hints:
+// the check of the inputs (verify.go) finds every change without it.
 //
 // The watcher watches every directory of the root (fsnotify adds one
 // watch per directory), skipping VCS metadata and node_modules, and adds
@@ -72,8 +73,6 @@ type watcher struct {
 	pending map[string]bool // changed paths; true when created
 	rescan  bool            // events were lost: everything may have changed
 	dirs    map[string]bool // watched directories
-	links   map[string]bool // the symlinks under the watched directories
-	lost    bool            // events were lost once: links may be incomplete
 	problem string          // why some directories are left out; "" when none
 	waiters map[string]chan struct{}
 	seq     int
@@ -101,7 +100,7 @@ func newWatcher(root string, log *slog.Logger) (*watcher, error) {
 	}
 	w := &watcher{
 		root: root, private: private, fsw: fsw, log: log, done: make(chan struct{}), timeout: barrierTimeout,
-		pending: map[string]bool{}, dirs: map[string]bool{}, links: map[string]bool{}, waiters: map[string]chan struct{}{},
+		pending: map[string]bool{}, dirs: map[string]bool{}, waiters: map[string]chan struct{}{},
 	}
 	if err := fsw.Add(root); err != nil {
 		w.close()
@@ -132,11 +131,6 @@ func (w *watcher) addTree(dir string, report bool) {
 		}
 		w.progress.Add(1)
 		if !d.IsDir() {
-			if d.Type()&fs.ModeSymlink != 0 {
-				w.mu.Lock()
-				w.links[p] = true
-				w.mu.Unlock()
-			}
 			if report {
 				w.note(p, true)
 			}
@@ -218,8 +212,7 @@ func (w *watcher) loop() {
 			w.mu.Lock()
 			switch {
 			case errors.Is(err, fsnotify.ErrEventOverflow):
-				w.rescan = true // lost events: the next flush reports every file
-				w.lost = true
+				w.rescan = true // lost events (the verification finds the changes)
 			case w.broken == nil:
 				w.log.Warn("file watcher error", "root", w.root, "err", err)
 				w.broken = fmt.Errorf("the watcher reported: %w", err)
@@ -256,13 +249,6 @@ func (w *watcher) event(ev fsnotify.Event) {
 		if err != nil {
 			break // gone already: its removal is an event too
 		}
-		w.mu.Lock()
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			w.links[ev.Name] = true
-		} else {
-			delete(w.links, ev.Name) // a file moved over a symlink
-		}
-		w.mu.Unlock()
 		if fi.IsDir() && !skipDir(fi.Name()) {
 			w.addDir(ev.Name)
 		}
@@ -270,22 +256,7 @@ func (w *watcher) event(ev fsnotify.Event) {
 		w.note(ev.Name, false)
 	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):
 		w.note(ev.Name, false)
-		w.dropLinks(ev.Name)
 		w.dropDir(ev.Name)
-	}
-}
-
-// dropLinks forgets the symlink at p, or those under the directory p
-// (removed, or moved away: a move reports the directory alone).
-func (w *watcher) dropLinks(p string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	delete(w.links, p)
-	prefix := p + string(filepath.Separator)
-	for l := range w.links {
-		if strings.HasPrefix(l, prefix) {
-			delete(w.links, l)
-		}
 	}
 }
 
@@ -401,6 +372,14 @@ func (w *watcher) take() (changes map[string]bool, all bool) {
 	changes, all = w.pending, w.rescan
 	w.pending, w.rescan = map[string]bool{}, false
 	return changes, all
+}
+
+// failure is why the watcher stopped working (its loop ended, or changes
+// may have been missed), or nil.
+func (w *watcher) failure() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return cmp.Or(w.err, w.broken)
 }
 
 // status says why some changes may be missed, or "".

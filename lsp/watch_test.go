@@ -83,7 +83,7 @@ func TestWatcher(t *testing.T) {
 	// The link that leaves the root is never reported to the server.
 	s := NewServer(Config{Name: "test", Root: root})
 	in := &instance{cfg: &s.cfg, watchRegs: map[string][]fileWatcher{}}
-	ev := s.fileEvents(in, map[string]bool{filepath.Join(root, "out"): true, filepath.Join(root, "out/o.go"): false, a: false})
+	ev, _ := s.fileEvents(in, map[string]bool{filepath.Join(root, "out"): true, filepath.Join(root, "out/o.go"): false, a: false})
 	if len(ev) != 1 || ev[0].URI != URI(a) || ev[0].Type != fileChanged {
 		t.Fatalf("events = %v, want only a.go changed", ev)
 	}

@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"sort"
 
@@ -73,12 +72,7 @@ func (c *conn) initialize(_ context.Context, params json.RawMessage) (any, error
 }
 
 // version is the module version devbroker was built at.
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
-}
+func version() string { return broker.Version() }
 
 // planRequest is devbroker/plan's params: a plan, its apply mode and
 // the client's progress token.

@@ -151,7 +151,7 @@ func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*S
 		opts.ShutdownGrace = DefaultShutdownGrace
 	}
 	if opts.Version == "" {
-		opts.Version = "devel"
+		opts.Version = broker.Version()
 	}
 	log := opts.Logger
 	if log == nil {

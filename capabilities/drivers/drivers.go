@@ -79,6 +79,12 @@ func LoadWith(ctx context.Context, root string, opts Options) (*capabilities.Set
 		return nil, nil, err
 	}
 	v := check(opts.Trust, root, p.Hash)
+	if p.Invalid != nil {
+		if v.Trusted {
+			return nil, nil, p.Invalid
+		}
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%s does not load, so none of it applies (it would not before you trust the root either); fix it before you trust the root: %v", p.File, p.Invalid))
+	}
 	cfg := p.Config
 	if !v.Trusted {
 		cfg = p.Untrusted // the defaults and the user's file
@@ -169,6 +175,9 @@ func Limits(root string, opts Options) (configs.Limits, error) {
 		return configs.Limits{}, err
 	}
 	if check(opts.Trust, root, p.Hash).Trusted {
+		if p.Invalid != nil {
+			return configs.Limits{}, p.Invalid
+		}
 		return p.Config.Limits, nil
 	}
 	return p.Untrusted.Limits, nil

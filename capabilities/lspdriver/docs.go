@@ -172,8 +172,8 @@ func (v *view) shown(abs string) string {
 }
 
 // outsideLinks lists the workspace paths of the symlinks under the root
-// that leave it: from the server's disk watcher, which knows every
-// symlink under the root without a walk per request, when it can tell;
+// that leave it: from the request's check of the server's inputs, which
+// knows every symlink under the root, when it could see every input;
 // else by walking the root.
 func outsideLinks(ctx context.Context, srv *lsp.Server, fsys *rootfs.FS) []string {
 	links, ok := srv.Links(ctx)

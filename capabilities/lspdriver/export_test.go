@@ -9,7 +9,8 @@ import (
 	"github.com/devbroker/devbroker/lsp"
 )
 
-// SetNoWatch turns the disk watchers of servers started from now on off.
+// SetNoWatch turns the disk watchers of servers started from now on off
+// (the portable mode: changes are found by the check of the inputs alone).
 func SetNoWatch(off bool) { noWatch = off }
 
 // OnWaitingForLoad sets the hook called when a request's timeout ran out

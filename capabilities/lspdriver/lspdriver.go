@@ -46,8 +46,8 @@ const IdleTimeout = lsp.DefaultIdleTimeout
 // sharedKey names the set's supervisor in capabilities.Shared.
 const sharedKey = "lsp"
 
-// noWatch turns the servers' disk watchers off (tests of the explicit
-// notifications).
+// noWatch turns the servers' disk watchers off: the portable mode of
+// every platform but Linux, which tests select on Linux too.
 var noWatch bool
 
 // Driver is one configured language server. It is safe for concurrent
@@ -74,6 +74,9 @@ type Driver struct {
 	// probeFailed: the probe found the server not working; an early
 	// start no longer holds a server (see Start).
 	probeFailed bool
+	// blind holds, by root, the go command's answer about the sources
+	// gopls does not compile (blind.go).
+	blind map[string]blindAnswer
 }
 
 type held struct {
@@ -89,7 +92,7 @@ func New(name string, cfg *configs.Driver, env capabilities.Env) (capabilities.D
 	if cfg == nil || len(cfg.Command) == 0 {
 		return nil, fmt.Errorf("a driver of type lsp needs command, the language server's argv")
 	}
-	d := &Driver{name: name, root: env.Root, cfg: *cfg, langID: cfg.LanguageID, timeout: configs.DefaultTimeout, servers: map[string]held{}, idle: IdleTimeout,
+	d := &Driver{name: name, root: env.Root, cfg: *cfg, langID: cfg.LanguageID, timeout: configs.DefaultTimeout, servers: map[string]held{}, idle: IdleTimeout, blind: map[string]blindAnswer{},
 		log: slog.New(slog.DiscardHandler), shared: env.Shared}
 	if d.langID == "" {
 		d.langID = env.Language
@@ -230,7 +233,7 @@ func (d *Driver) Inherit(old capabilities.Driver) {
 }
 
 func (d *Driver) config(bin, root string) lsp.Config {
-	return lsp.Config{
+	cfg := lsp.Config{
 		Name:        d.name,
 		Command:     append([]string{bin}, d.cfg.Command[1:]...),
 		Root:        root,
@@ -240,6 +243,15 @@ func (d *Driver) config(bin, root string) lsp.Config {
 		Log:         d.log,
 		NoWatch:     noWatch,
 	}
+	// What the answers depend on outside the root, by language; gopls is
+	// also told how to reload (see lsp.GoplsInputs).
+	switch {
+	case d.isGopls():
+		cfg.Inputs, cfg.Settings = lsp.GoplsInputs(d.cfg.Settings)
+	case d.langID == "go":
+		cfg.Inputs = lsp.Inputs{Go: true}
+	}
+	return cfg
 }
 
 // Close waits for the running calls, then lets go of the driver's

@@ -62,10 +62,27 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	if len(v.unhidden) > 0 && res.Status == engine.StatusOK {
 		res.Message = fmt.Sprintf("%s still sees on disk the files deleted in the workspace: %s", d.name, strings.Join(v.unhidden, ", "))
 	}
-	if w := srv.WatchStatus(); w != "" && res.Status == engine.StatusOK {
-		res.Message = strings.TrimPrefix(res.Message+"; "+w, "; ")
+	if u := srv.Unverified(); u != "" {
+		unverified(d.name, req.Kind, res, u)
 	}
 	return res
+}
+
+// unverified marks an answer that the check of the server's inputs could
+// not verify (lsp.Server.Unverified says why): a check or lint answer is
+// then not complete, whatever it found; another keeps its status and says
+// so.
+func unverified(name string, kind engine.Kind, res *capabilities.Result, why string) {
+	msg := name + "'s answer may not reflect the disk: " + why
+	if res.Status != engine.StatusOK {
+		res.Message = strings.TrimPrefix(res.Message+"; "+msg, "; ")
+		return
+	}
+	switch kind {
+	case engine.Check, engine.Lint:
+		res.Status = engine.StatusUnchecked
+	}
+	res.Message = strings.TrimPrefix(res.Message+"; "+msg, "; ")
 }
 
 // files are the absolute paths of the requested files.
@@ -89,6 +106,13 @@ func (d *Driver) check(ctx context.Context, srv *lsp.Server, v *view, ms *mapper
 	}
 	if err != nil {
 		return failed(res, err, rep != nil && rep.Indexing)
+	}
+	if d.langID == "go" {
+		diags, problem := d.blindBuild(ctx, srv, v)
+		res.Diagnostics = append(res.Diagnostics, diags...)
+		if problem != "" {
+			res.Status, res.Message = engine.StatusUnchecked, problem
+		}
 	}
 	return res
 }

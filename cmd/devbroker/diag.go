@@ -81,6 +81,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		return exitToolFailure
 	}
 	defer set.Close()
+	announce(stderr, string(kind), set)
 	set.StartEarly() // a language server starts beside its probe
 	opts := engineOptions()
 	opts.Capabilities, opts.Limits = set, cliLimits.Overlay(broker.ConfigLimits(set.Limits()))

@@ -134,6 +134,7 @@ func (r *langRun) run(f *langFlags, stdout, stderr io.Writer) int {
 		return exitToolFailure
 	}
 	defer set.Close()
+	announce(stderr, r.name, set)
 	set.StartEarly() // a language server starts beside its probe
 	opts := engineOptions()
 	opts.Capabilities, opts.Limits = set, cliLimits.Overlay(broker.ConfigLimits(set.Limits()))

@@ -7,9 +7,9 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strings"
 
+	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/engine"
 )
 
@@ -136,35 +136,19 @@ func diagCommand(kind engine.Kind) func([]string, io.Reader, io.Writer, io.Write
 	}
 }
 
-// cmdVersion prints the module's version (a release tag, or "(devel)"
-// with the commit for a build from a checkout) and the Go version.
+// cmdVersion prints the module's version (a release tag, or the
+// pseudo-version of the commit a checkout was built at), the commit when
+// known, and the Go version.
 func cmdVersion(_ []string, _ io.Reader, stdout, _ io.Writer) int {
 	fmt.Fprintln(stdout, versionLine())
 	return exitOK
 }
 
 func versionLine() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devbroker (unknown version) " + runtime.Version()
+	b := broker.ReadBuild()
+	goVersion := b.Go
+	if goVersion == "" {
+		goVersion = runtime.Version()
 	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	var rev, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				modified = ", modified"
-			}
-		}
-	}
-	if rev != "" && (v == "(devel)" || strings.Contains(v, "+dirty")) {
-		v += fmt.Sprintf(" (commit %.12s%s)", rev, modified)
-	}
-	return fmt.Sprintf("devbroker %s %s %s/%s", v, bi.GoVersion, runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("devbroker %s %s %s/%s", b, goVersion, runtime.GOOS, runtime.GOARCH)
 }

@@ -65,6 +65,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitBadUsage
 		}
 		defer set.Close()
+		announce(stderr, "run", set)
 		set.StartEarly() // a language server starts beside its probe
 		opts.Capabilities = set
 	}

@@ -46,6 +46,9 @@ func cmdTrust(args []string, stdout, stderr io.Writer) int {
 		return exitBadUsage
 	}
 	p, err := configs.LoadProject(dir)
+	if err == nil {
+		err = p.Invalid
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker trust: %v\nFix the configuration before trusting it.\n", err)
 		return exitBadUsage
