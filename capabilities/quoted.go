@@ -51,7 +51,7 @@ var severityWord = regexp.MustCompile(`^\s*((?:fatal )?error|warning|note|remark
 // outside the root withheld (see the file comment). inside reports
 // whether a path as the tool printed it is a file the root may show.
 func withholdOutside(msg string, inside func(p string) bool) string {
-	if !strings.Contains(msg, ":") {
+	if !mayNamePlace(msg) {
 		return msg
 	}
 	lines := strings.Split(msg, "\n")
@@ -100,6 +100,26 @@ func withholdOutside(msg string, inside func(p string) bool) string {
 		return msg
 	}
 	return strings.Join(out, "\n")
+}
+
+// mayNamePlace reports whether a line of msg could match placeLine or
+// contextLine: it has a colon followed by a digit, by " In " or " At ",
+// or by the withheld note. Most messages have none, and skip the regular
+// expressions.
+func mayNamePlace(msg string) bool {
+	for i := strings.IndexByte(msg, ':'); i >= 0; {
+		rest := msg[i+1:]
+		if rest != "" && rest[0] >= '0' && rest[0] <= '9' ||
+			strings.HasPrefix(rest, " In ") || strings.HasPrefix(rest, " At ") || strings.HasPrefix(rest, " "+Withheld) {
+			return true
+		}
+		j := strings.IndexByte(rest, ':')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // confine withholds, in every message of resp, what a tool quoted from

@@ -1,11 +1,14 @@
 package capabilities
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/testtree"
 )
@@ -135,4 +138,38 @@ func FuzzWithholdOutside(f *testing.F) {
 			t.Fatalf("not settled: %q, then %q", got, again)
 		}
 	})
+}
+
+// TestDropRepeatedKeepsRelated: one finding reported by several drivers
+// is one diagnostic, and it keeps the related places of whichever report
+// had them.
+func TestDropRepeatedKeepsRelated(t *testing.T) {
+	rel := []engine.Related{{Path: "a.go", Line: 3, Column: 6, Message: "other declaration of F"}}
+	for _, ds := range [][]engine.Diagnostic{
+		{{Path: "b.go", Line: 3, Message: "F redeclared", Severity: engine.SeverityError, Source: "staticcheck"}, {Path: "b.go", Line: 3, Message: "F redeclared", Severity: engine.SeverityError, Source: "gopls", Related: rel}},
+		{{Path: "b.go", Line: 3, Message: "F redeclared", Severity: engine.SeverityWarning, Source: "gopls", Related: rel}, {Path: "b.go", Line: 3, Message: "F redeclared", Severity: engine.SeverityError, Source: "go-vet"}},
+	} {
+		got := dropRepeated(ds)
+		if len(got) != 1 || len(got[0].AlsoFrom) != 1 || !slices.Equal(got[0].Related, rel) {
+			t.Errorf("%+v: got %+v", ds, got)
+		}
+	}
+}
+
+// BenchmarkConfine is what withholding costs an answer at the diagnostic
+// cap (200): 199 type errors of the usual shape and gopls's report of a
+// cgo include outside the root.
+func BenchmarkConfine(b *testing.B) {
+	root := b.TempDir()
+	s := &Set{root: root}
+	ds := make([]engine.Diagnostic, 0, 200)
+	for i := range 199 {
+		ds = append(ds, engine.Diagnostic{Path: fmt.Sprintf("p%d/a.go", i%10), Line: i + 1, Message: "cannot use x (variable of type int) as string value in assignment: need type conversion"})
+	}
+	ds = append(ds, engine.Diagnostic{Path: "a/a.go", Line: 1, Message: gccOutput})
+	b.ReportAllocs()
+	for b.Loop() {
+		resp := &engine.Response{Diagnostics: slices.Clone(ds)}
+		s.confine(resp)
+	}
 }

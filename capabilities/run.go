@@ -130,7 +130,8 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 // staticcheck, gopls) repeat the compiler's errors, each at its own column
 // and severity, and a model should read each once. The one kept is the
 // most severe (the first among equals, where it stood), and it names the
-// other drivers in AlsoFrom. The order of the rest is kept.
+// other drivers in AlsoFrom, and the related places of the first report
+// that has any. The order of the rest is kept.
 func dropRepeated(ds []engine.Diagnostic) []engine.Diagnostic {
 	type key struct {
 		path string
@@ -151,8 +152,14 @@ func dropRepeated(ds []engine.Diagnostic) []engine.Diagnostic {
 		if d.Severity.Rank() < kept.Severity.Rank() {
 			d.AlsoFrom = kept.AlsoFrom
 			d.AlsoFrom = addSource(d.AlsoFrom, d.Source, kept.Source)
+			if len(d.Related) == 0 {
+				d.Related = kept.Related
+			}
 			*kept = d
 			continue
+		}
+		if len(kept.Related) == 0 {
+			kept.Related = d.Related
 		}
 		kept.AlsoFrom = addSource(kept.AlsoFrom, kept.Source, d.Source)
 		kept.AlsoFrom = addSource(kept.AlsoFrom, kept.Source, d.AlsoFrom...)
