@@ -316,8 +316,20 @@ func TestBlindDirs(t *testing.T) {
 	}
 	mkfile(t, filepath.Join(root, "asm/a_amd64.s"), "TEXT\n")
 	scanOnce(t, tr)
-	if _, g := tr.blindDirs(); g == gen {
+	_, g := tr.blindDirs()
+	if g == gen {
 		t.Errorf("a change of the assembly did not move the generation")
+	}
+	// What the build of those packages may read elsewhere: a header of
+	// another directory (#include "../include/x.h", or cgo's -I), the
+	// module files.
+	for _, p := range []string{"include/x.h", "go.mod"} {
+		gen = g
+		mkfile(t, filepath.Join(root, p), "changed "+p+"\n")
+		scanOnce(t, tr)
+		if _, g = tr.blindDirs(); g == gen {
+			t.Errorf("a change of %s did not move the generation: the go build's old answer would be kept", p)
+		}
 	}
 }
 

@@ -6,7 +6,8 @@ package lspdriver
 // does not assemble, started afresh or told. So a Go check of a root
 // whose packages (or the packages of its replace and use directories)
 // hold such sources also runs `go build` on those packages, once per
-// state of their files (lsp.Server.Blind's generation), and reports its
+// state of their files and of the headers and module files their build may
+// read elsewhere (lsp.Server.Blind's generation), and reports its
 // errors in those sources. The build reads the disk: errors in Go files
 // are left to gopls, which has the workspace's content. A failure it
 // cannot place in such a source under the root (a directory outside the
