@@ -72,7 +72,7 @@ func TestFirstListToolFoundBroken(t *testing.T) {
 		return capabilities.NewSet(cfg, []capabilities.Type{typ}, root)
 	}})
 	t.Cleanup(func() { mgr.Close() })
-	srv, err := New(context.Background(), mgr, root, Options{ProgressInterval: time.Hour})
+	srv, err := New(context.Background(), mgr, root, Options{ProgressInterval: time.Hour, Tools: ProfileFull})
 	if err != nil {
 		t.Fatal(err)
 	}
