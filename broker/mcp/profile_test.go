@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -157,6 +158,20 @@ func TestNotOfferedToolSaysWhatToCall(t *testing.T) {
 		}
 		if _, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "frobnicate"}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
 			t.Errorf("%s: frobnicate: %v, want the protocol's unknown tool", c.p, err)
+		}
+	}
+}
+
+// docs/mcp.md lists each profile's tools, as the server offers them.
+func TestDocsListEachProfile(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/mcp.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range Profiles() {
+		want := "\n- `" + string(p) + "`: `" + strings.Join(p.Tools(), "`, `") + "`\n"
+		if !strings.Contains(string(doc), want) {
+			t.Errorf("docs/mcp.md does not list the %s profile's tools as\n%s", p, want)
 		}
 	}
 }
