@@ -186,11 +186,14 @@ func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*S
 // ok means. The steps that write, and the language steps, come from the
 // engine's registry; only the tools the profile offers are named.
 func instructions(p Profile) string {
-	var quiet, mutating, asks, unwritten []string
+	var quiet, mutating, asks, unwritten, planOnly []string
 	for _, st := range engine.Steps() {
 		name := string(st.Name)
+		if !p.Offers(name) {
+			planOnly = append(planOnly, name)
+		}
 		switch {
-		case !p.Offers(name), st.Name == engine.StepSearch:
+		case !p.Offers(name), st.Name == engine.StepSearch, st.Name == engine.StepWrite:
 		case st.Mutates:
 			mutating = append(mutating, name)
 		case st.Unwritten:
@@ -204,8 +207,11 @@ func instructions(p Profile) string {
 	var b strings.Builder
 	b.WriteString(`devbroker reads, changes and checks the files of one project directory (the root) with real tools: formatters, linters, type checkers and language servers. Nothing outside the root is reachable.
 Which tools to use:
-1. To change code and see whether it still builds before anything is written, use dev_plan: it edits an in-memory copy of the files (paths relative to the root) and runs lint and check on that copy; only a write step puts the changes on disk, and discard drops them. dev_plan runs every step, those without a tool of their own here too.
-`)
+1. To change code and see whether it still builds before anything is written, use dev_plan: it edits an in-memory copy of the files (paths relative to the root) and runs lint and check on that copy; only a write step puts the changes on disk, and discard drops them.`)
+	if len(planOnly) > 0 {
+		b.WriteString(" dev_plan also runs the steps that have no tool of their own here: " + list(planOnly, "and") + ".")
+	}
+	b.WriteString("\n")
 	var files []string
 	for _, name := range []string{"edit_file", "read_file", "write_file"} {
 		if p.Offers(name) {
@@ -218,8 +224,15 @@ Which tools to use:
 		b.WriteString("2. Read, search and edit files with your own tools, on disk; then check the files you changed (check with their paths).\n")
 	}
 	var single []string
-	if len(quiet) > 0 {
+	switch len(quiet) {
+	case 0:
+	case 1:
+		single = append(single, quiet[0]+" changes nothing")
+	default:
 		single = append(single, list(quiet, "and")+" change nothing")
+	}
+	if p.Offers(string(engine.StepWrite)) {
+		single = append(single, "write puts the in-memory changes on disk")
 	}
 	if p.Offers(string(engine.StepSearch)) {
 		single = append(single, "search finds text in every file (unwritten changes included)")
