@@ -189,3 +189,47 @@ func TestDefaultProfileReachesEveryStep(t *testing.T) {
 		t.Errorf("extra.go after the write: %q", got)
 	}
 }
+
+// The tool profile comes from --tools, else the configuration's [mcp]
+// tools: the user's for every root, a project's only once the root is
+// trusted; a bad value stops the server with the key's place.
+func TestToolProfileFromConfig(t *testing.T) {
+	cfg := t.TempDir()
+	testtree.Write(t, cfg, map[string]string{"devbroker/config.toml": "[mcp]\ntools = \"lean\"\n"})
+	env := []string{"XDG_CONFIG_HOME=" + cfg}
+	root := testtree.New(t, map[string]string{"a.txt": "one\n", ".devbroker.toml": "[mcp]\ntools = \"full\"\n"})
+	for _, c := range []struct {
+		what  string
+		extra []string
+		want  brokermcp.Profile
+	}{
+		{"the user's configuration (the project is not trusted)", nil, brokermcp.ProfileLean},
+		{"the trusted project's", []string{"--trust"}, brokermcp.ProfileFull},
+		{"the flag", []string{"--trust", "--tools", "default"}, brokermcp.ProfileDefault},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		w, err := connectWatching(ctx, t, root, env, c.extra...)
+		if err != nil {
+			cancel()
+			t.Fatalf("%s: connect: %v", c.what, err)
+		}
+		// With no driver (a text file), the tools that need none.
+		var want []string
+		for _, name := range c.want.Tools() {
+			if slices.Contains([]string{"dev_plan", "discard", "probe", "search", "edit_file", "read_file", "write_file", "read_lines", "edit", "apply_patch", "write"}, name) {
+				want = append(want, name)
+			}
+		}
+		slices.Sort(want)
+		if got := listTools(t, w.cs); !slices.Equal(got, want) {
+			t.Errorf("%s: tools %v, want the %s profile's %v", c.what, got, c.want, want)
+		}
+		w.cs.Close()
+		cancel()
+	}
+	bad := testtree.New(t, map[string]string{".devbroker.toml": "[mcp]\ntools = \"tiny\"\n"})
+	out, err := exec.Command(devbrokerBin(t), "serve", "--mcp", "--trust", "--root", bad).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), `.devbroker.toml:2:1: mcp.tools: must be one of default, lean, full, got "tiny"`) {
+		t.Errorf("serve with [mcp] tools = \"tiny\": %v\n%s", err, out)
+	}
+}
