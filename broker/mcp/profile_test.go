@@ -134,7 +134,8 @@ func TestNotOfferedToolSaysWhatToCall(t *testing.T) {
 		want []string
 	}{
 		{ProfileDefault, "edit", map[string]any{"path": "a.txt", "edits": []any{map[string]any{"find": "one", "replace": "1"}}}, []string{"edit is not one of this server's tools", `{"ops": [{"step": "edit", "args": {...}}]}`, "--tools full", "offers dev_plan, search, check, discard, edit_file, probe"}},
-		{ProfileDefault, "read_file", map[string]any{"file_path": "/a.txt"}, []string{"read_file is not one of this server's tools", "use edit_file (its view command reads a file)"}},
+		{ProfileDefault, "read_file", map[string]any{"file_path": "/a.txt"}, []string{"read_file is not one of this server's tools", "edit_file's view command reads a file"}},
+		{ProfileDefault, "write_file", map[string]any{"file_path": "/a.txt", "content": "x"}, []string{"write_file is not one of this server's tools", "dev_plan's apply_patch step creates a file"}},
 		{ProfileLean, "write_file", map[string]any{"file_path": "/a.txt", "content": "x"}, []string{"write_file is not one of this server's tools", "use your own file tools", "--tools full"}},
 		{ProfileLean, "edit_file", map[string]any{"command": "view", "file_path": "/a.txt"}, []string{"edit_file is not one of this server's tools", "use your own file tools"}},
 		{ProfileLean, "lint", map[string]any{}, []string{"lint is not one of this server's tools", "run it as a step of dev_plan"}},

@@ -393,10 +393,12 @@ func (s *Server) notOffered(name string) *sdk.CallToolResult {
 	switch {
 	case step:
 		instead = fmt.Sprintf(`run it as a step of dev_plan, {"ops": [{"step": %q, "args": {...}}]} (its arguments are those dev_plan's description lists), or %s`, name, instead)
-	case s.offers("edit_file"):
-		instead = "use edit_file (its view command reads a file), or " + instead
-	default:
+	case !s.offers("edit_file"):
 		instead = "use your own file tools, or " + instead
+	case name == "read_file":
+		instead = "edit_file's view command reads a file, with line numbers and its revision; or " + instead
+	case name == "write_file":
+		instead = "dev_plan's apply_patch step creates a file ('*** Add File: path') or changes one ('*** Update File: path'), and its write step writes it; or " + instead
 	}
 	err := fault.New(fault.Unavailable, "%s is not one of this server's tools (its %s tool set offers %s): %s", name, s.opts.Tools, strings.Join(s.opts.Tools.Tools(), ", "), instead)
 	return errorResult(name, err)

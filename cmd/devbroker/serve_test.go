@@ -502,7 +502,7 @@ func TestServeHTTPToken(t *testing.T) {
 // untouched.
 func TestServeMalformedStdio(t *testing.T) {
 	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\ntwo\n"})
-	cmd := exec.Command(devbrokerBin(t), "serve", "--mcp", "--root", root)
+	cmd := exec.Command(devbrokerBin(t), "serve", "--mcp", "--root", root, "--tools", "full") // edit and write_file as tools
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	logs := &syncBuffer{}
@@ -623,7 +623,7 @@ func TestServeMalformedStdio(t *testing.T) {
 
 func TestServeMalformedHTTP(t *testing.T) {
 	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\n"})
-	url, _, _ := startHTTP(t, root)
+	url, _, _ := startHTTP(t, root, "--tools", "full") // read_lines as a tool
 	post := func(body io.Reader) int {
 		req, _ := http.NewRequest("POST", url, body)
 		req.Header.Set("Content-Type", "application/json")
