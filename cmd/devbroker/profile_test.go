@@ -233,3 +233,29 @@ func TestToolProfileFromConfig(t *testing.T) {
 		t.Errorf("serve with [mcp] tools = \"tiny\": %v\n%s", err, out)
 	}
 }
+
+// Registered without --root, as the README's snippets are, the server
+// serves the directory it starts in: a client that starts it in each
+// project (Claude Code, Codex CLI and Gemini CLI start it where they run)
+// gets each project as its root, from one registration.
+func TestServeWithoutRootServesItsDirectory(t *testing.T) {
+	for _, name := range []string{"one", "two"} {
+		root := testtree.New(t, map[string]string{"project.txt": "project " + name + "\n"})
+		cmd := exec.Command(devbrokerBin(t), "serve", "--mcp", "--tools", "lean")
+		cmd.Dir = root
+		logs := &syncBuffer{}
+		cmd.Stderr = logs
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "profile_test", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			cancel()
+			t.Fatalf("connect: %v\n%s", err, logs)
+		}
+		res := callTool(t, cs, "dev_plan", map[string]any{"paths": []string{"project.txt"}, "ops": []any{map[string]any{"step": "read_lines", "args": map[string]any{"path": "project.txt", "start": 1}}}})
+		if got := decodeStructured[devResult](t, res).Reads["project.txt"]; got != "project "+name {
+			t.Errorf("started in %s: read %q, want %q: %s", root, got, "project "+name, resultText(res))
+		}
+		cs.Close()
+		cancel()
+	}
+}
