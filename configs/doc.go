@@ -37,7 +37,7 @@
 //     of each entry that names it, an alternative left with no driver is
 //     dropped, and an entry left with no alternative. A list left empty
 //     is a list with nothing configured (see [Language]).
-//   - Each key of [limits] overrides the key before it alone.
+//   - Each key of [limits] and of [mcp] overrides the key before it alone.
 //   - Names the files before do not have are added.
 //   - A file that sets inherit_defaults = false is the whole
 //     configuration: the files before it are not loaded under it.

@@ -58,7 +58,7 @@ var commands = []struct {
 	{"search", `devbroker search [--root DIR] [--trust] [--json] [--regex] PATTERN [PATH|GLOB ...]
                                            find PATTERN (literal, or RE2 with --regex) in the root's
                                            files, .gitignore respected; prints path:line:col: text lines`, cmdSearch},
-	{"serve", `devbroker serve --mcp [--root DIR] [--trust] [--http ADDR [--token-file FILE]]
+	{"serve", `devbroker serve --mcp [--root DIR] [--trust] [--tools default|lean|full] [--http ADDR [--token-file FILE]]
                                            serve the MCP tools to agents over stdio, or streamable HTTP
                                            (a non-loopback ADDR needs DEVBROKER_TOKEN or --token-file)
   devbroker serve --stdio [--root DIR] [--trust]

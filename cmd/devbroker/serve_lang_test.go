@@ -50,12 +50,13 @@ type langSymbol struct {
 
 // connectWithTools connects to a server on root and waits until it
 // advertises the tools named (the probe of the root's languages runs in
-// the background).
+// the background). The server offers the full profile: each step its
+// own tool.
 func connectWithTools(t *testing.T, root string, want ...string) *sdk.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	w, err := connectWatching(ctx, t, root, nil)
+	w, err := connectWatching(ctx, t, root, nil, "--tools", "full")
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
