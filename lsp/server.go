@@ -206,8 +206,10 @@ type Server struct {
 	closed   bool
 	closeErr error
 	starts   int
-	// launching: a start is in flight (it holds sem).
+	// launching: a start is in flight (it holds sem); launches counts
+	// the starts begun.
 	launching bool
+	launches  int
 
 	// disk holds the paths changed on disk since the last request (true:
 	// created): FilesChanged's and the verification's (track); watch is
@@ -439,6 +441,7 @@ func (s *Server) ensure(ctx context.Context) (*instance, error) {
 	handed, finished := false, false
 	s.mu.Lock()
 	s.launching = true
+	s.launches++
 	s.mu.Unlock()
 	s.starting.Add(1)
 	go func() {

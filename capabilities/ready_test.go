@@ -1,0 +1,112 @@
+package capabilities_test
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// readyWait bounds the waits of these tests: far beyond the drivers'
+// timeouts, so that only a request that waits for a probe past its
+// driver's timeout runs into it.
+const readyWait = time.Minute
+
+// stuckSet is a set whose language "slow" (*.slow) is checked by "slow",
+// whose probe blocks until release is closed, with a timeout of 300ms;
+// runs counts slow's runs.
+func stuckSet(t *testing.T) (s *capabilities.Set, slow *blocking, runs *atomic.Int32) {
+	t.Helper()
+	runs = &atomic.Int32{}
+	cfg := &configs.Config{
+		Languages: map[string]*configs.Language{"slow": {FileTypes: []string{"*.slow"}, Check: []string{"slow"}}},
+		Drivers:   map[string]*configs.Driver{"slow": {Type: "blocking", Timeout: configs.Duration{Duration: 300 * time.Millisecond}}},
+	}
+	typ := capabilities.Type{Name: "blocking", New: func(name string, _ *configs.Driver, _ capabilities.Env) (capabilities.Driver, error) {
+		slow = &blocking{fake: fake{name: name, kinds: []engine.Kind{engine.Check}, run: func(*capabilities.Request) *capabilities.Result {
+			runs.Add(1)
+			return &capabilities.Result{Status: engine.StatusOK}
+		}}, release: make(chan struct{})}
+		return slow, nil
+	}}
+	s, err := capabilities.NewSet(cfg, []capabilities.Type{typ}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, slow, runs
+}
+
+// runWithin runs a check of a.slow, failing the test when it has not
+// answered within readyWait.
+func runWithin(t *testing.T, ctx context.Context, s *capabilities.Set) *engine.Response {
+	t.Helper()
+	type answer struct {
+		resp *engine.Response
+		err  error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		resp, err := s.Run(ctx, engine.Request{Kind: engine.Check, Files: map[string]*text.Doc{"a.slow": text.FromString("x\n")}})
+		done <- answer{resp, err}
+	}()
+	select {
+	case a := <-done:
+		if a.err != nil {
+			t.Fatal(a.err)
+		}
+		return a.resp
+	case <-time.After(readyWait):
+		t.Fatalf("the check waited for the driver's probe past its timeout")
+		return nil
+	}
+}
+
+// TestRequestWaitsForAProbeAtMostItsTimeout: a check whose driver's probe
+// does not end answers timeout after the driver's timeout, naming it and
+// the probe, without running the driver; the probe goes on, and once it
+// ends the next check runs the driver. Ready, too, returns while the
+// probe runs.
+func TestRequestWaitsForAProbeAtMostItsTimeout(t *testing.T) {
+	s, slow, runs := stuckSet(t)
+	resp := runWithin(t, context.Background(), s)
+	if len(resp.Drivers) != 1 || resp.Drivers[0].Status != engine.StatusTimeout {
+		t.Fatalf("drivers = %+v, want slow's timeout", resp.Drivers)
+	}
+	msg := resp.Drivers[0].Message
+	for _, w := range []string{"no answer within 300ms (the driver's timeout)", "slow's probe has not ended", "ask again"} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("message %q does not say %q", msg, w)
+		}
+	}
+	if runs.Load() != 0 {
+		t.Errorf("the driver ran %d times before its probe ended", runs.Load())
+	}
+	readied := make(chan struct{})
+	go func() {
+		s.Ready(capabilities.Begin(context.Background()), engine.Check, []string{"b.slow"})
+		close(readied)
+	}()
+	select {
+	case <-readied:
+	case <-time.After(readyWait):
+		t.Fatal("Ready waited for the driver's probe past its timeout")
+	}
+	if stateOf(s.Report(), "slow") != capabilities.Probing || slow.count() != 1 {
+		t.Fatalf("the probe did not go on (probes: %d): %+v", slow.count(), s.Report().Drivers)
+	}
+	probed := make(chan struct{})
+	s.OnProbe(func() { close(probed) })
+	close(slow.release)
+	<-probed
+	resp = runWithin(t, context.Background(), s)
+	if len(resp.Drivers) != 1 || resp.Drivers[0].Status != engine.StatusOK || runs.Load() != 1 {
+		t.Fatalf("after the probe: drivers = %+v, runs %d", resp.Drivers, runs.Load())
+	}
+}
