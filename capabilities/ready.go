@@ -4,15 +4,18 @@ package capabilities
 // and [Set.Ready], which does that waiting before the request runs.
 //
 // A request waits for its drivers' probes and for a language server's
-// start, and none of that may hold it longer than the driver's timeout: a
-// server that never answers initialize makes its probe run for
-// ProbeTimeout, but a request whose driver's timeout is 5s answers
-// timeout after 5s, and asks again later. The timeout runs from when the
-// call began ([Begin]): the wait for the probe and the start counts, and
-// the driver's run gets what is left (a language server's run does not
-// count the server's workspace load: see capabilities/lspdriver). The
-// probe goes on in the background, within its own bound; a later request
-// finds it ended, or waits again.
+// start, and for a language server (a [Starter]) none of that may hold it
+// longer than the driver's timeout: a server that never answers
+// initialize makes its probe run for ProbeTimeout, but a request whose
+// driver's timeout is 5s answers timeout after 5s, and asks again later.
+// The timeout runs from when the call began ([Begin]): the wait for the
+// probe and the start counts, and the driver's run gets what is left (a
+// language server's run does not count the server's workspace load: see
+// capabilities/lspdriver). The probe goes on in the background, within
+// its own bound; a later request finds it ended, or waits again. Other
+// drivers' probes are waited for to their end, within ProbeTimeout: a
+// linked-in linter's first analysis with a cold cache is slow, not hung
+// (staticcheck's smoke test), and their runs have their own timeout.
 //
 // A surface whose requests run under a lock (a session runs one call at a
 // time) calls [Set.Ready] before it takes the lock: the waiting then holds
@@ -125,15 +128,26 @@ func (s *Set) timeoutOf(dn string) time.Duration {
 func (s *Set) waitProbes(ctx context.Context, names []string, began map[string]time.Time) error {
 	s.start(ctx, names)
 	for _, dn := range names {
-		if !s.waitProbe(ctx, dn, began[dn].Add(s.timeoutOf(dn))) && ctx.Err() != nil {
+		if !s.waitProbe(ctx, dn, s.probeDeadline(dn, began[dn])) && ctx.Err() != nil {
 			return ctx.Err()
 		}
 	}
 	return nil
 }
 
+// probeDeadline is when a request to dn that began at stops waiting for
+// dn's probe: its timeout later for a language server (a Starter); never
+// (the zero time) for another driver, whose probe is waited for to its
+// end.
+func (s *Set) probeDeadline(dn string, at time.Time) time.Time {
+	if _, ok := s.drivers[dn].(Starter); ok {
+		return at.Add(s.timeoutOf(dn))
+	}
+	return time.Time{}
+}
+
 // waitProbe waits for dn's probe, started already, until it ends (true),
-// until the deadline, or until ctx ends.
+// until the deadline (none when zero), or until ctx ends.
 func (s *Set) waitProbe(ctx context.Context, dn string, deadline time.Time) bool {
 	s.mu.Lock()
 	ch, running := s.running[dn]
@@ -141,12 +155,16 @@ func (s *Set) waitProbe(ctx context.Context, dn string, deadline time.Time) bool
 	if !running {
 		return true
 	}
-	timer := time.NewTimer(time.Until(deadline))
-	defer timer.Stop()
+	var expired <-chan time.Time
+	if !deadline.IsZero() {
+		timer := time.NewTimer(time.Until(deadline))
+		defer timer.Stop()
+		expired = timer.C
+	}
 	select {
 	case <-ch:
 		return true
-	case <-timer.C:
+	case <-expired:
 	case <-ctx.Done():
 	}
 	return false
@@ -242,7 +260,7 @@ func (s *Set) readyProbe(ctx context.Context, at time.Time, dn string) bool {
 	}
 	p := engine.Progress{Driver: dn, ID: "devbroker/ready/" + dn, Title: "starting", Message: "waiting for its probe, which finds it and tries it", Percentage: -1}
 	engine.ReportProgress(ctx, p)
-	ok := s.waitProbe(ctx, dn, at.Add(s.timeoutOf(dn)))
+	ok := s.waitProbe(ctx, dn, s.probeDeadline(dn, at))
 	p.Done = true
 	p.Message = "its probe has ended"
 	if !ok {

@@ -18,10 +18,22 @@ import (
 // driver's timeout runs into it.
 const readyWait = time.Minute
 
-// stuckSet is a set whose language "slow" (*.slow) is checked by "slow",
-// whose probe blocks until release is closed, with a timeout of 300ms;
-// runs counts slow's runs.
-func stuckSet(t *testing.T) (s *capabilities.Set, slow *blocking, runs *atomic.Int32) {
+// startable is a blocking driver that keeps a process, as a language server
+// does (a Starter): a request waits for its probe at most its timeout.
+type startable struct {
+	*blocking
+	starts atomic.Int32
+}
+
+func (s *startable) Start(context.Context) error {
+	s.starts.Add(1)
+	return nil
+}
+
+// stuckSet is a set whose language "slow" (*.slow) is checked by "slow", a
+// server whose probe blocks until release is closed, with a timeout of
+// 300ms; runs counts slow's runs.
+func stuckSet(t *testing.T) (s *capabilities.Set, slow *startable, runs *atomic.Int32) {
 	t.Helper()
 	runs = &atomic.Int32{}
 	cfg := &configs.Config{
@@ -29,10 +41,10 @@ func stuckSet(t *testing.T) (s *capabilities.Set, slow *blocking, runs *atomic.I
 		Drivers:   map[string]*configs.Driver{"slow": {Type: "blocking", Timeout: configs.Duration{Duration: 300 * time.Millisecond}}},
 	}
 	typ := capabilities.Type{Name: "blocking", New: func(name string, _ *configs.Driver, _ capabilities.Env) (capabilities.Driver, error) {
-		slow = &blocking{fake: fake{name: name, kinds: []engine.Kind{engine.Check}, run: func(*capabilities.Request) *capabilities.Result {
+		slow = &startable{blocking: &blocking{fake: fake{name: name, kinds: []engine.Kind{engine.Check}, run: func(*capabilities.Request) *capabilities.Result {
 			runs.Add(1)
 			return &capabilities.Result{Status: engine.StatusOK}
-		}}, release: make(chan struct{})}
+		}}, release: make(chan struct{})}}
 		return slow, nil
 	}}
 	s, err := capabilities.NewSet(cfg, []capabilities.Type{typ}, t.TempDir())
@@ -68,11 +80,11 @@ func runWithin(t *testing.T, ctx context.Context, s *capabilities.Set) *engine.R
 	}
 }
 
-// TestRequestWaitsForAProbeAtMostItsTimeout: a check whose driver's probe
-// does not end answers timeout after the driver's timeout, naming it and
-// the probe, without running the driver; the probe goes on, and once it
-// ends the next check runs the driver. Ready, too, returns while the
-// probe runs.
+// TestRequestWaitsForAProbeAtMostItsTimeout: a check whose server's
+// probe does not end answers timeout after the driver's timeout, naming
+// it and the probe, without running the driver; the probe goes on, and
+// once it ends the next check runs the driver. Ready, too, returns while
+// the probe runs, and after it, starts the server.
 func TestRequestWaitsForAProbeAtMostItsTimeout(t *testing.T) {
 	s, slow, runs := stuckSet(t)
 	resp := runWithin(t, context.Background(), s)
@@ -105,6 +117,13 @@ func TestRequestWaitsForAProbeAtMostItsTimeout(t *testing.T) {
 	s.OnProbe(func() { close(probed) })
 	close(slow.release)
 	<-probed
+	if slow.starts.Load() != 0 {
+		t.Fatalf("Ready started a server whose probe had not ended")
+	}
+	s.Ready(capabilities.Begin(context.Background()), engine.Check, []string{"b.slow"})
+	if slow.starts.Load() != 1 {
+		t.Fatalf("Ready after the probe started the server %d times, want once", slow.starts.Load())
+	}
 	resp = runWithin(t, context.Background(), s)
 	if len(resp.Drivers) != 1 || resp.Drivers[0].Status != engine.StatusOK || runs.Load() != 1 {
 		t.Fatalf("after the probe: drivers = %+v, runs %d", resp.Drivers, runs.Load())

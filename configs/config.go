@@ -140,12 +140,11 @@ type Driver struct {
 	// Doc is a sentence about what the driver does, shown by the probe.
 	Doc string `toml:"doc"`
 	// Timeout bounds one run, as a Go duration ("30s", "2m"). Default 60s.
-	// A request waits for the driver's probe (its first use) no longer
-	// than this; for a language server, the timeout runs from the
-	// request's start and covers that wait and the server's start (its
-	// answer to initialize) too. A probe or a start that has not ended
-	// then goes on in the background, and the request answers timeout
-	// saying so. For a language server, it does not run out while the
+	// For a language server, it runs from the request's start and covers
+	// the wait for the driver's probe (its first use) and for the
+	// server's start (its answer to initialize): a probe or a start that
+	// has not ended then goes on in the background, and the request
+	// answers timeout saying so. It does not run out while the
 	// server reports loading its workspace: it runs from the end of the
 	// load, up to ten times the timeout in all, and a request still
 	// waiting on a load then answers indexing (docs/verdicts.md).
