@@ -78,7 +78,8 @@ type Preparer interface {
 var _ Preparer = (*capabilities.Set)(nil)
 
 // Need is what one capability step of a call will ask for: its kind, on
-// paths (workspace paths or globs; none: the languages under the root).
+// paths (workspace paths or globs; a glob, or none, stands for every
+// language under the root).
 type Need struct {
 	Kind  engine.Kind
 	Paths []string

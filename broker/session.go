@@ -7,6 +7,7 @@ package broker
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -142,6 +143,9 @@ func (s *Session) ready(ctx context.Context, ops []engine.Op, acquire []string) 
 				heldRead = true
 			}
 			paths = held
+		}
+		if len(paths) == 0 && !slices.Contains(engine.LanguageKinds(), st.Kind) {
+			continue // nothing to format, lint or check
 		}
 		needs = append(needs, Need{Kind: st.Kind, Paths: paths})
 	}

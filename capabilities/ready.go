@@ -25,6 +25,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -188,8 +189,8 @@ func (s *Set) stillProbing(dn string, at time.Time) *Result {
 }
 
 // Ready makes ready, without running anything, what a request for kind
-// on paths (workspace paths or globs; none: the languages under the root)
-// will wait for: the probes of the drivers that serve kind for the paths'
+// on paths (workspace paths or globs; a glob, or none, stands for every
+// language under the root) will wait for: the probes of the drivers that serve kind for the paths'
 // languages and, for those found working that keep a process (a
 // [Starter]: a language server), the process's start. It returns when
 // they are ready, or when each one's time has run out (its timeout from
@@ -204,14 +205,21 @@ func (s *Set) Ready(ctx context.Context, kind engine.Kind, paths []string) {
 	defer s.calls.End()
 	at := callStart(ctx)
 	var langs []*language
+	globs := len(paths) == 0
 	for _, p := range paths {
-		if l := s.languageOf(p); l != nil && !slices.Contains(langs, l) {
-			langs = append(langs, l)
+		if l := s.languageOf(p); l != nil {
+			if !slices.Contains(langs, l) {
+				langs = append(langs, l)
+			}
+		} else if strings.ContainsAny(p, "*?[{") {
+			globs = true // it may name files of any language
 		}
 	}
-	if len(langs) == 0 {
+	if globs {
 		for _, ln := range s.presentLangs() {
-			langs = append(langs, s.langByName(ln))
+			if l := s.langByName(ln); !slices.Contains(langs, l) {
+				langs = append(langs, l)
+			}
 		}
 	}
 	var wg sync.WaitGroup

@@ -2,6 +2,8 @@ package capabilities_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -128,4 +130,40 @@ func TestRequestWaitsForAProbeAtMostItsTimeout(t *testing.T) {
 	if len(resp.Drivers) != 1 || resp.Drivers[0].Status != engine.StatusOK || runs.Load() != 1 {
 		t.Fatalf("after the probe: drivers = %+v, runs %d", resp.Drivers, runs.Load())
 	}
+}
+
+// TestReadyWaitsForItsLanguagesOnly: Ready for a file of one language
+// does not wait for another language's probe that does not end, nor for
+// one whose paths name no language; a glob stands for every language under
+// the root.
+func TestReadyWaitsForItsLanguagesOnly(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "b.slow"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, made := lazySet(t, root)
+	t.Cleanup(func() { close(made["slow"].release) })
+	s.ProbeLanguages(cancelled(), []string{"slow"}) // starts slow's probe
+	readied := make(chan struct{})
+	go func() {
+		ctx := capabilities.Begin(context.Background())
+		s.Ready(ctx, engine.Check, []string{"a.quick"})
+		s.Ready(ctx, engine.Check, []string{"notes.txt"})
+		close(readied)
+	}()
+	select {
+	case <-readied:
+	case <-time.After(readyWait):
+		t.Fatal("Ready for a .quick file waited for the .slow language's probe")
+	}
+	if stateOf(s.Report(), "quick") != capabilities.Found {
+		t.Fatalf("Ready did not probe quick: %+v", s.Report().Drivers)
+	}
+}
+
+// cancelled is a context that has ended.
+func cancelled() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
 }
