@@ -440,10 +440,14 @@ func (s *Server) ensure(ctx context.Context) (*instance, error) {
 	var hand sync.Mutex
 	handed, finished := false, false
 	s.mu.Lock()
+	if s.closed { // Close waits for the starts begun before it
+		s.mu.Unlock()
+		return nil, ErrClosed
+	}
 	s.launching = true
 	s.launches++
-	s.mu.Unlock()
 	s.starting.Add(1)
+	s.mu.Unlock()
 	go func() {
 		defer s.starting.Done()
 		sctx, cancel := context.WithTimeoutCause(context.WithoutCancel(ctx), s.startTimeout(),
