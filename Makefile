@@ -1,10 +1,18 @@
 # The project's two entry points (see README.md):
-#   make demo   runs devbroker on the example plan (embedded defaults, no config file)
+#   make demo   runs devbroker on the example plan (embedded defaults, no config file):
+#               an edit that breaks a caller is stopped before its write
 #   make test   installs what the tests need, then runs every test
 .PHONY: demo test tools lint
 
+# The headline: an in-memory edit of Greet's signature breaks its caller;
+# lint finds it, and the plan stops before its write (exit 1), so the
+# example on disk is unchanged. The target fails if the plan does not stop.
 demo:
-	go run ./cmd/devbroker run --root examples/hello examples/hello/plan.json
+	@bin="$$(mktemp -d)/devbroker" && go build -o "$$bin" ./cmd/devbroker && \
+	"$$bin" run --root examples/demo examples/demo/break.json; status=$$?; rm -rf "$$(dirname "$$bin")"; \
+	if [ $$status -ne 1 ]; then echo "make demo: the plan should have stopped at lint (exit 1); it exited $$status" >&2; exit 1; fi; \
+	echo "make demo: the plan stopped before its write (exit 1); greet.go on disk is unchanged:"; \
+	grep -n 'func Greet' examples/demo/greet.go
 
 tools:
 	bash .ci/install-tools

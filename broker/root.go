@@ -281,6 +281,19 @@ var (
 	_ engine.Explainer    = (*Root)(nil)
 )
 
+// Covers reports whether a configured language of the current drivers
+// covers the file at p, for a step without paths, which works on the
+// files of the root they cover (engine.Coverage). Drivers that cannot
+// tell cover every file.
+func (r *Root) Covers(p string) bool {
+	if c, ok := r.current().(engine.Coverage); ok {
+		return c.Covers(p)
+	}
+	return true
+}
+
+var _ engine.Coverage = (*Root)(nil)
+
 // DiskChanged passes the paths a session changed on disk to the drivers
 // that keep their own copy of the disk (see engine.DiskObserver).
 func (r *Root) DiskChanged(paths []string) {

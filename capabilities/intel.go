@@ -201,6 +201,7 @@ func (s *Set) answer(resp *engine.Response, dn string, r *Result) {
 	resp.Locations = append(resp.Locations, r.Locations...)
 	resp.Omitted += r.Omitted
 	resp.Symbols = append(resp.Symbols, r.Symbols...)
+	resp.ServerLimit = max(resp.ServerLimit, r.ServerLimit)
 	resp.Actions = append(resp.Actions, r.Actions...)
 	resp.Renames = append(resp.Renames, r.Renames...)
 	if r.Hover != "" {

@@ -32,7 +32,9 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 	defer s.calls.End()
 	ctx = Begin(ctx) // a call that did not mark its start begins now
 	if isLanguageKind(req.Kind) {
-		return s.runLanguage(ctx, req)
+		resp, err := s.runLanguage(ctx, req)
+		s.confine(resp)
+		return resp, err
 	}
 	targets := req.Paths
 	if targets == nil {
@@ -126,6 +128,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		}
 	}
 	resp.Drivers = append(resp.Drivers, rf.unchecked...)
+	s.confine(resp)
 	resp.Diagnostics = dropRepeated(resp.Diagnostics)
 	engine.SortDiagnostics(resp.Diagnostics)
 	if n := len(resp.Diagnostics); n > s.maxDiag {
@@ -142,7 +145,8 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 // staticcheck, gopls) repeat the compiler's errors, each at its own column
 // and severity, and a model should read each once. The one kept is the
 // most severe (the first among equals, where it stood), and it names the
-// other drivers in AlsoFrom. The order of the rest is kept.
+// other drivers in AlsoFrom, and the related places of the first report
+// that has any. The order of the rest is kept.
 func dropRepeated(ds []engine.Diagnostic) []engine.Diagnostic {
 	type key struct {
 		path string
@@ -163,8 +167,14 @@ func dropRepeated(ds []engine.Diagnostic) []engine.Diagnostic {
 		if d.Severity.Rank() < kept.Severity.Rank() {
 			d.AlsoFrom = kept.AlsoFrom
 			d.AlsoFrom = addSource(d.AlsoFrom, d.Source, kept.Source)
+			if len(d.Related) == 0 {
+				d.Related = kept.Related
+			}
 			*kept = d
 			continue
+		}
+		if len(kept.Related) == 0 {
+			kept.Related = d.Related
 		}
 		kept.AlsoFrom = addSource(kept.AlsoFrom, kept.Source, d.Source)
 		kept.AlsoFrom = addSource(kept.AlsoFrom, kept.Source, d.AlsoFrom...)

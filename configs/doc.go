@@ -142,8 +142,10 @@
 // PROGRAM), npm's .npmrc and pip's pip.conf. Inside the root they are the
 // project's: until you trust the root, your devbroker file does not apply
 // and the others are made inert for every tool devbroker starts (GOENV=off,
-// NPM_CONFIG_USERCONFIG and PIP_CONFIG_FILE set to the null device), and the
-// probe names them; their content is part of what you trust, so an edit of
+// NPM_CONFIG_USERCONFIG and PIP_CONFIG_FILE set to the null device), even
+// before they exist (one written while a server runs is never read), and
+// the probe names those that exist; their content is part of what you
+// trust, so an edit of
 // any of them untrusts the root. A user configuration that cannot be read
 // (an unreadable home) is skipped with a warning, and the defaults serve.
 package configs

@@ -135,7 +135,7 @@ func (e *Engine) Run(ctx context.Context, p *Plan) *Result {
 			r.fail(i+1, string(op.Step), err)
 			break
 		}
-		if err := e.runStep(ctx, i+1, op, r); err != nil {
+		if err := e.runStep(ctx, i+1, op, len(p.Paths) == 0, r); err != nil {
 			r.fail(i+1, string(op.Step), err)
 			r.Error.Message += skipped(p.Ops[i+1:])
 			break

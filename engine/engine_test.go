@@ -15,7 +15,7 @@ import (
 )
 
 // setup writes files under a new root and returns an engine over it.
-func setup(t *testing.T, files map[string]string, opts Options) (*Engine, string) {
+func setup(t testing.TB, files map[string]string, opts Options) (*Engine, string) {
 	t.Helper()
 	root := t.TempDir()
 	testtree.Write(t, root, files)

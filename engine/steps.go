@@ -7,6 +7,8 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -19,8 +21,9 @@ import (
 	"github.com/devbroker/devbroker/engine/workspace"
 )
 
-// runStep runs one validated step.
-func (e *Engine) runStep(ctx context.Context, i int, op *Op, r *Result) error {
+// runStep runs one validated step; unnamed says that the plan named no
+// paths (see [Engine.capability]).
+func (e *Engine) runStep(ctx context.Context, i int, op *Op, unnamed bool, r *Result) error {
 	switch a := op.Args.(type) {
 	case *ReadLinesArgs:
 		end := 0
@@ -43,11 +46,11 @@ func (e *Engine) runStep(ctx context.Context, i int, op *Op, r *Result) error {
 	case *WriteArgs:
 		return e.write(ctx, a.Paths, a.Force, r)
 	case *FormatArgs:
-		return e.capability(ctx, Format, a.Paths, false, r)
+		return e.capability(ctx, Format, a.Paths, unnamed, false, r)
 	case *LintArgs:
-		return e.capability(ctx, Lint, a.Paths, a.Fix, r)
+		return e.capability(ctx, Lint, a.Paths, unnamed, a.Fix, r)
 	case *CheckArgs:
-		return e.capability(ctx, Check, nil, false, r)
+		return e.capability(ctx, Check, nil, unnamed, false, r)
 	case *SearchArgs:
 		return e.search(ctx, i, a, r)
 	case *DefinitionArgs:
@@ -201,22 +204,36 @@ func matchFault(err error, path, unit string) error {
 	return &fault.Error{Kind: me.Kind, Err: me.Relabel(unit, path)}
 }
 
-// capability runs format, lint or check over the workspace.
-func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, fix bool, r *Result) error {
+// capability runs format, lint or check. With selectors, over the
+// workspace files they match; without, over every file the workspace
+// holds, and when the plan named no paths either, over the whole root
+// first (see [Engine.acquireRoot]): a step without paths is never about
+// whatever the workspace happens to hold. An answer that no driver gave
+// (no file, or none a configured driver of kind serves) is not ok.
+func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, unnamed, fix bool, r *Result) error {
 	if e.caps == nil || !e.caps.Has(kind) {
 		return e.unavailable(string(kind))
+	}
+	var paths []string
+	switch {
+	case len(selectors) > 0:
+		var err error
+		if paths, err = e.selectPaths(selectors); err != nil {
+			return err
+		}
+	case unnamed:
+		if err := e.acquireRoot(kind, r); err != nil {
+			return err
+		}
 	}
 	// Files the session did not change are handed over as the disk holds
 	// them now: the answer is about what a write would leave on disk. The
 	// plan's acquisition has just read the files it named.
 	req := e.request(kind, r)
 	req.Fix = fix
-	if len(selectors) > 0 {
-		paths, err := e.selectPaths(selectors)
-		if err != nil {
-			return err
-		}
-		req.Paths = paths
+	req.Paths = paths
+	if len(req.Paths) == 0 && len(req.Files) == 0 {
+		return nothingLooked(kind, nil, unnamed)
 	}
 	resp, err := e.caps.Run(ctx, req)
 	if err != nil {
@@ -238,7 +255,51 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 			return err
 		}
 	}
+	if len(resp.Drivers) == 0 {
+		// No driver answered: every file was left out with an info
+		// diagnostic saying why.
+		if paths == nil {
+			paths = slices.Sorted(maps.Keys(req.Files))
+		}
+		return nothingLooked(kind, paths, unnamed)
+	}
 	return verdict(kind, resp)
+}
+
+// acquireRoot acquires the files of the root a step without paths works
+// on, as the command line selects them ([SelectFiles]: every file a
+// configured language covers, version control, testdata and vendor
+// passed over), except those the workspace deleted or moved away. The
+// files the workspace holds stay in it, so the step works on those too,
+// unwritten changes included. It fails, naming the limit and what to do,
+// when they do not fit the workspace's limits.
+func (e *Engine) acquireRoot(kind Kind, r *Result) error {
+	var covers func(string) bool
+	if c, ok := e.caps.(Coverage); ok {
+		covers = c.Covers
+	}
+	found, err := SelectFiles(e.fs, covers, nil)
+	if err != nil {
+		return fault.Wrap(fault.IO, err, "%s without paths works on the whole root, whose walk failed", kind)
+	}
+	acquire := found[:0]
+	for _, p := range found {
+		if _, held := e.ws.Doc(p); !held {
+			if _, pending := e.ws.Pending(p); pending {
+				continue // deleted or moved away in the workspace
+			}
+		}
+		acquire = append(acquire, p)
+	}
+	if len(acquire) == 0 {
+		return nil
+	}
+	stale, err := e.ws.Acquire(acquire)
+	r.addStale(stale)
+	if err != nil {
+		return &fault.Error{Kind: fault.KindOf(err), Err: fmt.Errorf("%s without paths works on every file of the root a configured language covers (%d files): %w; or pass paths naming the files to %s", kind, len(acquire), err, kind)}
+	}
+	return nil
 }
 
 // selectPaths matches selectors (paths or globs) against the workspace.

@@ -7,6 +7,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/devbroker/devbroker/engine/fault"
@@ -121,4 +122,44 @@ func complete(ds []DriverStatus) bool {
 		}
 	}
 	return true
+}
+
+// nothingLooked is the failure of a format, lint or check step that no
+// driver answered: it had no file (paths empty; unnamed says the step
+// looked for them over the whole root), or the languages of its files
+// list no driver for kind, or no language covers them (the info
+// diagnostics say which). An answer about no file is never ok.
+func nothingLooked(kind Kind, paths []string, unnamed bool) error {
+	if len(paths) == 0 {
+		where := "the workspace holds no file"
+		if unnamed {
+			where = "the workspace holds no file, and no file under the root is one a configured language covers (the walk passes over version control, testdata and vendor directories)"
+		}
+		return fault.New(fault.Unchecked, "%s looked at no file: %s; an answer about no file is never ok: pass paths naming the files to %s", kind, where, kind)
+	}
+	named := slices.Clone(paths[:min(len(paths), maxNamed)])
+	if n := len(paths) - len(named); n > 0 {
+		named = append(named, fmt.Sprintf("%d more", n))
+	}
+	return fault.New(fault.Unchecked, "%s looked at no file: no configured %s serves %s (the info diagnostics say why: no language covers the file, or its language lists no %s); an answer about no file is never ok: pass paths naming files whose language has a %s (devbroker probe lists them)",
+		kind, agent(kind), list(named), agent(kind), agent(kind))
+}
+
+// agent names what serves kind: a formatter, a linter, a checker.
+func agent(kind Kind) string {
+	switch kind {
+	case Format:
+		return "formatter"
+	case Lint:
+		return "linter"
+	}
+	return "checker"
+}
+
+// list joins items as a sentence does: "a", "a and b", "a, b and c".
+func list(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devbroker/devbroker/configs/configtest"
 	"github.com/devbroker/devbroker/engine/testtree"
 )
 
@@ -43,7 +44,9 @@ func TestNeovimPlugin(t *testing.T) {
 	plugin, _ := filepath.Abs("../../editors/nvim")
 	script, _ := filepath.Abs("testdata/nvim_test.lua")
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	// A guard against a hang, not a measure: the server's first check
+	// (gopls loading the module) can take long on a busy machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n",
 		"--cmd", "set rtp+="+plugin, "-c", "luafile "+script)
@@ -51,7 +54,7 @@ func TestNeovimPlugin(t *testing.T) {
 	cmd.Env = append(os.Environ(),
 		"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"DEVBROKER_ROOT="+root, "DEVBROKER_FILE="+filepath.Join(root, "a.txt"), "DEVBROKER_GOFILE="+filepath.Join(root, "main.go"), "DEVBROKER_OUT="+outFile,
-		"XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir())
+		"XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+configtest.Dir(t))
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
 		t.Fatalf("nvim did not finish: %s", out)

@@ -136,7 +136,7 @@ func (s *Server) hoverTool() (*sdk.Tool, sdk.ToolHandler) {
 
 func (s *Server) symbolsTool() (*sdk.Tool, sdk.ToolHandler) {
 	return lang(s, engine.StepSymbols, "List or search symbols",
-		"With path, list a file's outline: every declaration with its kind and position, nested ones named by their dotted path (Type.Method), the names the symbol parameter of definition, references, hover and rename takes, so no column is needed. With query, search the whole project's symbols by name (at most 100 listed, omitted counts the rest)."+langDoc+" Positions are 1-based lines and characters. Changes nothing.",
+		"With path, list a file's outline: every declaration with its kind and position, nested ones named by their dotted path (Type.Method), the names the symbol parameter of definition, references, hover and rename takes, so no column is needed. With query, search the whole project's symbols by name (at most 100 listed, omitted counts the rest; truncated says the language server stopped its own list at its limit, server_limit, so more may match than it found: narrow the query)."+langDoc+" Positions are 1-based lines and characters. Changes nothing.",
 		func(p *SymbolsParams) engine.Args { return &engine.SymbolsArgs{Path: p.Path, Query: p.Query} })
 }
 

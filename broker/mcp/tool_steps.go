@@ -18,6 +18,9 @@ import (
 // persists is appended to the description of every mutating step tool.
 const persists = ` When it succeeds it writes the files it changed to disk before it returns (other unwritten changes stay unwritten); when it fails, nothing is written. To check code before it is written, use dev_plan with edit, lint, check, write instead.`
 
+// nothing is what format, lint and check say of an answer about no file.
+const nothing = "An answer that looked at no file (none under the root, or none a configured driver serves) is not ok: error kind unchecked, saying why."
+
 // workspace explains the word once in every step tool's description.
 const workspace = "the session's workspace (an in-memory copy of the project's files that dev_plan and the step tools change)"
 
@@ -143,7 +146,7 @@ func (s *Server) writeTool() (*sdk.Tool, sdk.ToolHandler) {
 
 // FormatParams are format's parameters.
 type FormatParams struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to format, read from disk first if needed; omit to format every file the workspace holds"`
+	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to format, read from disk first if needed; omit to format the whole root: every file a configured language covers (testdata, vendor and version control passed over), with every file the workspace holds"`
 }
 
 func (s *Server) formatTool() (*sdk.Tool, sdk.ToolHandler) {
@@ -151,7 +154,7 @@ func (s *Server) formatTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:         string(engine.StepFormat),
 		Title:        "Format files",
-		Description:  "Format files with the project's formatter for their language (gofumpt for Go, for example); it formats the content of " + workspace + ", including unwritten changes." + persists,
+		Description:  "Format files with the project's formatter for their language (gofumpt for Go, for example); it formats the content of " + workspace + ", including unwritten changes. Without paths it formats the whole root, as devbroker format does. " + nothing + persists,
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
@@ -163,7 +166,7 @@ func (s *Server) formatTool() (*sdk.Tool, sdk.ToolHandler) {
 
 // LintParams are lint's parameters.
 type LintParams struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to lint, read from disk first if needed; omit to lint every file the workspace holds"`
+	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to lint, read from disk first if needed; omit to lint the whole root: every file a configured language covers (testdata, vendor and version control passed over), with every file the workspace holds"`
 	Fix   bool     `json:"fix,omitempty" jsonschema:"apply the fixes the linters offer (then the fixed files are written)"`
 }
 
@@ -173,7 +176,7 @@ func (s *Server) lintTool() (*sdk.Tool, sdk.ToolHandler) {
 		Name:  string(engine.StepLint),
 		Title: "Lint files",
 		Description: "Run the project's linters (staticcheck for Go, shellcheck for shell, for example) and report their findings, most severe first; with fix: true, apply the fixes they offer. It lints the content of " + workspace + ", including unwritten changes. Each driver's status says whether its answer is complete: ok, timeout, crashed, not_installed, indexing, or unchecked (no working linter for a language that lists one). " +
-			"An error finding fails the call with error kind diagnostics (the findings are the answer, not a tool failure); an incomplete answer fails it with its status; fixes then stay unwritten." + persists,
+			"Without paths it lints the whole root, as devbroker lint does. An error finding fails the call with error kind diagnostics (the findings are the answer, not a tool failure); an incomplete answer fails it with its status; fixes then stay unwritten. " + nothing + persists,
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
@@ -185,7 +188,7 @@ func (s *Server) lintTool() (*sdk.Tool, sdk.ToolHandler) {
 
 // CheckParams are check's parameters.
 type CheckParams struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to read from disk into the workspace before checking, e.g. **/*.go; omit to check what the workspace holds"`
+	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to read from disk into the workspace before checking, e.g. **/*.go; the check covers them and every file the workspace holds. Omit to check the whole root: every file a configured language covers (testdata, vendor and version control passed over), with every file the workspace holds"`
 }
 
 func (s *Server) checkTool() (*sdk.Tool, sdk.ToolHandler) {
@@ -193,8 +196,8 @@ func (s *Server) checkTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:  string(engine.StepCheck),
 		Title: "Type-check the code",
-		Description: "Type-check or build the code (gopls, or go build and go vet, for Go) and report errors such as a caller an edit broke, most severe first; changes nothing. It checks the content of " + workspace + ", including unwritten changes, so an edit can be checked before it is written. ok is true only when no finding is an error and every checker answered completely; each driver's status says ok, timeout, crashed, not_installed, indexing or unchecked (no working checker for a language that lists one, with how to install it). " +
-			"Error findings come back with error kind diagnostics: they are the answer, not a tool failure. Long checks send progress notifications and stop when cancelled.",
+		Description: "Type-check or build the code (gopls, or go build and go vet, for Go) and report errors such as a caller an edit broke, most severe first; changes nothing. It checks the content of " + workspace + ", including unwritten changes, so an edit can be checked before it is written; without paths it checks the whole root as devbroker check does, so it also finds what edit_file or write_file broke on disk. ok is true only when no finding is an error and every checker answered completely; each driver's status says ok, timeout, crashed, not_installed, indexing or unchecked (no working checker for a language that lists one, with how to install it). " +
+			"Error findings come back with error kind diagnostics: they are the answer, not a tool failure. " + nothing + " Long checks send progress notifications and stop when cancelled.",
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}

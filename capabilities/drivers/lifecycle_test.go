@@ -16,6 +16,7 @@ import (
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/configs/configtest"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
 )
@@ -29,7 +30,8 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	os.Setenv("DEVBROKER_STATICCHECK_CACHE", filepath.Join(tmp, "staticcheck"))
-	code := m.Run()
+	// No driver runs under its default timeout (configs/configtest).
+	code := configtest.Run(m)
 	os.RemoveAll(tmp)
 	os.Exit(code)
 }
@@ -37,13 +39,13 @@ func TestMain(m *testing.M) {
 // catDriver is an external driver that reads every requested file from a
 // staged tree (cat prints it; nothing in it is a finding).
 func catDriver() *configs.Driver {
-	return &configs.Driver{Type: "external", Command: []string{"cat", "{file}"}, Input: "staged", Errorformat: []string{"%f:%l:%c: %m"}}
+	return configtest.Driver(&configs.Driver{Type: "external", Command: []string{"cat", "{file}"}, Input: "staged", Errorformat: []string{"%f:%l:%c: %m"}})
 }
 
 // lifecycleConfigs is a configuration for each registered type.
 func lifecycleConfigs(t *testing.T) map[string]*configs.Driver {
 	t.Helper()
-	def, err := configs.Default()
+	def, err := configtest.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +188,7 @@ func TestDiskBudget(t *testing.T) {
 	t.Setenv("TMPDIR", tmp)
 	cfg := &configs.Config{
 		Languages: map[string]*configs.Language{"go": {FileTypes: []string{"*.go"}, Lint: []string{"staticcheck", "cat-a", "cat-b"}}},
-		Drivers:   map[string]*configs.Driver{"staticcheck": {Type: "staticcheck"}, "cat-a": catDriver(), "cat-b": catDriver()},
+		Drivers:   map[string]*configs.Driver{"staticcheck": configtest.Driver(&configs.Driver{Type: "staticcheck"}), "cat-a": catDriver(), "cat-b": catDriver()},
 	}
 	set, err := capabilities.NewSet(cfg, Types, root)
 	if err != nil {

@@ -10,12 +10,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/configs/configtest"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
 )
@@ -102,7 +102,9 @@ func fake(args []string) int {
 		time.Sleep(time.Hour)
 	case "signal": // dies by SIGKILL after a word on stderr
 		fmt.Fprintln(os.Stderr, "parser: segmentation violation")
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		if self, err := os.FindProcess(os.Getpid()); err == nil {
+			self.Kill() // SIGKILL where there are signals
+		}
 		time.Sleep(time.Hour)
 	case "exit": // exits rest[0] with rest[1] on stderr
 		fmt.Fprintln(os.Stderr, rest[1])
@@ -124,6 +126,9 @@ func fakeDriver(t *testing.T, cfg configs.Driver, args ...string) *Driver {
 	}
 	cfg.Type = "external"
 	cfg.Command = append([]string{exe}, args...)
+	if cfg.Timeout.Duration == 0 { // no test depends on the default timeout
+		cfg.Timeout.Duration = configtest.Timeout
+	}
 	cfg.Env = append(cfg.Env, "DEVBROKER_FAKE=1")
 	d, err := New("fake", &cfg, capabilities.Env{Root: t.TempDir()})
 	if err != nil {
@@ -147,10 +152,11 @@ func workspace(root string, kind engine.Kind, files ...string) *capabilities.Req
 }
 
 // defaults loads the embedded defaults through the configuration loader,
-// as the broker does.
+// as the broker does, each driver with the tests' generous timeout
+// (configs/configtest).
 func defaults(t *testing.T) *configs.Config {
 	t.Helper()
-	cfg, err := configs.Default()
+	cfg, err := configtest.Default()
 	if err != nil {
 		t.Fatalf("embedded defaults: %v", err)
 	}
@@ -190,23 +196,6 @@ func wantStatus(t *testing.T, r *capabilities.Result, st engine.Status) {
 	if r.Status != st {
 		t.Fatalf("status %q (%s), want %q", r.Status, r.Message, st)
 	}
-}
-
-// gone waits until pid has exited (a zombie counts: nobody may reap it).
-func gone(pid int, within time.Duration) bool {
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
-			return true
-		}
-		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
-			if f := strings.Fields(string(b)); len(f) > 2 && f[2] == "Z" {
-				return true
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return false
 }
 
 func envFor(t *testing.T) capabilities.Env { return capabilities.Env{Root: t.TempDir()} }

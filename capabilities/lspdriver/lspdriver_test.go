@@ -11,6 +11,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
 	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/configs/configtest"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/engine/text"
@@ -20,7 +21,9 @@ import (
 
 func TestMain(m *testing.M) {
 	lsptest.Main()
-	os.Exit(m.Run())
+	// No driver runs under its default timeout: drivers.LoadWith reads
+	// the test layer (configs/configtest), and driver gives one.
+	os.Exit(configtest.Run(m))
 }
 
 func goplsPath(t *testing.T) string {
@@ -64,6 +67,9 @@ func workspace(t *testing.T) (string, map[string]*text.Doc) {
 
 func driver(t *testing.T, cfg *configs.Driver, root string) capabilities.Driver {
 	t.Helper()
+	if cfg.Timeout.Duration == 0 {
+		cfg = configtest.Driver(cfg)
+	}
 	d, err := lspdriver.Type.New("gopls", cfg, capabilities.Env{Root: root, Language: "go"})
 	if err != nil {
 		t.Fatal(err)

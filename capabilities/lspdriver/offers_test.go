@@ -10,6 +10,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
 	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/configs/configtest"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/engine/text"
@@ -22,7 +23,7 @@ import (
 func TestServerWithoutRename(t *testing.T) {
 	root := t.TempDir()
 	testtree.Write(t, root, map[string]string{"x.txt": "hello\n"})
-	d, err := lspdriver.Type.New("fake", &configs.Driver{Type: "lsp", Command: []string{os.Args[0]}, Env: []string{lsptest.EnvVar + "=" + lsptest.NoRename}}, capabilities.Env{Root: root, Language: "text"})
+	d, err := lspdriver.Type.New("fake", configtest.Driver(&configs.Driver{Type: "lsp", Command: []string{os.Args[0]}, Env: []string{lsptest.EnvVar + "=" + lsptest.NoRename}}), capabilities.Env{Root: root, Language: "text"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
 	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/configs/configtest"
 	"github.com/devbroker/devbroker/engine"
 )
 
@@ -28,7 +29,7 @@ func TestPythonStubActionNotListed(t *testing.T) {
 		"pyrightconfig.json": `{"venvPath": ".", "venv": "venv", "reportMissingTypeStubs": "error"}` + "\n",
 		"m.py":               "import stubless\n\nprint(stubless.f())\n",
 	})
-	d, err := lspdriver.Type.New("pyright", &configs.Driver{Type: "lsp", Command: []string{bin, "--stdio"}, LanguageID: "python"}, capabilities.Env{Root: root, Language: "python"})
+	d, err := lspdriver.Type.New("pyright", configtest.Driver(&configs.Driver{Type: "lsp", Command: []string{bin, "--stdio"}, LanguageID: "python"}), capabilities.Env{Root: root, Language: "python"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
 	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/configs/configtest"
 	"github.com/devbroker/devbroker/engine"
 )
 
@@ -24,7 +25,7 @@ func TestNavigatePython(t *testing.T) {
 		"main.py":  "from pkg.m import greet\n\nlabel = \"𝄞\"; print(greet(label))\n",
 	}
 	root, all := tree(t, files)
-	d, err := lspdriver.Type.New("pyright", &configs.Driver{Type: "lsp", Command: []string{bin, "--stdio"}, LanguageID: "python"}, capabilities.Env{Root: root, Language: "python"})
+	d, err := lspdriver.Type.New("pyright", configtest.Driver(&configs.Driver{Type: "lsp", Command: []string{bin, "--stdio"}, LanguageID: "python"}), capabilities.Env{Root: root, Language: "python"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/drivers"
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
-	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/configs/configtest"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/testtree"
 )
@@ -78,7 +78,7 @@ func TestRustAnalyzerRustupProxy(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	def, err := configs.Default()
+	def, err := configtest.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/drivers"
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
-	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/configs/configtest"
 	"github.com/devbroker/devbroker/configs/trust"
 	"github.com/devbroker/devbroker/engine"
 )
@@ -115,7 +115,7 @@ func TestTypeScriptWithoutTypeScript(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	def, err := configs.Default()
+	def, err := configtest.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

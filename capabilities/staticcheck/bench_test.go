@@ -16,7 +16,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -107,9 +106,7 @@ func BenchmarkEditCLI(b *testing.B) {
 		start := time.Now()
 		ps := run()
 		ds = append(ds, time.Since(start))
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			rss = max(rss, ru.Maxrss)
-		}
+		rss = max(rss, maxRSS(ps))
 	}
 	reportMedian(b, ds)
 	b.ReportMetric(float64(rss)/1024, "peak-rss-MB")
@@ -145,7 +142,7 @@ func BenchmarkMemory(b *testing.B) {
 		cmd.Dir = root
 		cmd.Env = append(os.Environ(), "STATICCHECK_CACHE="+b.TempDir())
 		cmd.Run()
-		cli := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+		cli := maxRSS(cmd.ProcessState)
 
 		root = copyModule(b, parityModule)
 		cmd = exec.Command(os.Args[0], "-test.run=^TestHelperDriverProcess$")
@@ -153,7 +150,7 @@ func BenchmarkMemory(b *testing.B) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("%v\n%s", err, out)
 		}
-		drv := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+		drv := maxRSS(cmd.ProcessState)
 		b.ReportMetric(float64(cli)/1024, "cli-peak-rss-MB")
 		b.ReportMetric(float64(drv)/1024, "driver-peak-rss-MB")
 		b.ReportMetric(float64(drv)/float64(cli), "ratio")

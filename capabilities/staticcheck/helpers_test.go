@@ -11,6 +11,7 @@ import (
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/configs/configtest"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
 )
@@ -34,7 +35,7 @@ func TestMain(m *testing.M) {
 
 func newDriver(t testing.TB) *Driver {
 	t.Helper()
-	d, err := New("staticcheck", &configs.Driver{Type: "staticcheck"}, capabilities.Env{})
+	d, err := New("staticcheck", configtest.Driver(&configs.Driver{Type: "staticcheck"}), capabilities.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,19 +10,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path"
-	"path/filepath"
 	"runtime/debug"
-	"slices"
-	"sort"
-	"strings"
 
 	"github.com/devbroker/devbroker/broker"
-	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/drivers"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/fault"
-	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/workspace"
 )
 
@@ -63,7 +56,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		case engine.Format:
 			fmt.Fprint(stderr, " [--write]")
 		}
-		fmt.Fprintln(stderr, " [PATH...]\nPATHs are files, directories or globs relative to the root; default: every file a configured language covers. Directories and globs pass over the testdata and vendor directories they do not name.\nExit status: 0 clean, 1 findings, 2 tool failure or bad usage.")
+		fmt.Fprintln(stderr, " [PATH...]\nPATHs are files, directories or globs relative to the root; default: every file a configured language covers. Directories and globs pass over the testdata and vendor directories they do not name.\nExit status: 0 clean, 1 findings, 2 tool failure, no file looked at, or bad usage.")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -97,14 +90,19 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitBadUsage
 	}
-	paths, err := selectFiles(eng.FS(), set, fl.Args())
+	paths, err := engine.SelectFiles(eng.FS(), set.Covers, fl.Args())
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitBadUsage
 	}
 	if len(paths) == 0 {
-		fmt.Fprintf(stderr, "devbroker %s: no files to %s under %s\n", kind, kind, eng.Root())
-		return exitOK
+		// An answer that looked at no file is not clean.
+		which := "no file under " + eng.Root()
+		if fl.NArg() > 0 {
+			which = "no file the PATHs name"
+		}
+		fmt.Fprintf(stderr, "devbroker %s: looked at no file: %s is one a configured language covers (walks pass over version control, testdata and vendor directories); an answer about no file is never clean: pass PATHs naming the files to %s\n", kind, which, kind)
+		return exitToolFailure
 	}
 	// The probes and the language servers start while the files are read.
 	set.Prepare(kind, paths)
@@ -143,86 +141,6 @@ func writeAfter(ctx context.Context, eng *engine.Engine, res *engine.Result) {
 	}
 }
 
-// walkSkips are the directories a walk of the command line passes over
-// unless its PATH names them: test fixtures and vendored code, which are
-// not the project's sources (gofumpt -w . and the go command's ./...
-// pass over them too).
-var walkSkips = []string{"testdata", "vendor"}
-
-// skipped reports whether the walk of pattern passes over p: p is in a
-// directory of walkSkips that pattern does not name.
-func skipped(p, pattern string) bool {
-	named := strings.Split(pattern, "/")
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if slices.Contains(walkSkips, seg) && !slices.Contains(named, seg) {
-			return true
-		}
-	}
-	return false
-}
-
-// selectFiles expands the command line's PATHs (files, directories, globs;
-// default: the whole root) to the files a configured language covers.
-func selectFiles(fsys *rootfs.FS, set *capabilities.Set, args []string) ([]string, error) {
-	if len(args) == 0 {
-		args = []string{"."}
-	}
-	seen := map[string]bool{}
-	var out []string
-	add := func(p string, explicit bool) {
-		if seen[p] || (!explicit && (workspace.InVCS(p) || !set.Covers(p))) {
-			return
-		}
-		seen[p] = true
-		out = append(out, p)
-	}
-	walk := func(pattern string) error {
-		m, err := fsys.Glob(pattern)
-		for _, p := range m {
-			if !skipped(p, pattern) {
-				add(p, false)
-			}
-		}
-		return err
-	}
-	for _, a := range args {
-		if filepath.IsAbs(a) {
-			rel, err := fsys.Rel(a)
-			if err != nil {
-				return nil, err
-			}
-			a = rel
-		}
-		a = strings.TrimSuffix(path.Clean(strings.TrimPrefix(a, "./")), "/")
-		if a == "." {
-			a = ""
-		}
-		if rootfs.IsGlob(a) {
-			if err := walk(a); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		pattern := "**"
-		if a != "" {
-			st, err := fsys.Stat(a)
-			if err != nil {
-				return nil, err
-			}
-			if !st.IsDir() {
-				add(a, true)
-				continue
-			}
-			pattern = a + "/**"
-		}
-		if err := walk(pattern); err != nil {
-			return nil, err
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
 // findings counts what makes the exit status 1: error and warning
 // diagnostics, and for format without --write, files that would change.
 func findings(kind engine.Kind, res *engine.Result, write bool) int {
@@ -241,13 +159,18 @@ func findings(kind engine.Kind, res *engine.Result, write bool) int {
 // diagExit maps a result to the exit status: 2 when the run or a driver
 // failed, 1 for findings, 0 when clean.
 // An unchecked language is a tool failure: some of its files were not
-// looked at by a driver its list names.
+// looked at by a driver its list names; so is an answer no driver gave
+// (no file was looked at).
 func diagExit(kind engine.Kind, res *engine.Result, write bool, stderr io.Writer) int {
 	if e := res.Error; e != nil && e.Kind != fault.Diagnostics && !e.Kind.Incomplete() {
 		fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, e.Message)
 		return exitToolFailure
 	}
 	failed := res.Error != nil && res.Error.Kind.Incomplete()
+	if failed && len(res.Drivers) == 0 {
+		// No driver answered: the step looked at no file, and says why.
+		fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, res.Error.Message)
+	}
 	for _, d := range res.Drivers {
 		switch {
 		case d.Status == engine.StatusUnchecked:

@@ -137,6 +137,9 @@ func TestLayering(t *testing.T) {
 			if rest == "engine/testtree" || pkgOf(file) == "engine/testtree" {
 				t.Errorf("%s imports %s: engine/testtree is for tests only, and imports nothing from the module", file, im)
 			}
+			if rest == "configs/configtest" {
+				t.Errorf("%s imports %s: configs/configtest is for tests only", file, im)
+			}
 			dep, _, _ := strings.Cut(rest, "/")
 			if dep != layer && !contains(allowed, dep) {
 				t.Errorf("%s imports %s: %s/ may import only %v of the module's layers (ARCHITECTURE.md, Invariants)", file, im, layer, allowed)
@@ -258,7 +261,8 @@ var diskDoors = map[string]string{
 	"cmd/devbroker/run.go":        "the plan file named on the command line",
 	"cmd/devbroker/serve_http.go": "the token file named on the command line",
 
-	"engine/testtree/testtree.go": "tests' file trees (imported by tests only)",
+	"engine/testtree/testtree.go":      "tests' file trees (imported by tests only)",
+	"configs/configtest/configtest.go": "tests' user configuration layer, outside every root (imported by tests only)",
 
 	"lsp/watch.go":             "the watcher: lists the root's directories, keeps its barrier files in a private directory",
 	"lsp/privtemp/privtemp.go": "makes the process's private directories in the temp directory, and removes those of processes that are gone",

@@ -18,6 +18,10 @@ func TestSARIFValidAgainstSchema(t *testing.T) {
 	schema := sarifSchema(t)
 	res := &engine.Result{Diagnostics: []engine.Diagnostic{
 		{Path: "a.go", Line: 3, Column: 2, EndLine: 3, EndColumn: 9, Severity: engine.SeverityError, Source: "gopls", Code: "UndeclaredName", Message: "undefined: x"},
+		{Path: "a.go", Line: 7, Column: 6, EndLine: 7, EndColumn: 7, Severity: engine.SeverityError, Source: "gopls", Code: "DuplicateDecl", Message: "F redeclared in this block", Related: []engine.Related{
+			{Path: "dir/my b.go", Line: 3, Column: 6, Message: "other declaration of F"},
+			{Path: "/usr/lib/go/src/fmt/print.go", Line: 9, Column: 2},
+		}},
 		{Path: "a.go", Line: 5, Column: 1, EndLine: 5, EndColumn: 1, Severity: engine.SeverityWarning, Source: "staticcheck", Code: "SA4006", Message: "this value of y is never used"},
 		{Path: "dir/b.sh", Line: 1, Column: 1, Severity: engine.SeverityInfo, Source: "devbroker", Message: "no lint driver"},
 		{Severity: engine.SeverityInfo, Source: "devbroker", Message: "3 more diagnostics were left out"},
@@ -40,6 +44,14 @@ func TestSARIFValidAgainstSchema(t *testing.T) {
 	}
 	if len(log.Runs) != 3 || log.Runs[1].Tool.Driver.Name != "gopls" || log.Runs[1].Results[0].Level != "error" {
 		t.Errorf("runs = %+v", log.Runs)
+	}
+	// A related place under the root is relative to %SRCROOT%; one
+	// outside it is its file URI.
+	rel := log.Runs[1].Results[1].RelatedLocations
+	if len(rel) != 2 || rel[0].ID != 1 || rel[0].PhysicalLocation.ArtifactLocation != (sarifURI{URI: "dir/my%20b.go", URIBaseID: "%SRCROOT%"}) ||
+		*rel[0].PhysicalLocation.Region != (sarifRegion{StartLine: 3, StartColumn: 6}) || rel[0].Message.Text != "other declaration of F" ||
+		rel[1].ID != 2 || rel[1].PhysicalLocation.ArtifactLocation != (sarifURI{URI: "file:///usr/lib/go/src/fmt/print.go"}) {
+		t.Errorf("related locations = %+v", rel)
 	}
 	// A broken log must fail validation, or the test proves nothing.
 	broken := strings.Replace(buf.String(), `"level": "error"`, `"level": "fatal"`, 1)

@@ -1,0 +1,6 @@
+package demo
+
+// Greet returns a greeting for name.
+func Greet(name string) string {
+	return "hello, " + name
+}
