@@ -119,6 +119,10 @@ func (s *Session) idleSince(now time.Time) time.Duration {
 // driver's timeout from now (see [Root.Ready]). The waiting holds nothing:
 // the session's other calls run meanwhile. It returns ctx marked with the
 // call's start, which the steps' requests count their timeout from.
+//
+// The files a step works on decide which drivers it needs, as the engine
+// picks them: its own paths; else, when the call names paths, every file
+// the workspace holds; else the whole root (every language under it).
 func (s *Session) ready(ctx context.Context, ops []engine.Op, acquire []string) context.Context {
 	ctx = capabilities.Begin(ctx)
 	var needs []Need
@@ -130,22 +134,16 @@ func (s *Session) ready(ctx context.Context, ops []engine.Op, acquire []string) 
 			continue
 		}
 		paths := engine.Named(op.Args)
-		if len(paths) == 0 {
-			paths = acquire
-		}
-		if len(paths) == 0 {
+		if len(paths) == 0 && len(acquire) > 0 {
 			if !heldRead {
-				// What the workspace holds, which a step without paths
-				// is about: read under the lock, for a moment.
+				// What the workspace holds: read under the lock, for a
+				// moment.
 				s.mu.Lock()
 				held = s.eng.Workspace().Paths()
 				s.mu.Unlock()
 				heldRead = true
 			}
-			paths = held
-		}
-		if len(paths) == 0 && !slices.Contains(engine.LanguageKinds(), st.Kind) {
-			continue // nothing to format, lint or check
+			paths = append(slices.Clone(acquire), held...)
 		}
 		needs = append(needs, Need{Kind: st.Kind, Paths: paths})
 	}
