@@ -172,7 +172,14 @@ func (s *Set) unusable(alt []string, kind engine.Kind, expect bool) []string {
 			p, probed = e, true
 		}
 		s.mu.Unlock()
+		s.mu.Lock()
+		_, running := s.running[dn]
+		s.mu.Unlock()
 		switch {
+		case !probed && running && !expect:
+			// A request's route after its wait for the probe ran out
+			// of time: the driver answers timeout (ready.go).
+			continue
 		case !probed:
 			out = append(out, dn+" was not probed")
 		case p.State == Found && !offers(s.drivers[dn], p, kind):

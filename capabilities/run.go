@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
@@ -29,6 +30,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		return nil, ErrSetClosed
 	}
 	defer s.calls.End()
+	ctx = Begin(ctx) // a call that did not mark its start begins now
 	if isLanguageKind(req.Kind) {
 		resp, err := s.runLanguage(ctx, req)
 		s.confine(resp)
@@ -41,7 +43,11 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		}
 	}
 	sort.Strings(targets)
-	if err := s.probeFor(ctx, req.Kind, targets); err != nil {
+	// Each driver's probe is waited for until the driver's timeout runs
+	// out (ready.go); one still running then answers timeout.
+	names := s.driversFor(req.Kind, targets)
+	began := begins(ctx, names)
+	if err := s.waitProbes(ctx, names, began); err != nil {
 		return nil, err
 	}
 	rf := s.routeFiles(req.Kind, targets)
@@ -50,10 +56,19 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 	runOne := func(i int) *Result {
 		dn := rf.order[i]
 		end := phase(ctx, req.Kind, dn, i, len(rf.order), len(rf.files[dn]))
-		r := safeRun(ctx, s.drivers[dn], &Request{
-			Kind: req.Kind, Root: req.Root, Files: rf.files[dn], All: all,
-			Changed: changed, Deleted: req.Deleted, Fix: req.Fix,
-		})
+		at, ok := began[dn]
+		if !ok {
+			at = time.Now()
+		}
+		var r *Result
+		if s.probing(dn) {
+			r = s.stillProbing(dn, at)
+		} else {
+			r = safeRun(forDriver(ctx, at), s.drivers[dn], &Request{
+				Kind: req.Kind, Root: req.Root, Files: rf.files[dn], All: all,
+				Changed: changed, Deleted: req.Deleted, Fix: req.Fix,
+			})
+		}
 		if r.Status == "" {
 			r.Status = engine.StatusOK
 		}

@@ -162,10 +162,14 @@ type Driver struct {
 	// Doc is a sentence about what the driver does, shown by the probe.
 	Doc string `toml:"doc"`
 	// Timeout bounds one run, as a Go duration ("30s", "2m"). Default 60s.
-	// For a language server, it does not run out while the server reports
-	// loading its workspace: it runs from the end of the load, up to ten
-	// times the timeout in all, and a request still waiting on a load then
-	// answers indexing (docs/verdicts.md).
+	// For a language server, it runs from the request's start and covers
+	// the wait for the driver's probe (its first use) and for the
+	// server's start (its answer to initialize): a probe or a start that
+	// has not ended then goes on in the background, and the request
+	// answers timeout saying so. It does not run out while the
+	// server reports loading its workspace: it runs from the end of the
+	// load, up to ten times the timeout in all, and a request still
+	// waiting on a load then answers indexing (docs/verdicts.md).
 	Timeout Duration `toml:"timeout"`
 
 	// Command is the argv of an external command or a language server,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/lsp/privtemp"
 )
 
 // Exit codes shared by the commands.
@@ -119,6 +120,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if name == "help" {
 		fmt.Fprint(stdout, usage())
 		return exitOK
+	}
+	if name != "version" {
+		// The private temporary directories that devbroker processes
+		// killed before they could remove them left behind.
+		_, _ = privtemp.Sweep()
 	}
 	for _, c := range commands {
 		if c.name == name {
