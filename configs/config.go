@@ -120,6 +120,14 @@ type Language struct {
 	// the root. Defaults: go ["gopls"], python ["pyright"], javascript
 	// and typescript ["typescript-language-server"].
 	Intelligence []string `toml:"intelligence"`
+
+	// Defaulted is set by the loader, never by a file: which of format,
+	// lint, check and intelligence are the embedded defaults' lists, as
+	// no configuration file of the user's or the project's wrote them. A
+	// driver only such a list names is one nobody asked for: when it was
+	// never found, the files a walk sweeps in go without it as coverage,
+	// not as an unchecked answer.
+	Defaulted []string `toml:"-"`
 }
 
 // Driver defines one driver: a linked-in tool, a language server, or an
@@ -139,6 +147,9 @@ type Driver struct {
 	Type string `toml:"type"`
 	// Doc is a sentence about what the driver does, shown by the probe.
 	Doc string `toml:"doc"`
+	// URL is the address of the tool's documentation: SARIF logs give
+	// it as the tool's informationUri.
+	URL string `toml:"url"`
 	// Timeout bounds one run, as a Go duration ("30s", "2m"). Default 60s.
 	// For a language server, it does not run out while the server reports
 	// loading its workspace: it runs from the end of the load, up to ten

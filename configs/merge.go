@@ -202,3 +202,22 @@ func (m *merged) errorAt(path, msg string) *Error {
 	at := s.idx.find(path)
 	return &Error{File: s.name, Line: at.line, Column: at.col, Field: path, Msg: msg}
 }
+
+// listKeys are a language's lists of drivers.
+var listKeys = []string{"format", "lint", "check", "intelligence"}
+
+// markDefaulted sets each language's Defaulted: the lists that the
+// embedded defaults wrote and no other file did.
+func (m *merged) markDefaulted() {
+	for name, l := range m.cfg.Languages {
+		var d []string
+		for _, key := range listKeys {
+			if m.source(fieldPath("languages", name, key)).name == DefaultsName {
+				d = append(d, key)
+			}
+		}
+		c := *l
+		c.Defaulted = d
+		m.cfg.Languages[name] = &c
+	}
+}

@@ -23,7 +23,7 @@ func TestSARIFValidAgainstSchema(t *testing.T) {
 		{Severity: engine.SeverityInfo, Source: "devbroker", Message: "3 more diagnostics were left out"},
 	}}
 	var buf bytes.Buffer
-	if err := writeSARIF(&buf, res); err != nil {
+	if err := writeSARIF(&buf, res, nil); err != nil {
 		t.Fatal(err)
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
@@ -88,7 +88,7 @@ func TestSARIFReportsFailedDrivers(t *testing.T) {
 		},
 	}
 	var buf bytes.Buffer
-	if err := writeSARIF(&buf, res); err != nil {
+	if err := writeSARIF(&buf, res, nil); err != nil {
 		t.Fatal(err)
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
