@@ -39,7 +39,7 @@ func coverageSet(t *testing.T, kind engine.Kind, entries []string, defaulted boo
 			t.Fatal(err)
 		}
 		for _, dn := range slot.Drivers() {
-			cfg.Drivers[dn] = &configs.Driver{Type: "fake", Install: "get " + dn + " from the shop"}
+			cfg.Drivers[dn] = &configs.Driver{Type: "fake", Install: "get " + dn + " from the shop", Defaulted: defaulted && states[dn] != named}
 		}
 	}
 	typ := capabilities.Type{Name: "fake", New: func(name string, _ *configs.Driver, _ capabilities.Env) (capabilities.Driver, error) {
@@ -49,7 +49,7 @@ func coverageSet(t *testing.T, kind engine.Kind, entries []string, defaulted boo
 		switch st := states[name]; {
 		case name == "ok" || st == capabilities.Found:
 			f.probe = capabilities.Probe{State: capabilities.Found}
-		case st == "":
+		case st == "" || st == named:
 			f.probe = capabilities.Probe{State: capabilities.Missing, Reason: name + " is not on PATH"}
 		default:
 			f.probe = capabilities.Probe{State: st, Reason: name + " failed its smoke test"}
@@ -64,6 +64,10 @@ func coverageSet(t *testing.T, kind engine.Kind, entries []string, defaulted boo
 	s.Probe(context.Background())
 	return s
 }
+
+// named is a probe state coverageSet takes to mean: the driver is
+// missing, and a configuration file named its program.
+const named capabilities.ProbeState = "named"
 
 // sweep runs kind over paths, of which swept (sorted) were swept in.
 func sweep(t *testing.T, s *capabilities.Set, kind engine.Kind, paths, swept []string) *engine.Response {
@@ -128,13 +132,15 @@ func TestMissingDefaultDriverIsCoverageForSweptFiles(t *testing.T) {
 	}
 }
 
-// Strict everywhere: a list a configuration file wrote, and a driver that
-// was found but failed its probe, make swept files unchecked too.
+// Strict everywhere: a list a configuration file wrote, a driver whose
+// program one names, and a driver that was found but failed its probe,
+// make swept files unchecked too.
 func TestNamedOrFailedDriverIsStrictForSweptFiles(t *testing.T) {
 	for name, s := range map[string]*capabilities.Set{
 		"named by a configuration file":  coverageSet(t, engine.Check, []string{"a"}, false, nil),
 		"found but failed":               coverageSet(t, engine.Check, []string{"a"}, true, map[string]capabilities.ProbeState{"a": capabilities.Failed}),
 		"one of two missing, one failed": coverageSet(t, engine.Check, []string{"a | b"}, true, map[string]capabilities.ProbeState{"b": capabilities.Failed}),
+		"its program named":              coverageSet(t, engine.Check, []string{"a | b"}, true, map[string]capabilities.ProbeState{"b": named}),
 	} {
 		resp := sweep(t, s, engine.Check, []string{"b.x", "m.g"}, []string{"b.x", "m.g"})
 		if u := unchecked(resp); len(u) != 1 || u[0].Language != "x" {

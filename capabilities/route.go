@@ -148,9 +148,9 @@ type unserved struct {
 	// all: entry is a format list, none of whose slots was served.
 	all bool
 	// lenient: the embedded defaults' list named entry, no file of the
-	// user's or the project's did, and every driver of its
-	// alternatives that could not serve was never found (missing, not
-	// installed). Such an entry leaves the files a walk swept in
+	// user's or the project's did (nor named the program of one of its
+	// drivers), and every driver of its alternatives that could not
+	// serve was never found (missing, not installed). Such an entry leaves the files a walk swept in
 	// uncovered (a coverage note) rather than unchecked; one that was
 	// found but failed, or that a configuration file names, is strict
 	// for every file.
@@ -172,6 +172,7 @@ func (s *Set) route(lang *language, kind engine.Kind, expect bool) route {
 	for _, slot := range slots {
 		entries = append(entries, slot.String())
 		why, missing, served := s.serve(&rt, lang.name, slot, kind, expect)
+		missing = missing && s.allStock(slot)
 		if !served {
 			rt.unserved = append(rt.unserved, unserved{entry: slot.String(), why: why, lenient: lang.defaulted[kind] && missing})
 			whyAll = append(whyAll, why...)
@@ -188,6 +189,18 @@ func (s *Set) route(lang *language, kind engine.Kind, expect bool) route {
 		}
 	}
 	return rt
+}
+
+// allStock reports whether every driver of slot is as the embedded
+// defaults define it: a configuration file that names a driver's program
+// asks for that program.
+func (s *Set) allStock(slot configs.Slot) bool {
+	for _, dn := range slot.Drivers() {
+		if !s.stock[dn] {
+			return false
+		}
+	}
+	return true
 }
 
 // serve serves slot with its first alternative whose drivers all work,

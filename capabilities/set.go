@@ -73,6 +73,9 @@ type Set struct {
 	drivers map[string]Driver
 	install map[string]string // driver name → its install hint
 	urls    map[string]string // driver name → its documentation's address
+	// stock are the drivers the embedded defaults define as they are
+	// (configs.Driver.Defaulted): nobody named their program.
+	stock   map[string]bool
 	maxDiag int
 	limits  configs.Limits // the configuration's [limits], for the workspace
 	shared  *Shared
@@ -152,7 +155,7 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 	for _, t := range types {
 		byName[t.Name] = t
 	}
-	s = &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, urls: map[string]string{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics, limits: cfg.Limits, trees: NewTrees(0),
+	s = &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, urls: map[string]string{}, stock: map[string]bool{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics, limits: cfg.Limits, trees: NewTrees(0),
 		cfgKey: map[string]string{}, langOf: map[string]string{}, running: map[string]chan struct{}{}}
 	s.probeCtx, s.probeCancel = context.WithCancel(context.Background())
 	if prev != nil {
@@ -210,7 +213,7 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 				return nil, fmt.Errorf("driver %q: %w", dn, err)
 			}
 			s.drivers[dn] = d
-			s.install[dn], s.urls[dn] = dc.Install, dc.URL
+			s.install[dn], s.urls[dn], s.stock[dn] = dc.Install, dc.URL, dc.Defaulted
 			s.cfgKey[dn], s.langOf[dn] = configKey(dn, ln, dc), ln
 		}
 	}

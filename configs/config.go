@@ -258,6 +258,11 @@ type Driver struct {
 	// trusted, so a language server may be the project's own copy (a
 	// gopls its go.mod declares as a tool).
 	ProjectTools bool `toml:"-"`
+	// Defaulted is set by the loader, never by a file: the embedded
+	// defaults define the driver, and no configuration file of the
+	// user's or the project's wrote a key of it that decides what runs
+	// ([ExecKeys]): nobody asked for this program by name.
+	Defaulted bool `toml:"-"`
 }
 
 // ExitCodes classifies an external command's exit status. A code may not

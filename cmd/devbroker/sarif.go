@@ -123,13 +123,17 @@ var versionNumber = regexp.MustCompile(`\d+(\.\d+)+\S*`)
 // number so that versions compare: the first line of what the tool
 // reports when it starts with one ("2026.2.1 (v0.8.1)"), else the first
 // version number in it ("go version go1.26.8 linux/amd64" is 1.26.8,
-// "golang.org/x/tools/gopls v0.23.0" 0.23.0, devbroker's v1.2.3 1.2.3);
-// "" when it has none (a development build).
+// "golang.org/x/tools/gopls v0.23.0" 0.23.0, devbroker's v1.2.3 1.2.3),
+// or in a later line ("ShellCheck - shell script analysis tool\nversion:
+// 0.9.0"); "" when it has none (a development build).
 func sarifVersion(v string) string {
-	v, _, _ = strings.Cut(strings.TrimSpace(v), "\n")
-	v = strings.TrimSpace(v)
-	if v != "" && v[0] >= '0' && v[0] <= '9' {
-		return v
+	first, _, _ := strings.Cut(strings.TrimSpace(v), "\n")
+	first = strings.TrimSpace(first)
+	if first != "" && first[0] >= '0' && first[0] <= '9' {
+		return first
+	}
+	if n := versionNumber.FindString(first); n != "" {
+		return n
 	}
 	return versionNumber.FindString(v)
 }
