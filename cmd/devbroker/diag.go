@@ -57,7 +57,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		case engine.Format:
 			fmt.Fprint(stderr, " [--write]")
 		}
-		fmt.Fprintln(stderr, " [PATH...]\nPATHs are files, directories or globs relative to the root; default: every file a configured language covers. Directories and globs pass over the testdata and vendor directories they do not name.\nExit status: 0 clean, 1 findings, 2 tool failure, no file looked at, or bad usage.")
+		fmt.Fprintln(stderr, " [PATH...]\nPATHs are files, directories or globs relative to the root; default: every file a configured language covers. Directories and globs pass over the testdata and vendor directories they do not name.\nExit status: 0 clean, 1 findings, 2 incomplete (a driver failed, or a named or changed file went unchecked), no file looked at, or bad usage. Files a walk swept in whose default tool is not installed are coverage, said on stderr, not a failure.")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
