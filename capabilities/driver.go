@@ -138,6 +138,9 @@ type Result struct {
 	Status engine.Status
 	// Message explains a status other than ok.
 	Message string
+	// Coverage notes what the driver left out of its answer, and why
+	// (files it was given and did not look at): notes, not findings.
+	Coverage []engine.Note
 }
 
 // ProbeState is what the probe found of a driver.

@@ -48,7 +48,7 @@ func (s *Set) answerer(ctx context.Context, lang *language, kind engine.Kind, pr
 				return "", nil, err
 			}
 		}
-		if r := s.unusable([]string{dn}, kind, expect && !probe); len(r) > 0 {
+		if r, _ := s.unusable([]string{dn}, kind, expect && !probe); len(r) > 0 {
 			why = append(why, r...)
 			continue
 		}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/devbroker/devbroker/engine"
 )
 
 // ProjectTrust is, in a report, the root's project file (.devbroker.toml)
@@ -58,6 +60,15 @@ func (p *ProjectTrust) Summary() string {
 	if !p.Untrusted() {
 		return strings.TrimSuffix(b.String(), "\n")
 	}
+	b.WriteString(p.untrusted("\n  "))
+	return b.String()
+}
+
+// untrusted says what of the configuration is ignored until the root is
+// trusted, how to trust it, and what it would run then, each command
+// after sep.
+func (p *ProjectTrust) untrusted(sep string) string {
+	var b strings.Builder
 	if p.File != "" {
 		fmt.Fprintf(&b, "%s is not trusted: none of it applies, the embedded defaults and your own configuration serve (%s).", p.File, p.Reason)
 	} else {
@@ -69,7 +80,7 @@ func (p *ProjectTrust) Summary() string {
 	if len(p.Runs) > 0 {
 		b.WriteString(" Trusted, it would run:")
 		for _, r := range p.Runs {
-			fmt.Fprintf(&b, "\n  %s: %s %s", r.Driver, r.Key, strings.Join(r.Argv, " "))
+			fmt.Fprintf(&b, "%s%s: %s %s", sep, r.Driver, r.Key, strings.Join(r.Argv, " "))
 		}
 	}
 	return b.String()
@@ -86,4 +97,26 @@ func (p *ProjectTrust) writeText(w io.Writer) {
 	if s := p.Summary(); s != "" {
 		fmt.Fprintln(w, s)
 	}
+}
+
+// configNotes are the notes every format, lint and check answer carries
+// about the root's configuration: the configuration's warnings, and what
+// of it is ignored until the root is trusted, with how to trust it (the
+// command line says the same once on stderr; MCP and editor answers carry
+// it here).
+func (s *Set) configNotes() []engine.Note {
+	s.mu.Lock()
+	p := s.project
+	s.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	var out []engine.Note
+	for _, w := range p.Warnings {
+		out = append(out, engine.Note{Kind: engine.NoteConfig, Message: "warning: " + w})
+	}
+	if p.Untrusted() {
+		out = append(out, engine.Note{Kind: engine.NoteConfig, Message: p.untrusted(" ")})
+	}
+	return out
 }

@@ -240,7 +240,7 @@ func (s *Set) readyLang(ctx context.Context, at time.Time, lang *language, kind 
 			if !s.readyProbe(ctx, at, dn) {
 				return // the request answers that the probe runs
 			}
-			if len(s.unusable([]string{dn}, kind, false)) == 0 {
+			if bad, _ := s.unusable([]string{dn}, kind, false); len(bad) == 0 {
 				s.readyStart(ctx, at, dn)
 				return
 			}

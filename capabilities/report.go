@@ -41,6 +41,9 @@ type DriverReport struct {
 	// Install is, for a driver the probe found missing, how to install
 	// its tool (the configuration's install hint); "" otherwise.
 	Install string
+	// URL is the address of the tool's documentation (the
+	// configuration's url); "" when it has none.
+	URL string
 	Probe
 }
 
@@ -66,7 +69,7 @@ func (s *Set) Report() *Report {
 		case p.State == Missing:
 			install = s.install[n]
 		}
-		r.Drivers = append(r.Drivers, DriverReport{Name: n, Type: sp.Type, Kinds: sp.Kinds, Doc: sp.Doc, Install: install, Probe: p})
+		r.Drivers = append(r.Drivers, DriverReport{Name: n, Type: sp.Type, Kinds: sp.Kinds, Doc: sp.Doc, Install: install, URL: s.urls[n], Probe: p})
 	}
 	s.mu.Unlock()
 	for _, kind := range reportedKinds() {

@@ -23,19 +23,27 @@ type routing struct {
 	files     map[string][]string // driver → its files
 	notes     map[string][]string // driver → the fallbacks it served
 	unchecked []engine.DriverStatus
-	infos     []engine.Diagnostic // files no language covers or lists a driver for
+	// coverage says which files went without a driver and why: files no
+	// language covers or whose language lists no driver for the kind,
+	// and swept-in files a lenient entry left unserved.
+	coverage []engine.Note
 }
 
-// routeFiles routes each target to the drivers of its language.
-func (s *Set) routeFiles(kind engine.Kind, targets []string) *routing {
+// routeFiles routes each target to the drivers of its language. swept
+// (sorted) are the targets nobody asked for (engine.Request.Swept): a
+// lenient entry nothing served leaves them uncovered, and only the others
+// unchecked.
+func (s *Set) routeFiles(kind engine.Kind, targets, swept []string) *routing {
 	rf := &routing{files: map[string][]string{}, notes: map[string][]string{}}
 	routes := map[string]route{}
-	var langs []string
-	unserved := map[string][]string{} // language → its files a slot left unserved
+	var langs, bare []string          // languages with unserved entries; those that list no driver
+	unserved := map[string][]string{} // language → its files an entry left unserved
+	unlisted := map[string][]string{} // language → its files, when it lists no driver for kind
+	var uncovered []string            // files no language covers
 	for _, p := range targets {
 		lang := s.languageOf(p)
 		if lang == nil {
-			rf.infos = append(rf.infos, info(p, fmt.Sprintf("no %s driver: no configured language covers this file type", kind)))
+			uncovered = append(uncovered, p)
 			continue
 		}
 		rt, ok := routes[lang.name]
@@ -44,7 +52,10 @@ func (s *Set) routeFiles(kind engine.Kind, targets []string) *routing {
 			routes[lang.name] = rt
 		}
 		if rt.empty {
-			rf.infos = append(rf.infos, info(p, fmt.Sprintf("no %s driver for %s files", kind, lang.name)))
+			if len(unlisted[lang.name]) == 0 {
+				bare = append(bare, lang.name)
+			}
+			unlisted[lang.name] = append(unlisted[lang.name], p)
 			continue
 		}
 		if len(rt.unserved) > 0 {
@@ -63,15 +74,54 @@ func (s *Set) routeFiles(kind engine.Kind, targets []string) *routing {
 			}
 		}
 	}
+	if len(uncovered) > 0 {
+		rf.coverage = append(rf.coverage, engine.Note{
+			Kind: engine.NoteNoLanguage, Files: len(uncovered), Paths: engine.FewPaths(uncovered),
+			Message: fmt.Sprintf("%s not %s (%s): no configured language covers %s",
+				count(len(uncovered), "file"), pastTense(kind), fewList(uncovered), them(len(uncovered))),
+		})
+	}
+	for _, ln := range bare {
+		fs := unlisted[ln]
+		rf.coverage = append(rf.coverage, engine.Note{
+			Kind: engine.NoteNotConfigured, Language: ln, Files: len(fs), Paths: engine.FewPaths(fs),
+			Message: fmt.Sprintf("%s not %s (%s): %s lists no %s (languages.%s.%s is empty)",
+				count(len(fs), ln+" file"), pastTense(kind), fewList(fs), ln, agentOf(kind), ln, kind),
+		})
+	}
 	for _, ln := range langs {
 		for _, u := range routes[ln].unserved {
-			rf.unchecked = append(rf.unchecked, engine.DriverStatus{
-				Driver: u.entry, Language: ln, Status: engine.StatusUnchecked,
-				Message: uncheckedMessage(kind, ln, u, unserved[ln]),
-			})
+			strict, loose := unserved[ln], []string(nil)
+			if u.lenient {
+				strict, loose = split(unserved[ln], swept)
+			}
+			if len(strict) > 0 {
+				rf.unchecked = append(rf.unchecked, engine.DriverStatus{
+					Driver: u.entry, Language: ln, Status: engine.StatusUnchecked,
+					Message: uncheckedMessage(kind, ln, u, strict),
+				})
+			}
+			if len(loose) > 0 {
+				rf.coverage = append(rf.coverage, engine.Note{
+					Kind: engine.NoteMissing, Language: ln, Driver: u.entry, Files: len(loose), Paths: engine.FewPaths(loose),
+					Message: coverageMessage(kind, ln, u, loose),
+				})
+			}
 		}
 	}
 	return rf
+}
+
+// split parts files into those not in swept (sorted) and those in it.
+func split(files, swept []string) (asked, loose []string) {
+	for _, p := range files {
+		if _, ok := slices.BinarySearch(swept, p); ok {
+			loose = append(loose, p)
+		} else {
+			asked = append(asked, p)
+		}
+	}
+	return asked, loose
 }
 
 // route is how one language's files are served for one kind.
@@ -97,6 +147,14 @@ type unserved struct {
 	why []string
 	// all: entry is a format list, none of whose slots was served.
 	all bool
+	// lenient: the embedded defaults' list named entry, no file of the
+	// user's or the project's did (nor named the program of one of its
+	// drivers), and every driver of its alternatives that could not
+	// serve was never found (missing, not installed). Such an entry leaves the files a walk swept in
+	// uncovered (a coverage note) rather than unchecked; one that was
+	// found but failed, or that a configuration file names, is strict
+	// for every file.
+	lenient bool
 }
 
 // route serves lang's files for kind. Every slot is served by its first
@@ -110,12 +168,15 @@ func (s *Set) route(lang *language, kind engine.Kind, expect bool) route {
 	slots := lang.byKind[kind]
 	rt := route{empty: len(slots) == 0, notes: map[string]string{}}
 	var entries, whyAll []string
+	missingAll := true
 	for _, slot := range slots {
 		entries = append(entries, slot.String())
-		why, served := s.serve(&rt, lang.name, slot, kind, expect)
+		why, missing, served := s.serve(&rt, lang.name, slot, kind, expect)
+		missing = missing && s.allStock(slot)
 		if !served {
-			rt.unserved = append(rt.unserved, unserved{entry: slot.String(), why: why})
+			rt.unserved = append(rt.unserved, unserved{entry: slot.String(), why: why, lenient: lang.defaulted[kind] && missing})
 			whyAll = append(whyAll, why...)
+			missingAll = missingAll && missing
 		}
 		if served && kind == engine.Format {
 			break // the first served slot formats
@@ -124,20 +185,35 @@ func (s *Set) route(lang *language, kind engine.Kind, expect bool) route {
 	if kind == engine.Format && len(rt.unserved) > 0 {
 		rt.unserved = nil
 		if len(rt.drivers) == 0 {
-			rt.unserved = []unserved{{entry: strings.Join(entries, ", "), why: whyAll, all: true}}
+			rt.unserved = []unserved{{entry: strings.Join(entries, ", "), why: whyAll, all: true, lenient: lang.defaulted[kind] && missingAll}}
 		}
 	}
 	return rt
 }
 
+// allStock reports whether every driver of slot is as the embedded
+// defaults define it: a configuration file that names a driver's program
+// asks for that program.
+func (s *Set) allStock(slot configs.Slot) bool {
+	for _, dn := range slot.Drivers() {
+		if !s.stock[dn] {
+			return false
+		}
+	}
+	return true
+}
+
 // serve serves slot with its first alternative whose drivers all work,
 // adding them to rt's drivers, and reports whether it did; otherwise it
-// says why each alternative could not.
-func (s *Set) serve(rt *route, lang string, slot configs.Slot, kind engine.Kind, expect bool) (why []string, served bool) {
+// says why each alternative could not, and whether every driver that
+// could not was missing (never found).
+func (s *Set) serve(rt *route, lang string, slot configs.Slot, kind engine.Kind, expect bool) (why []string, missing, served bool) {
+	missing = true
 	for ai, alt := range slot {
-		reasons := s.unusable(alt, kind, expect)
+		reasons, gone := s.unusable(alt, kind, expect)
 		if len(reasons) > 0 {
 			why = append(why, reasons...)
+			missing = missing && gone
 			continue
 		}
 		for _, dn := range alt {
@@ -149,21 +225,23 @@ func (s *Set) serve(rt *route, lang string, slot configs.Slot, kind engine.Kind,
 				rt.notes[dn] = fmt.Sprintf("served %s files in place of %s (%s)", lang, slot[:ai].String(), strings.Join(why, "; "))
 			}
 		}
-		return nil, true
+		return nil, false, true
 	}
-	return why, false
+	return why, missing, false
 }
 
 // unusable says why an alternative cannot serve kind: one reason per
 // driver that is not working or does not do kind (its Spec lacks it, or
 // its probe's Offers leave it out); none when it can. With expect, a
 // driver not probed yet that [Set.Expect] expects to work counts as its
-// expectation says.
-func (s *Set) unusable(alt []string, kind engine.Kind, expect bool) []string {
-	var out []string
+// expectation says. missing says that every driver that cannot serve
+// was never found (its probe's state is missing).
+func (s *Set) unusable(alt []string, kind engine.Kind, expect bool) (out []string, missing bool) {
+	missing = true
 	for _, dn := range alt {
 		if !supports(s.drivers[dn], kind) {
 			out = append(out, fmt.Sprintf("%s does not %s", dn, verb(kind)))
+			missing = false
 			continue
 		}
 		s.mu.Lock()
@@ -182,11 +260,14 @@ func (s *Set) unusable(alt []string, kind engine.Kind, expect bool) []string {
 			continue
 		case !probed:
 			out = append(out, dn+" was not probed")
+			missing = false
 		case p.State == Found && !offers(s.drivers[dn], p, kind):
 			out = append(out, fmt.Sprintf("%s does not offer %s", dn, kind))
+			missing = false
 		case p.State == Found:
 			continue
 		default:
+			missing = missing && p.State == Missing
 			r := fmt.Sprintf("%s is %s", dn, p.State)
 			if p.State == Failed {
 				r = dn + " failed its probe"
@@ -200,7 +281,7 @@ func (s *Set) unusable(alt []string, kind engine.Kind, expect bool) []string {
 			out = append(out, r)
 		}
 	}
-	return out
+	return out, missing
 }
 
 // uncheckedMessage says which of a language's files u left unserved, and
@@ -221,6 +302,57 @@ func uncheckedMessage(kind engine.Kind, lang string, u unserved, files []string)
 		by = ""
 	}
 	return fmt.Sprintf("%d %s not %s%s (%s): %s (see devbroker probe)", len(files), noun, pastTense(kind), by, list, strings.Join(u.why, "; "))
+}
+
+// coverageMessage says which swept-in files of a language a lenient
+// entry left unserved, why, and the two ways out: install the driver, or
+// stop asking for it. "1 yaml file not linted by yamllint
+// (.github/ci.yml): yamllint is missing: ...; install: ...; or, to go
+// without it, set lint = [] under [languages.yaml] in .devbroker.toml".
+func coverageMessage(kind engine.Kind, lang string, u unserved, files []string) string {
+	by := " by " + u.entry
+	if u.all {
+		by = ""
+	}
+	return fmt.Sprintf("%s not %s%s (%s): %s; or, to go without it, set %s = [] under [languages.%s] in .devbroker.toml or your own configuration (see devbroker probe)",
+		count(len(files), lang+" file"), pastTense(kind), by, fewList(files), strings.Join(u.why, "; "), kind, lang)
+}
+
+// fewList names the first few of files, and counts the rest: "a, b, c
+// and 2 more".
+func fewList(files []string) string {
+	list := strings.Join(engine.FewPaths(files), ", ")
+	if n := len(files) - engine.NotePaths; n > 0 {
+		list += fmt.Sprintf(" and %d more", n)
+	}
+	return list
+}
+
+// count is "1 NOUN" or "n NOUNs".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// them is "it" or "them".
+func them(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+// agentOf names what serves kind: a formatter, a linter, a checker.
+func agentOf(kind engine.Kind) string {
+	switch kind {
+	case engine.Format:
+		return "formatter"
+	case engine.Lint:
+		return "linter"
+	}
+	return "checker"
 }
 
 // verb is what a driver does for kind: "lint", "offer rename".

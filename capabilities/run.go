@@ -22,9 +22,11 @@ import (
 // (each slot served by its first working alternative). Each slot of a
 // language's lint or check list that nothing served (for format, a list
 // none of whose slots was served) gets an unchecked status for the
-// language, which makes the answer incomplete; a file whose language lists
-// no driver for the kind, or that no language covers, gets an info
-// diagnostic.
+// language, which makes the answer incomplete — except that a default
+// slot whose drivers were never found leaves the files the request swept
+// in (engine.Request.Swept) uncovered: a coverage note, not a status. A
+// file whose language lists no driver for the kind, or that no language
+// covers, gets a coverage note too. Notes are never diagnostics.
 func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, error) {
 	if !s.calls.Begin() {
 		return nil, ErrSetClosed
@@ -50,8 +52,8 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 	if err := s.waitProbes(ctx, names, began); err != nil {
 		return nil, err
 	}
-	rf := s.routeFiles(req.Kind, targets)
-	resp := &engine.Response{Edits: map[string]*text.Doc{}, Diagnostics: rf.infos}
+	rf := s.routeFiles(req.Kind, targets, req.Swept)
+	resp := &engine.Response{Edits: map[string]*text.Doc{}, Coverage: append(s.configNotes(), rf.coverage...)}
 	all, changed := req.Files, req.Changed
 	runOne := func(i int) *Result {
 		dn := rf.order[i]
@@ -107,6 +109,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 			}
 			resp.Diagnostics = append(resp.Diagnostics, dg)
 		}
+		resp.Coverage = append(resp.Coverage, r.Coverage...)
 		if len(r.Edits) > 0 && req.Kind != engine.Check {
 			// Later drivers (lint --fix) see earlier drivers' edits, as
 			// changed content: drivers that overlay only the changed
@@ -132,8 +135,9 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 	resp.Diagnostics = dropRepeated(resp.Diagnostics)
 	engine.SortDiagnostics(resp.Diagnostics)
 	if n := len(resp.Diagnostics); n > s.maxDiag {
-		resp.Diagnostics = append(resp.Diagnostics[:s.maxDiag:s.maxDiag], engine.Diagnostic{
-			Severity: engine.SeverityInfo, Source: "devbroker",
+		resp.Diagnostics = resp.Diagnostics[:s.maxDiag:s.maxDiag]
+		resp.Coverage = append(resp.Coverage, engine.Note{
+			Kind:    engine.NoteOmitted,
 			Message: fmt.Sprintf("%d more diagnostics were left out of this answer (the limit is %d; raise limits.max_diagnostics or narrow paths)", n-s.maxDiag, s.maxDiag),
 		})
 	}

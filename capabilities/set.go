@@ -58,6 +58,9 @@ type language struct {
 	name     string
 	patterns []string
 	byKind   map[engine.Kind][]configs.Slot
+	// defaulted are the kinds whose list is the embedded defaults',
+	// which no configuration file wrote (configs.Language.Defaulted).
+	defaulted map[engine.Kind]bool
 	// intel are the language servers that answer the language kinds, in
 	// order (see intel.go).
 	intel []string
@@ -70,6 +73,10 @@ type Set struct {
 	langs   []language
 	drivers map[string]Driver
 	install map[string]string // driver name → its install hint
+	urls    map[string]string // driver name → its documentation's address
+	// stock are the drivers the embedded defaults define as they are
+	// (configs.Driver.Defaulted): nobody named their program.
+	stock   map[string]bool
 	maxDiag int
 	limits  configs.Limits // the configuration's [limits], for the workspace
 	shared  *Shared
@@ -151,7 +158,7 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 	for _, t := range types {
 		byName[t.Name] = t
 	}
-	s = &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics, limits: cfg.Limits, trees: NewTrees(0),
+	s = &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, urls: map[string]string{}, stock: map[string]bool{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics, limits: cfg.Limits, trees: NewTrees(0),
 		cfgKey: map[string]string{}, langOf: map[string]string{}, timeouts: map[string]time.Duration{}, running: map[string]chan struct{}{}}
 	s.probeCtx, s.probeCancel = context.WithCancel(context.Background())
 	if prev != nil {
@@ -175,7 +182,10 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 	sort.Strings(names)
 	for _, ln := range names {
 		l := cfg.Languages[ln]
-		lang := language{name: ln, patterns: l.FileTypes, byKind: map[engine.Kind][]configs.Slot{}, intel: l.Intelligence}
+		lang := language{name: ln, patterns: l.FileTypes, byKind: map[engine.Kind][]configs.Slot{}, defaulted: map[engine.Kind]bool{}, intel: l.Intelligence}
+		for _, k := range l.Defaulted {
+			lang.defaulted[engine.Kind(k)] = true
+		}
 		names := slices.Clone(l.Intelligence)
 		for kind, entries := range map[engine.Kind][]string{engine.Format: l.Format, engine.Lint: l.Lint, engine.Check: l.Check} {
 			for _, e := range entries {
@@ -206,7 +216,7 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 				return nil, fmt.Errorf("driver %q: %w", dn, err)
 			}
 			s.drivers[dn] = d
-			s.install[dn] = dc.Install
+			s.install[dn], s.urls[dn], s.stock[dn] = dc.Install, dc.URL, dc.Defaulted
 			s.cfgKey[dn], s.langOf[dn] = configKey(dn, ln, dc), ln
 			s.timeouts[dn] = dc.Timeout.Duration
 		}

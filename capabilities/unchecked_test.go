@@ -120,13 +120,18 @@ func TestLanguageWithoutWorkingDriverIsUnchecked(t *testing.T) {
 			t.Errorf("message %q does not say %q", u.Message, want)
 		}
 	}
-	// An empty list and an uncovered file keep their info diagnostics.
-	var infos []string
-	for _, d := range resp.Diagnostics {
-		infos = append(infos, d.Path+": "+d.Message)
+	// An empty list and an uncovered file are coverage notes, not
+	// findings.
+	if len(resp.Diagnostics) != 0 {
+		t.Errorf("diagnostics = %+v, want none: notes are not findings", resp.Diagnostics)
 	}
-	if len(infos) != 2 || !strings.Contains(infos[0]+infos[1], "notes.txt: no check driver: no configured language covers") || !strings.Contains(infos[0]+infos[1], "z.y: no check driver for y files") {
-		t.Errorf("diagnostics = %q, want infos for notes.txt and z.y only", infos)
+	var notes []string
+	for _, n := range resp.Coverage {
+		notes = append(notes, string(n.Kind)+": "+n.Message)
+	}
+	if len(notes) != 2 || notes[0] != "no_language: 1 file not checked (notes.txt): no configured language covers it" ||
+		notes[1] != "not_configured: 1 y file not checked (z.y): y lists no checker (languages.y.check is empty)" {
+		t.Errorf("coverage = %q, want notes for notes.txt and z.y only", notes)
 	}
 }
 

@@ -142,6 +142,14 @@ type Language struct {
 	// the root. Defaults: go ["gopls"], python ["pyright"], javascript
 	// and typescript ["typescript-language-server"].
 	Intelligence []string `toml:"intelligence"`
+
+	// Defaulted is set by the loader, never by a file: which of format,
+	// lint, check and intelligence are the embedded defaults' lists, as
+	// no configuration file of the user's or the project's wrote them. A
+	// driver only such a list names is one nobody asked for: when it was
+	// never found, the files a walk sweeps in go without it as coverage,
+	// not as an unchecked answer.
+	Defaulted []string `toml:"-"`
 }
 
 // Driver defines one driver: a linked-in tool, a language server, or an
@@ -161,6 +169,9 @@ type Driver struct {
 	Type string `toml:"type"`
 	// Doc is a sentence about what the driver does, shown by the probe.
 	Doc string `toml:"doc"`
+	// URL is the address of the tool's documentation: SARIF logs give
+	// it as the tool's informationUri.
+	URL string `toml:"url"`
 	// Timeout bounds one run, as a Go duration ("30s", "2m"). Default 60s.
 	// For a language server, it runs from the request's start and covers
 	// the wait for the driver's probe (its first use) and for the
@@ -273,6 +284,11 @@ type Driver struct {
 	// trusted, so a language server may be the project's own copy (a
 	// gopls its go.mod declares as a tool).
 	ProjectTools bool `toml:"-"`
+	// Defaulted is set by the loader, never by a file: the embedded
+	// defaults define the driver, and no configuration file of the
+	// user's or the project's wrote a key of it that decides what runs
+	// ([ExecKeys]): nobody asked for this program by name.
+	Defaulted bool `toml:"-"`
 }
 
 // ExitCodes classifies an external command's exit status. A code may not

@@ -101,6 +101,7 @@ func load(base *source, overs ...*source) (*merged, error) {
 		return nil, err
 	}
 	fillDefaults(m.cfg)
+	m.markDefaulted()
 	return m, nil
 }
 

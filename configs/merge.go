@@ -191,3 +191,38 @@ func (m *merged) errorAt(path, msg string) *Error {
 	at := s.idx.find(path)
 	return &Error{File: s.name, Line: at.line, Column: at.col, Field: path, Msg: msg}
 }
+
+// listKeys are a language's lists of drivers.
+var listKeys = []string{"format", "lint", "check", "intelligence"}
+
+// markDefaulted sets each language's Defaulted (the lists that the
+// embedded defaults wrote and no other file did) and each driver's (the
+// defaults define it, and no other file wrote a key of it that decides
+// what runs).
+func (m *merged) markDefaulted() {
+	for name, l := range m.cfg.Languages {
+		var d []string
+		for _, key := range listKeys {
+			if m.source(fieldPath("languages", name, key)).name == DefaultsName {
+				d = append(d, key)
+			}
+		}
+		c := *l
+		c.Defaulted = d
+		m.cfg.Languages[name] = &c
+	}
+	for name, dr := range m.cfg.Drivers {
+		c := *dr
+		c.Defaulted = true
+		for _, key := range append([]string{""}, ExecKeys...) {
+			path := fieldPath("drivers", name)
+			if key != "" {
+				path = fieldPath("drivers", name, key)
+			}
+			if m.source(path).name != DefaultsName {
+				c.Defaulted = false
+			}
+		}
+		m.cfg.Drivers[name] = &c
+	}
+}

@@ -53,6 +53,14 @@ type Request struct {
 	// Paths narrows the request to these workspace paths; nil means all
 	// files of the workspace.
 	Paths []string
+	// Swept lists, sorted, the files of the request that a walk or a
+	// glob swept in and that nobody named or changed: a step without
+	// paths over the whole root, the command line's directories and
+	// globs, a glob among a plan's paths, a file the workspace held
+	// that this request did not name. Every other file was asked for.
+	// A language's default driver that was never found leaves a swept
+	// file uncovered ([Note]), an asked-for one unchecked.
+	Swept []string
 	// Fix asks lint to apply the fixes it can.
 	Fix bool
 	// Query is what a language request (definition, references, hover,
@@ -100,6 +108,10 @@ type Response struct {
 	// Drivers says, per driver that took part, whether its answer is
 	// complete.
 	Drivers []DriverStatus
+	// Coverage says what the answer did not cover and why, and what else
+	// it says about itself: notes, never findings, and never a reason
+	// for the answer to be incomplete.
+	Coverage []Note
 }
 
 // Status is the state of one driver's answer.

@@ -129,13 +129,14 @@ func (e *Engine) Run(ctx context.Context, p *Plan) *Result {
 		r.finish()
 		return r
 	}
+	sc := planScope(p)
 	for i := range p.Ops {
 		op := &p.Ops[i]
 		if err := ctx.Err(); err != nil {
 			r.fail(i+1, string(op.Step), err)
 			break
 		}
-		if err := e.runStep(ctx, i+1, op, len(p.Paths) == 0, r); err != nil {
+		if err := e.runStep(ctx, i+1, op, sc, r); err != nil {
 			r.fail(i+1, string(op.Step), err)
 			r.Error.Message += skipped(p.Ops[i+1:])
 			break

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,15 +52,19 @@ func TestCheckFollowsTheDiskForCleanFiles(t *testing.T) {
 	if got := caps.seen["a.go"]; got != "two\n" {
 		t.Errorf("check saw a.go = %q, want the unwritten edit", got)
 	}
-	// The file that left is named in the answer, not silently skipped.
+	// The file that left is named in the answer's notes, not silently
+	// skipped, and not as a finding.
 	found := false
-	for _, d := range r.Diagnostics {
-		if d.Path == "c.go" && d.Severity == SeverityInfo && strings.Contains(d.Message, "deleted on disk") {
+	for _, n := range r.Coverage {
+		if n.Kind == NoteLeftDisk && slices.Equal(n.Paths, []string{"c.go"}) && strings.Contains(n.Message, "deleted on disk") {
 			found = true
 		}
 	}
 	if !found {
-		t.Errorf("no info diagnostic says c.go left the workspace: %+v", r.Diagnostics)
+		t.Errorf("no note says c.go left the workspace: %+v", r.Coverage)
+	}
+	if len(r.Diagnostics) != 0 {
+		t.Errorf("diagnostics = %+v, want none: a note is not a finding", r.Diagnostics)
 	}
 }
 

@@ -102,13 +102,10 @@ func (e *Engine) snapshot(kind Kind) Request {
 }
 
 // follow reads again the held files with no unwritten change whose disk
-// content changed, noting those that left the disk.
+// content changed, noting those that left the disk (a [NoteLeftDisk]).
 func (e *Engine) follow(r *Result) {
 	for _, l := range e.ws.FollowDiskAfterAcquire() {
-		r.Diagnostics = append(r.Diagnostics, Diagnostic{
-			Path: l.Path, Line: 1, Column: 1, EndLine: 1, EndColumn: 1,
-			Severity: SeverityInfo, Source: "devbroker", Message: l.Why,
-		})
+		r.Coverage = append(r.Coverage, Note{Kind: NoteLeftDisk, Files: 1, Paths: []string{l.Path}, Message: l.Why})
 	}
 }
 

@@ -19,6 +19,12 @@ type Plan struct {
 	// Paths names the files to acquire: literal paths relative to the
 	// root, or globs with `*` (one segment) and `**` (any depth).
 	Paths []string
+	// Swept lists the paths of Paths that the caller found by a walk
+	// rather than was told (the command line's directories and globs,
+	// expanded with [SelectFiles]): like the files a glob of Paths
+	// matches, they are swept in, not named (see [Request.Swept]). It is
+	// never read from JSON.
+	Swept []string
 	// Ops are the steps, run in order.
 	Ops []Op
 }

@@ -33,6 +33,10 @@ type Result struct {
 	Answers []Answer
 	// Drivers says per driver whether its part of the answer is complete.
 	Drivers []DriverStatus
+	// Coverage says what the answer did not cover and why (files no
+	// driver looked at, diagnostics left out, configuration that does
+	// not apply): notes, never findings; they do not make it not ok.
+	Coverage []Note
 	// Error describes the step that failed, if one did.
 	Error *StepError
 	// Stale lists the files whose unwritten changes are based on content
@@ -94,6 +98,7 @@ func (r *Result) addStale(stale []workspace.Stale) {
 func (r *Result) finish() {
 	SortDiagnostics(r.Diagnostics)
 	r.Drivers = uniqueStatuses(r.Drivers)
+	r.Coverage = uniqueNotes(r.Coverage)
 	r.OK = r.Error == nil && complete(r.Drivers)
 	for _, d := range r.Diagnostics {
 		if d.Severity == SeverityError {
@@ -109,6 +114,18 @@ func uniqueStatuses(ds []DriverStatus) []DriverStatus {
 	for _, d := range ds {
 		if !slices.Contains(out, d) {
 			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// uniqueNotes keeps the first of notes that say the same: a plan that
+// lints twice notes each uncovered language once.
+func uniqueNotes(ns []Note) []Note {
+	out := ns[:0]
+	for _, n := range ns {
+		if !slices.ContainsFunc(out, func(o Note) bool { return o.Kind == n.Kind && o.Message == n.Message }) {
+			out = append(out, n)
 		}
 	}
 	return out

@@ -49,12 +49,24 @@ func walkSkipped(p, pattern string) bool {
 // keeps the files covers accepts (nil: every file). The command line's
 // format, lint and check and a step without paths use it.
 func SelectFiles(fsys *rootfs.FS, covers func(string) bool, selectors []string) ([]string, error) {
+	paths, _, err := Select(fsys, covers, selectors)
+	return paths, err
+}
+
+// Select is [SelectFiles] that also says which of the files were swept
+// in by a walk (a directory or a glob) rather than named literally,
+// sorted: the command line's [Plan.Swept].
+func Select(fsys *rootfs.FS, covers func(string) bool, selectors []string) (paths, swept []string, err error) {
 	if len(selectors) == 0 {
 		selectors = []string{"."}
 	}
 	seen := map[string]bool{}
+	named := map[string]bool{}
 	var out []string
 	add := func(p string, explicit bool) {
+		if explicit {
+			named[p] = true
+		}
 		if seen[p] || (!explicit && (workspace.InVCS(p) || (covers != nil && !covers(p)))) {
 			return
 		}
@@ -74,7 +86,7 @@ func SelectFiles(fsys *rootfs.FS, covers func(string) bool, selectors []string) 
 		if filepath.IsAbs(a) {
 			rel, err := fsys.Rel(a)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			a = rel
 		}
@@ -84,7 +96,7 @@ func SelectFiles(fsys *rootfs.FS, covers func(string) bool, selectors []string) 
 		}
 		if rootfs.IsGlob(a) {
 			if err := walk(a); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			continue
 		}
@@ -92,7 +104,7 @@ func SelectFiles(fsys *rootfs.FS, covers func(string) bool, selectors []string) 
 		if a != "" {
 			st, err := fsys.Stat(a)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if !st.IsDir() {
 				add(a, true)
@@ -101,9 +113,14 @@ func SelectFiles(fsys *rootfs.FS, covers func(string) bool, selectors []string) 
 			pattern = a + "/**"
 		}
 		if err := walk(pattern); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	sort.Strings(out)
-	return out, nil
+	for _, p := range out {
+		if !named[p] {
+			swept = append(swept, p)
+		}
+	}
+	return out, swept, nil
 }

@@ -21,9 +21,8 @@ import (
 	"github.com/devbroker/devbroker/engine/workspace"
 )
 
-// runStep runs one validated step; unnamed says that the plan named no
-// paths (see [Engine.capability]).
-func (e *Engine) runStep(ctx context.Context, i int, op *Op, unnamed bool, r *Result) error {
+// runStep runs one validated step of a plan whose paths sc describes.
+func (e *Engine) runStep(ctx context.Context, i int, op *Op, sc scope, r *Result) error {
 	switch a := op.Args.(type) {
 	case *ReadLinesArgs:
 		end := 0
@@ -46,11 +45,11 @@ func (e *Engine) runStep(ctx context.Context, i int, op *Op, unnamed bool, r *Re
 	case *WriteArgs:
 		return e.write(ctx, a.Paths, a.Force, r)
 	case *FormatArgs:
-		return e.capability(ctx, Format, a.Paths, unnamed, false, r)
+		return e.capability(ctx, Format, a.Paths, sc, false, r)
 	case *LintArgs:
-		return e.capability(ctx, Lint, a.Paths, unnamed, a.Fix, r)
+		return e.capability(ctx, Lint, a.Paths, sc, a.Fix, r)
 	case *CheckArgs:
-		return e.capability(ctx, Check, nil, unnamed, false, r)
+		return e.capability(ctx, Check, nil, sc, false, r)
 	case *SearchArgs:
 		return e.search(ctx, i, a, r)
 	case *DefinitionArgs:
@@ -204,13 +203,35 @@ func matchFault(err error, path, unit string) error {
 	return &fault.Error{Kind: me.Kind, Err: me.Relabel(unit, path)}
 }
 
+// scope is what a plan's paths say about the files its steps work on.
+type scope struct {
+	// unnamed: the plan named no paths (see [Engine.capability]).
+	unnamed bool
+	// named are the files the plan names literally (not by a glob, nor
+	// listed in its Swept).
+	named map[string]bool
+}
+
+// planScope is the scope of p's paths.
+func planScope(p *Plan) scope {
+	sc := scope{unnamed: len(p.Paths) == 0, named: map[string]bool{}}
+	for _, a := range p.Paths {
+		if c, err := rootfs.Clean(a); err == nil && !rootfs.IsGlob(a) && !slices.Contains(p.Swept, c) && !slices.Contains(p.Swept, a) {
+			sc.named[c] = true
+		}
+	}
+	return sc
+}
+
 // capability runs format, lint or check. With selectors, over the
 // workspace files they match; without, over every file the workspace
 // holds, and when the plan named no paths either, over the whole root
 // first (see [Engine.acquireRoot]): a step without paths is never about
 // whatever the workspace happens to hold. An answer that no driver gave
-// (no file, or none a configured driver of kind serves) is not ok.
-func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, unnamed, fix bool, r *Result) error {
+// (no file, or none a configured driver of kind serves) is not ok. The
+// files neither the plan nor the step names literally, and the workspace
+// did not change, are swept in ([Request.Swept]).
+func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, sc scope, fix bool, r *Result) error {
 	if e.caps == nil || !e.caps.Has(kind) {
 		return e.unavailable(string(kind))
 	}
@@ -221,7 +242,7 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 		if paths, err = e.selectPaths(selectors); err != nil {
 			return err
 		}
-	case unnamed:
+	case sc.unnamed:
 		if err := e.acquireRoot(kind, r); err != nil {
 			return err
 		}
@@ -233,14 +254,16 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	req.Fix = fix
 	req.Paths = paths
 	if len(req.Paths) == 0 && len(req.Files) == 0 {
-		return nothingLooked(kind, nil, unnamed)
+		return nothingLooked(kind, nil, sc.unnamed)
 	}
+	req.Swept = swept(req, sc, selectors)
 	resp, err := e.caps.Run(ctx, req)
 	if err != nil {
 		return err
 	}
 	r.Diagnostics = append(r.Diagnostics, resp.Diagnostics...)
 	r.Drivers = append(r.Drivers, resp.Drivers...)
+	r.Coverage = append(r.Coverage, resp.Coverage...)
 	if kind != Check && len(resp.Edits) > 0 {
 		// The step's own changes (formatting, fixes) stay in the
 		// workspace even when its verdict fails: the diagnostics
@@ -256,14 +279,42 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 		}
 	}
 	if len(resp.Drivers) == 0 {
-		// No driver answered: every file was left out with an info
-		// diagnostic saying why.
+		// No driver answered: every file was left out, and the
+		// coverage notes say why.
 		if paths == nil {
 			paths = slices.Sorted(maps.Keys(req.Files))
 		}
-		return nothingLooked(kind, paths, unnamed)
+		return nothingLooked(kind, paths, sc.unnamed)
 	}
 	return verdict(kind, resp)
+}
+
+// swept lists, sorted, the files of req that nobody asked for: neither
+// the plan nor the step's selectors name them literally, and the
+// workspace did not change them.
+func swept(req Request, sc scope, selectors []string) []string {
+	targets := req.Paths
+	if targets == nil {
+		targets = slices.Collect(maps.Keys(req.Files))
+	}
+	named := maps.Clone(sc.named)
+	for _, a := range selectors {
+		if c, err := rootfs.Clean(a); err == nil && !rootfs.IsGlob(a) {
+			named[c] = true
+		}
+	}
+	var out []string
+	for _, p := range targets {
+		if named[p] {
+			continue
+		}
+		if _, changed := slices.BinarySearch(req.Changed, p); changed {
+			continue
+		}
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // acquireRoot acquires the files of the root a step without paths works

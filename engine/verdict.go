@@ -127,8 +127,9 @@ func complete(ds []DriverStatus) bool {
 // nothingLooked is the failure of a format, lint or check step that no
 // driver answered: it had no file (paths empty; unnamed says the step
 // looked for them over the whole root), or the languages of its files
-// list no driver for kind, or no language covers them (the info
-// diagnostics say which). An answer about no file is never ok.
+// list no driver for kind, or no language covers them, or the driver
+// their language lists is not installed (the coverage notes say which).
+// An answer about no file is never ok, whatever the notes say.
 func nothingLooked(kind Kind, paths []string, unnamed bool) error {
 	if len(paths) == 0 {
 		where := "the workspace holds no file"
@@ -141,8 +142,8 @@ func nothingLooked(kind Kind, paths []string, unnamed bool) error {
 	if n := len(paths) - len(named); n > 0 {
 		named = append(named, fmt.Sprintf("%d more", n))
 	}
-	return fault.New(fault.Unchecked, "%s looked at no file: no configured %s serves %s (the info diagnostics say why: no language covers the file, or its language lists no %s); an answer about no file is never ok: pass paths naming files whose language has a %s (devbroker probe lists them)",
-		kind, agent(kind), list(named), agent(kind), agent(kind))
+	return fault.New(fault.Unchecked, "%s looked at no file: no configured %s serves %s (coverage says why: no language covers the file, its language lists no %s, or the %s it lists is not installed); an answer about no file is never ok: install the %s, or pass paths naming files whose language has a working %s (devbroker probe lists them)",
+		kind, agent(kind), list(named), agent(kind), agent(kind), agent(kind), agent(kind))
 }
 
 // agent names what serves kind: a formatter, a linter, a checker.

@@ -320,6 +320,9 @@ func tsEveryAnswer(t *testing.T, p Profile) {
 		"a.txt":   "one\ntwo\ntwo\n",
 		"b.txt":   "first\nsecond\n",
 		"c.txt":   "alpha\n",
+		// Markdown has no checker: a check of the whole root notes it
+		// in its coverage, which the output schema must admit.
+		"README.md": "# m\n",
 	})
 	abs := func(name string) string { return filepath.Join(root, name) }
 	type step struct {
@@ -346,6 +349,7 @@ func tsEveryAnswer(t *testing.T, p Profile) {
 		call("dev_plan", map[string]any{"paths": []string{"main.go"}, "ops": []any{map[string]any{"step": "read_lines", "args": map[string]any{"path": "main.go", "start": 1, "end": 1}}}}, ok("package main")),
 		call("read_lines", map[string]any{"path": "main.go", "start": 3, "end": 3}, ok("func helper")),
 		call("check", map[string]any{"paths": []string{"main.go"}}, ok("ok: true")),
+		call("check", map[string]any{}, ok("ok: true", "coverage: 1 markdown file not checked (README.md): markdown lists no checker")),
 		call("symbols", map[string]any{"path": "main.go"}, ok("helper")),
 		call("search", map[string]any{"pattern": "two"}, ok("a.txt:2")),
 		call("discard", map[string]any{}, ok()),

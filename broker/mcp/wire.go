@@ -73,6 +73,9 @@ func devResultText(r *wire.DevResult, plan bool) string {
 			fmt.Fprintf(&b, "driver %s: %s %s\n", d.Driver, d.Status, d.Message)
 		}
 	}
+	for _, n := range r.Coverage {
+		fmt.Fprintln(&b, n.Line())
+	}
 	for _, d := range r.Diagnostics {
 		code := ""
 		if d.Code != "" {

@@ -39,6 +39,9 @@ type DevResult struct {
 	ChangedAfterWrite []string       `json:"changed_after_write,omitempty" jsonschema:"written paths whose content on disk was no longer what this call wrote when it finished: something outside the broker changed them meanwhile. The write succeeded; read them again before relying on them"`
 	Diagnostics       []Diagnostic   `json:"diagnostics" jsonschema:"findings of lint and check, most severe first; they describe the workspace, including unwritten changes"`
 	Drivers           []DriverStatus `json:"drivers,omitempty" jsonschema:"per driver, whether its part of the answer is complete"`
+	// Coverage says what the answer did not cover and why: notes, not
+	// findings.
+	Coverage []Note `json:"coverage,omitempty" jsonschema:"what the answer did not cover and why (files no driver looked at: their language lists none, no language covers them, or a default tool is not installed, with how to install it or go without it), diagnostics left out, configuration that does not apply until the root is trusted. Notes, never findings: they do not make the answer not ok"`
 	// Answers are the language and search steps' answers.
 	Answers []Answer `json:"answers,omitempty" jsonschema:"the answers of definition, references, hover, symbols, rename, code_actions and search steps, in plan order"`
 	// Unwritten lists the paths whose workspace changes are not on disk
@@ -122,6 +125,23 @@ type DriverStatus struct {
 	Message  string `json:"message,omitempty" jsonschema:"why a status is not ok (with the install hint for unchecked), or which driver a fallback served in place of"`
 }
 
+// Note is what an answer says about itself that is not a finding.
+type Note struct {
+	Kind     string   `json:"kind" jsonschema:"missing (files a walk swept in went without a default tool that is not installed), not_configured (their language lists no tool for the step), no_language (no configured language covers them), not_looked (a tool did not look at files it was given), omitted (diagnostics over the limit left out), left_disk (a file left the disk and the workspace), config (configuration that does not apply)"`
+	Language string   `json:"language,omitempty" jsonschema:"the language whose files the note is about"`
+	Driver   string   `json:"driver,omitempty" jsonschema:"the entry of the language's list that no tool served, as configured"`
+	Files    int      `json:"files,omitempty" jsonschema:"how many files the note is about"`
+	Paths    []string `json:"paths,omitempty" jsonschema:"the first few of those files"`
+	Message  string   `json:"message" jsonschema:"the whole note: what went without what, why, and what to do"`
+}
+
+// Line is the note as one line of text, as every text surface prints it:
+// "coverage: MESSAGE" for files that went without a driver, "note:
+// MESSAGE" for the rest.
+func (n Note) Line() string {
+	return engine.Note{Kind: engine.NoteKind(n.Kind), Message: n.Message}.String()
+}
+
 // StepError is the failure of a step or of the call.
 type StepError struct {
 	Step      int      `json:"step" jsonschema:"1-based index of the failing step; 0 for the plan itself"`
@@ -163,6 +183,9 @@ func NewDevResult(r *engine.Result, unwritten []string, opts Options) *DevResult
 	}
 	for _, d := range r.Drivers {
 		out.Drivers = append(out.Drivers, DriverStatus{Driver: d.Driver, Language: d.Language, Status: string(d.Status), Message: d.Message})
+	}
+	for _, n := range r.Coverage {
+		out.Coverage = append(out.Coverage, Note{Kind: string(n.Kind), Language: n.Language, Driver: n.Driver, Files: n.Files, Paths: n.Paths, Message: n.Message})
 	}
 	for _, a := range r.Answers {
 		out.Answers = append(out.Answers, answer(a))

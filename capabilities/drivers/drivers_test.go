@@ -15,7 +15,7 @@ import (
 // steps through the embedded default configuration's real drivers, on
 // content that exists only in the workspace: format changes the workspace
 // (not the disk) and reports the change; check never mutates; a file no
-// language covers gets an info diagnostic saying so.
+// language covers gets a coverage note saying so, not a diagnostic.
 func TestStepsThroughRealDrivers(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("needs the go command")
@@ -61,14 +61,19 @@ func TestStepsThroughRealDrivers(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "b.go")); err == nil {
 		t.Error("format wrote to disk")
 	}
-	var infoForXYZ bool
-	for _, d := range r.Diagnostics {
-		if d.Path == "notes.xyz" && d.Severity == engine.SeverityInfo && strings.Contains(d.Message, "no format driver") {
-			infoForXYZ = true
+	var noteForXYZ bool
+	for _, n := range r.Coverage {
+		if n.Kind == engine.NoteNoLanguage && len(n.Paths) == 1 && n.Paths[0] == "notes.xyz" && strings.Contains(n.Message, "not formatted") {
+			noteForXYZ = true
 		}
 	}
-	if !infoForXYZ {
-		t.Errorf("no info diagnostic for a file no language covers: %+v", r.Diagnostics)
+	if !noteForXYZ {
+		t.Errorf("no coverage note for a file no language covers: %+v", r.Coverage)
+	}
+	for _, d := range r.Diagnostics {
+		if d.Path == "notes.xyz" {
+			t.Errorf("a diagnostic on notes.xyz: %+v; a note is not a finding", d)
+		}
 	}
 	if len(r.Drivers) == 0 || r.Drivers[0].Driver != "gofumpt" || r.Drivers[0].Status != engine.StatusOK {
 		t.Errorf("driver statuses: %+v", r.Drivers)

@@ -5,6 +5,7 @@ package external
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
@@ -52,12 +53,20 @@ func crashed(err error) *capabilities.Result {
 	return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
 }
 
-// unlooked is the note on a requested file that {packages} left out when
-// it left out every file of the run, so that an answer without its
-// findings does not pass for a clean one.
-func unlooked(driver, p string) engine.Diagnostic {
-	return engine.Diagnostic{
-		Path: p, Line: 1, Column: 1, EndLine: 1, EndColumn: 1, Severity: engine.SeverityInfo, Source: "devbroker",
-		Message: driver + " did not look at this file: it is in no package that ./... would list (a testdata, vendor, _ or . directory, another module, or build constraints that leave it out)",
+// unlooked is the note on the requested files that {packages} left out
+// when it left out every file of their run, so that an answer without
+// their findings does not pass for a clean one.
+func unlooked(driver string, paths []string) engine.Note {
+	what := fmt.Sprintf("%d files (%s", len(paths), strings.Join(engine.FewPaths(paths), ", "))
+	if n := len(paths) - engine.NotePaths; n > 0 {
+		what += fmt.Sprintf(" and %d more", n)
+	}
+	what += "): they are"
+	if len(paths) == 1 {
+		what = paths[0] + ": it is"
+	}
+	return engine.Note{
+		Kind: engine.NoteNotLooked, Driver: driver, Files: len(paths), Paths: engine.FewPaths(paths),
+		Message: driver + " did not look at " + what + " in no package that ./... would list (a testdata, vendor, _ or . directory, another module, or build constraints that leave it out)",
 	}
 }

@@ -86,8 +86,8 @@ func (d *Driver) lint(ctx context.Context, root string, all map[string]*text.Doc
 		}
 		res.Diagnostics = append(res.Diagnostics, d.diagnostics(fs, r.site, all, want)...)
 	}
-	for _, p := range v.unlooked {
-		res.Diagnostics = append(res.Diagnostics, unlooked(d.name, p))
+	if len(v.unlooked) > 0 {
+		res.Coverage = append(res.Coverage, unlooked(d.name, v.unlooked))
 	}
 	return res.result()
 }

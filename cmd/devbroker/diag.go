@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 
 	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/drivers"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/fault"
@@ -56,7 +57,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		case engine.Format:
 			fmt.Fprint(stderr, " [--write]")
 		}
-		fmt.Fprintln(stderr, " [PATH...]\nPATHs are files, directories or globs relative to the root; default: every file a configured language covers. Directories and globs pass over the testdata and vendor directories they do not name.\nExit status: 0 clean, 1 findings, 2 tool failure, no file looked at, or bad usage.")
+		fmt.Fprintln(stderr, " [PATH...]\nPATHs are files, directories or globs relative to the root; default: every file a configured language covers. Directories and globs pass over the testdata and vendor directories they do not name.\nExit status: 0 clean, 1 findings, 2 incomplete (a driver failed, or a named or changed file went unchecked), no file looked at, or bad usage. Files a walk swept in whose default tool is not installed are coverage, said on stderr, not a failure.")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -90,7 +91,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitBadUsage
 	}
-	paths, err := engine.SelectFiles(eng.FS(), set.Covers, fl.Args())
+	paths, swept, err := engine.Select(eng.FS(), set.Covers, fl.Args())
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitBadUsage
@@ -110,14 +111,17 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	if fix {
 		op.Args = &engine.LintArgs{Fix: true}
 	}
-	plan := &engine.Plan{Paths: paths, Ops: []engine.Op{op}}
+	// The files a directory or glob (or no PATH) swept in are not asked
+	// for: a default tool that is not installed leaves them uncovered,
+	// which the answer says, rather than unchecked.
+	plan := &engine.Plan{Paths: paths, Swept: swept, Ops: []engine.Op{op}}
 	pctx, endProgress := withProgress(ctx, string(kind), stderr, *quiet)
 	res := eng.Run(pctx, plan)
 	endProgress()
 	if write {
 		writeAfter(ctx, eng, res)
 	}
-	if err := printDiag(stdout, kind, *outFormat, eng, res, write); err != nil {
+	if err := printDiag(stdout, kind, *outFormat, eng, res, write, set.Report()); err != nil {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitToolFailure
 	}
@@ -157,11 +161,17 @@ func findings(kind engine.Kind, res *engine.Result, write bool) int {
 }
 
 // diagExit maps a result to the exit status: 2 when the run or a driver
-// failed, 1 for findings, 0 when clean.
+// failed, 1 for findings, 0 when clean, and says on stderr what was not
+// covered (a line per coverage note; none changes the status).
 // An unchecked language is a tool failure: some of its files were not
 // looked at by a driver its list names; so is an answer no driver gave
 // (no file was looked at).
 func diagExit(kind engine.Kind, res *engine.Result, write bool, stderr io.Writer) int {
+	for _, n := range res.Coverage {
+		if n.Kind != engine.NoteConfig { // announce said it
+			fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, n)
+		}
+	}
 	if e := res.Error; e != nil && e.Kind != fault.Diagnostics && !e.Kind.Incomplete() {
 		fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, e.Message)
 		return exitToolFailure
@@ -195,13 +205,14 @@ func diagExit(kind engine.Kind, res *engine.Result, write bool, stderr io.Writer
 	return exitOK
 }
 
-// printDiag writes the result in the chosen format.
-func printDiag(w io.Writer, kind engine.Kind, format string, eng *engine.Engine, res *engine.Result, write bool) error {
+// printDiag writes the result in the chosen format; the probe's report
+// names the tools' versions and addresses in SARIF.
+func printDiag(w io.Writer, kind engine.Kind, format string, eng *engine.Engine, res *engine.Result, write bool, report *capabilities.Report) error {
 	switch format {
 	case "json":
 		return writeJSON(w, wireResult(eng, res))
 	case "sarif":
-		return writeSARIF(w, res)
+		return writeSARIF(w, res, sarifTools(report))
 	}
 	for _, d := range res.Diagnostics {
 		fmt.Fprintln(w, d)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -107,8 +108,13 @@ func TestServeEditorUntrustedRunsNothing(t *testing.T) {
 	assertNoMarkers(t, parent)
 	t.Logf("answer: %s", b)
 	// The untrusted file applies not at all: its notes language does not
-	// exist, so nothing lints notes.txt (and the marker never ran).
-	if !strings.Contains(string(b), "no configured language covers this file type") {
+	// exist, so nothing lints notes.txt (and the marker never ran). The
+	// answer's coverage says so, and that the project file is ignored
+	// until trusted.
+	if !strings.Contains(string(b), "1 file not linted (notes.txt): no configured language covers it") {
 		t.Errorf("the lint answer with the project file untrusted: %s", b)
+	}
+	if !regexp.MustCompile(`"kind":"config","message":"[^"]*/\.devbroker\.toml is not trusted: none of it applies[^"]*devbroker trust`).Match(b) {
+		t.Errorf("the lint answer does not say the project file is ignored until trusted: %s", b)
 	}
 }

@@ -5,15 +5,21 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/fault"
 )
 
 // SARIF 2.1.0, the subset devbroker writes: one run per diagnostic source
-// (driver), its rules from the diagnostics' codes, and one result per
-// diagnostic with a region in 1-based lines and character columns.
+// (driver) with its version and informationUri, its rules from the
+// diagnostics' codes, one result per diagnostic with a region in 1-based
+// lines and character columns, and devbroker's own notes as tool
+// execution notifications.
 type (
 	sarifLog struct {
 		Schema  string     `json:"$schema"`
@@ -32,6 +38,7 @@ type (
 	}
 	sarifDriver struct {
 		Name           string      `json:"name"`
+		Version        string      `json:"version,omitempty"`
 		InformationURI string      `json:"informationUri,omitempty"`
 		Rules          []sarifRule `json:"rules"`
 	}
@@ -49,7 +56,7 @@ type (
 		ID string `json:"id"`
 	}
 	sarifResult struct {
-		RuleID           string          `json:"ruleId,omitempty"`
+		RuleID           string          `json:"ruleId"`
 		Level            string          `json:"level"`
 		Message          sarifMessage    `json:"message"`
 		Locations        []sarifLocation `json:"locations,omitempty"`
@@ -92,10 +99,71 @@ func sarifLevel(s engine.Severity) string {
 	return "note"
 }
 
+// devbrokerURI is devbroker's own informationUri: its module's home.
+const devbrokerURI = "https://github.com/devbroker/devbroker"
+
+// sarifToolInfo is what a run says of its tool beside its name.
+type sarifToolInfo struct {
+	Version string
+	URI     string
+}
+
+// sarifTools are the tools of a probe report, by driver name: each with
+// the version its probe found (its first line) and its documentation's
+// address; devbroker itself with its own version.
+func sarifTools(r *capabilities.Report) map[string]sarifToolInfo {
+	out := map[string]sarifToolInfo{"devbroker": {Version: sarifVersion(broker.Version()), URI: devbrokerURI}}
+	if r == nil {
+		return out
+	}
+	for _, d := range r.Drivers {
+		out[d.Name] = sarifToolInfo{Version: sarifVersion(d.Version), URI: d.URL}
+	}
+	return out
+}
+
+// versionNumber is a version number inside a tool's version line.
+var versionNumber = regexp.MustCompile(`\d+(\.\d+)+\S*`)
+
+// sarifVersion is a tool's version as SARIF wants it, starting with a
+// number so that versions compare: the first line of what the tool
+// reports when it starts with one ("2026.2.1 (v0.8.1)"), else the first
+// version number in it ("go version go1.26.8 linux/amd64" is 1.26.8,
+// "golang.org/x/tools/gopls v0.23.0" 0.23.0, devbroker's v1.2.3 1.2.3),
+// or in a later line ("ShellCheck - shell script analysis tool\nversion:
+// 0.9.0"); "" when it has none (a development build).
+func sarifVersion(v string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(v), "\n")
+	first = strings.TrimSpace(first)
+	if first != "" && first[0] >= '0' && first[0] <= '9' {
+		return first
+	}
+	if n := versionNumber.FindString(first); n != "" {
+		return n
+	}
+	return versionNumber.FindString(v)
+}
+
+// noteLevel is the level of a note's notification: a warning where
+// something can be installed or configured to cover what went without,
+// a note otherwise.
+func noteLevel(n engine.Note) string {
+	switch n.Kind {
+	case engine.NoteMissing, engine.NoteConfig:
+		return "warning"
+	}
+	return "note"
+}
+
 // writeSARIF writes a result's diagnostics as a SARIF 2.1.0 log. Every
 // driver that took part has a run, whose invocation says whether it
-// succeeded: a driver that failed without diagnostics does not look clean.
-func writeSARIF(w io.Writer, res *engine.Result) error {
+// succeeded: a driver that failed without diagnostics does not look
+// clean. Every result has a ruleId: the finding's code, or its driver's
+// name when it has none. What the answer says about itself (coverage,
+// notes) and a failure of the step itself are tool execution
+// notifications of devbroker's own run, never results. Each run's tool
+// carries its version and informationUri where tools knows them.
+func writeSARIF(w io.Writer, res *engine.Result, tools map[string]sarifToolInfo) error {
 	bySource := map[string][]engine.Diagnostic{}
 	for _, d := range res.Diagnostics {
 		src := d.Source
@@ -119,6 +187,12 @@ func writeSARIF(w io.Writer, res *engine.Result) error {
 			bySource[ds.Driver] = nil
 		}
 	}
+	if own := ownInvocation(res); own != nil {
+		invocations["devbroker"] = append(invocations["devbroker"], *own)
+		if _, ok := bySource["devbroker"]; !ok {
+			bySource["devbroker"] = nil
+		}
+	}
 	sources := make([]string, 0, len(bySource))
 	for s := range bySource {
 		sources = append(sources, s)
@@ -130,18 +204,23 @@ func writeSARIF(w io.Writer, res *engine.Result) error {
 		Runs:    []sarifRun{},
 	}
 	for _, src := range sources {
+		info := tools[src]
 		run := sarifRun{
-			Tool:        sarifTool{Driver: sarifDriver{Name: src, Rules: []sarifRule{}}},
+			Tool:        sarifTool{Driver: sarifDriver{Name: src, Version: info.Version, InformationURI: info.URI, Rules: []sarifRule{}}},
 			Results:     []sarifResult{},
 			Invocations: invocations[src],
 			ColumnKind:  "unicodeCodePoints",
 		}
 		rules := map[string]bool{}
 		for _, d := range bySource[src] {
-			r := sarifResult{RuleID: d.Code, Level: sarifLevel(d.Severity), Message: sarifMessage{Text: d.Message}}
-			if d.Code != "" && !rules[d.Code] {
-				rules[d.Code] = true
-				run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: d.Code})
+			rule := d.Code
+			if rule == "" {
+				rule = src
+			}
+			r := sarifResult{RuleID: rule, Level: sarifLevel(d.Severity), Message: sarifMessage{Text: d.Message}}
+			if !rules[rule] {
+				rules[rule] = true
+				run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: rule})
 			}
 			if d.Path != "" {
 				loc := sarifPhysical{ArtifactLocation: sarifURI{URI: relativeURI(d.Path), URIBaseID: "%SRCROOT%"}}
@@ -181,6 +260,25 @@ func sarifRelated(id int, r engine.Related) sarifLocation {
 		loc.Region = &sarifRegion{StartLine: r.Line, StartColumn: r.Column}
 	}
 	return sarifLocation{ID: id, PhysicalLocation: loc, Message: &sarifMessage{Text: r.Message}}
+}
+
+// ownInvocation is devbroker's own invocation: its notes as
+// notifications, and a failure of the step that no driver's status
+// carries (an answer that looked at no file, a refused plan) as an
+// unsuccessful execution. nil when there is neither.
+func ownInvocation(res *engine.Result) *sarifInvocation {
+	inv := sarifInvocation{ExecutionSuccessful: true}
+	for _, n := range res.Coverage {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{Level: noteLevel(n), Message: sarifMessage{Text: n.Message}})
+	}
+	if e := res.Error; e != nil && e.Kind != fault.Diagnostics && (len(res.Drivers) == 0 || !e.Kind.Incomplete()) {
+		inv.ExecutionSuccessful = false
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{Level: "error", Message: sarifMessage{Text: string(e.Kind) + ": " + e.Message}})
+	}
+	if inv.ExecutionSuccessful && len(inv.ToolExecutionNotifications) == 0 {
+		return nil
+	}
+	return &inv
 }
 
 // relativeURI writes a workspace path as a relative URI reference: each

@@ -3,93 +3,155 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/fault"
 )
 
 // TestSARIFValidAgainstSchema validates writeSARIF's output against the
-// SARIF 2.1.0 schema, for diagnostics of every severity and shape.
+// SARIF 2.1.0 schema, for diagnostics of every severity and shape and for
+// an answer's notes: every result has a ruleId (its code, or its driver's
+// name), the notes are devbroker's tool execution notifications and no
+// result, and each tool carries its version and informationUri.
 func TestSARIFValidAgainstSchema(t *testing.T) {
-	schema := sarifSchema(t)
-	res := &engine.Result{Diagnostics: []engine.Diagnostic{
-		{Path: "a.go", Line: 3, Column: 2, EndLine: 3, EndColumn: 9, Severity: engine.SeverityError, Source: "gopls", Code: "UndeclaredName", Message: "undefined: x"},
-		{Path: "a.go", Line: 7, Column: 6, EndLine: 7, EndColumn: 7, Severity: engine.SeverityError, Source: "gopls", Code: "DuplicateDecl", Message: "F redeclared in this block", Related: []engine.Related{
-			{Path: "dir/my b.go", Line: 3, Column: 6, Message: "other declaration of F"},
-			{Path: "/usr/lib/go/src/fmt/print.go", Line: 9, Column: 2},
-		}},
-		{Path: "a.go", Line: 5, Column: 1, EndLine: 5, EndColumn: 1, Severity: engine.SeverityWarning, Source: "staticcheck", Code: "SA4006", Message: "this value of y is never used"},
-		{Path: "dir/b.sh", Line: 1, Column: 1, Severity: engine.SeverityInfo, Source: "devbroker", Message: "no lint driver"},
-		{Severity: engine.SeverityInfo, Source: "devbroker", Message: "3 more diagnostics were left out"},
-	}}
+	res := &engine.Result{
+		Diagnostics: []engine.Diagnostic{
+			{Path: "a.go", Line: 3, Column: 2, EndLine: 3, EndColumn: 9, Severity: engine.SeverityError, Source: "gopls", Code: "UndeclaredName", Message: "undefined: x"},
+			{Path: "a.go", Line: 4, Column: 2, EndLine: 4, EndColumn: 3, Severity: engine.SeverityError, Source: "gopls", Message: "missing return"},
+			{Path: "a.go", Line: 7, Column: 6, EndLine: 7, EndColumn: 7, Severity: engine.SeverityError, Source: "gopls", Code: "DuplicateDecl", Message: "F redeclared in this block", Related: []engine.Related{
+				{Path: "dir/my b.go", Line: 3, Column: 6, Message: "other declaration of F"},
+				{Path: "/usr/lib/go/src/fmt/print.go", Line: 9, Column: 2},
+			}},
+			{Path: "a.go", Line: 5, Column: 1, EndLine: 5, EndColumn: 1, Severity: engine.SeverityWarning, Source: "staticcheck", Code: "SA4006", Message: "this value of y is never used"},
+			{Path: "dir/b.sh", Line: 1, Column: 1, Severity: engine.SeverityInfo, Source: "shellcheck", Code: "SC2148", Message: "add a shebang"},
+		},
+		Drivers: []engine.DriverStatus{{Driver: "gopls", Status: engine.StatusOK}, {Driver: "staticcheck", Status: engine.StatusOK}, {Driver: "shellcheck", Status: engine.StatusOK}},
+		Coverage: []engine.Note{
+			{Kind: engine.NoteMissing, Language: "yaml", Driver: "yamllint", Files: 1, Paths: []string{"ci.yml"}, Message: "1 yaml file not linted by yamllint (ci.yml): yamllint is missing"},
+			{Kind: engine.NoteNotConfigured, Language: "markdown", Files: 1, Paths: []string{"README.md"}, Message: "1 markdown file not linted (README.md): markdown lists no linter"},
+			{Kind: engine.NoteOmitted, Message: "3 more diagnostics were left out"},
+		},
+	}
+	tools := map[string]sarifToolInfo{"gopls": {Version: "0.23.0", URI: "https://go.dev/gopls/"}, "devbroker": {Version: "1.2.3", URI: devbrokerURI}}
 	var buf bytes.Buffer
-	if err := writeSARIF(&buf, res); err != nil {
+	if err := writeSARIF(&buf, res, tools); err != nil {
 		t.Fatal(err)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
+	mt, err := validSARIF(buf.Bytes())
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("SARIF output is not valid: %v\n%s", err, buf.String())
 	}
-	if err := schema.Validate(inst); err != nil {
-		t.Fatalf("SARIF output is not valid against the schema: %v\n%s", err, buf.String())
+	t.Logf("checked by the SARIF Multitool too: %v", mt)
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Name, Version, InformationURI string
+					Rules                         []struct{ ID string }
+				}
+			}
+			Results []struct {
+				RuleID string
+				Level  string
+			}
+			Invocations []struct {
+				ExecutionSuccessful        bool
+				ToolExecutionNotifications []struct {
+					Level   string
+					Message struct{ Text string }
+				}
+			}
+		}
 	}
-	// And the content is what was asked for.
-	var log sarifLog
 	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
 		t.Fatal(err)
 	}
-	if len(log.Runs) != 3 || log.Runs[1].Tool.Driver.Name != "gopls" || log.Runs[1].Results[0].Level != "error" {
-		t.Errorf("runs = %+v", log.Runs)
+	byName := map[string]int{}
+	for i, r := range log.Runs {
+		byName[r.Tool.Driver.Name] = i
 	}
-	// A related place under the root is relative to %SRCROOT%; one
-	// outside it is its file URI.
-	rel := log.Runs[1].Results[1].RelatedLocations
-	if len(rel) != 2 || rel[0].ID != 1 || rel[0].PhysicalLocation.ArtifactLocation != (sarifURI{URI: "dir/my%20b.go", URIBaseID: "%SRCROOT%"}) ||
-		*rel[0].PhysicalLocation.Region != (sarifRegion{StartLine: 3, StartColumn: 6}) || rel[0].Message.Text != "other declaration of F" ||
-		rel[1].ID != 2 || rel[1].PhysicalLocation.ArtifactLocation != (sarifURI{URI: "file:///usr/lib/go/src/fmt/print.go"}) {
-		t.Errorf("related locations = %+v", rel)
+	if len(log.Runs) != 4 {
+		t.Fatalf("runs = %+v, want devbroker, gopls, shellcheck and staticcheck", log.Runs)
 	}
-	// A broken log must fail validation, or the test proves nothing.
-	broken := strings.Replace(buf.String(), `"level": "error"`, `"level": "fatal"`, 1)
-	inst, _ = jsonschema.UnmarshalJSON(strings.NewReader(broken))
-	if schema.Validate(inst) == nil {
-		t.Error("the schema accepted an invalid level")
+	gopls := log.Runs[byName["gopls"]]
+	if d := gopls.Tool.Driver; d.Version != "0.23.0" || d.InformationURI != "https://go.dev/gopls/" {
+		t.Errorf("gopls's tool = %+v, want its version and address", d)
+	}
+	if len(gopls.Results) != 2 || gopls.Results[0].RuleID != "UndeclaredName" || gopls.Results[1].RuleID != "gopls" || gopls.Results[0].Level != "error" {
+		t.Errorf("gopls's results = %+v, want ruleIds UndeclaredName and gopls (no code: the driver's name)", gopls.Results)
+	}
+	if r := gopls.Tool.Driver.Rules; len(r) != 2 || r[0].ID != "UndeclaredName" || r[1].ID != "gopls" {
+		t.Errorf("gopls's rules = %+v, want one per ruleId", r)
+	}
+	own := log.Runs[byName["devbroker"]]
+	if len(own.Results) != 0 {
+		t.Errorf("devbroker's results = %+v, want none: notes are not findings", own.Results)
+	}
+	if d := own.Tool.Driver; d.Version != "1.2.3" || d.InformationURI != devbrokerURI {
+		t.Errorf("devbroker's tool = %+v", d)
+	}
+	if inv := own.Invocations; len(inv) != 1 || !inv[0].ExecutionSuccessful || len(inv[0].ToolExecutionNotifications) != 3 ||
+		inv[0].ToolExecutionNotifications[0].Level != "warning" || !strings.Contains(inv[0].ToolExecutionNotifications[0].Message.Text, "yamllint is missing") ||
+		inv[0].ToolExecutionNotifications[1].Level != "note" {
+		t.Errorf("devbroker's invocations = %+v, want one successful execution with the three notes", inv)
+	}
+	// A broken log must fail validation, or the test proves nothing:
+	// an invalid level, and a result without a ruleId.
+	for _, broken := range []string{
+		strings.Replace(buf.String(), `"level": "error"`, `"level": "fatal"`, 1),
+		strings.Replace(buf.String(), `"ruleId": "UndeclaredName",`, ``, 1),
+	} {
+		if broken == buf.String() {
+			t.Fatal("the log was not broken")
+		}
+		if _, err := validSARIF([]byte(broken)); err == nil {
+			t.Errorf("an invalid log passed validation:\n%s", broken)
+		}
 	}
 }
 
-// sarifSchema compiles the SARIF 2.1.0 schema.
-func sarifSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	f, err := os.Open("testdata/sarif/sarif-2.1.0-rtm.5.json")
-	if err != nil {
+// An answer that looked at no file is no successful execution in SARIF:
+// devbroker's own run says it failed, and why.
+func TestSARIFLookedAtNothing(t *testing.T) {
+	res := &engine.Result{
+		Error:    &engine.StepError{Step: 1, Name: "lint", Kind: fault.Unchecked, Message: "lint looked at no file: ..."},
+		Coverage: []engine.Note{{Kind: engine.NoteMissing, Language: "yaml", Driver: "yamllint", Files: 1, Message: "1 yaml file not linted by yamllint (ci.yml): yamllint is missing"}},
+	}
+	var buf bytes.Buffer
+	if err := writeSARIF(&buf, res, nil); err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
+	if _, err := validSARIF(buf.Bytes()); err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
 	}
-	c := jsonschema.NewCompiler()
-	const url = "sarif-2.1.0-rtm.5.json"
-	if err := c.AddResource(url, doc); err != nil {
-		t.Fatal(err)
+	if !strings.Contains(buf.String(), `"executionSuccessful": false`) || !strings.Contains(buf.String(), "unchecked: lint looked at no file") {
+		t.Errorf("devbroker's run does not fail, saying why:\n%s", buf.String())
 	}
-	schema, err := c.Compile(url)
-	if err != nil {
-		t.Fatal(err)
+}
+
+// The version a SARIF tool carries starts with a number.
+func TestSARIFVersion(t *testing.T) {
+	for in, want := range map[string]string{
+		"2026.2.1 (v0.8.1)":                "2026.2.1 (v0.8.1)",
+		"go version go1.26.8 linux/amd64":  "1.26.8",
+		"golang.org/x/tools/gopls v0.23.0": "0.23.0",
+		"v1.2.3":                           "1.2.3",
+		"ShellCheck\nversion: 0.9.0":       "0.9.0",
+		"devel":                            "",
+		"":                                 "",
+	} {
+		if got := sarifVersion(in); got != want {
+			t.Errorf("sarifVersion(%q) = %q, want %q", in, got, want)
+		}
 	}
-	return schema
 }
 
 // A driver that failed (timed out, crashed) must not look clean in SARIF,
 // even when it reported no diagnostics: its run says the execution did not
 // succeed, and why.
 func TestSARIFReportsFailedDrivers(t *testing.T) {
-	schema := sarifSchema(t)
 	res := &engine.Result{
 		Diagnostics: []engine.Diagnostic{
 			{Path: "a.go", Line: 1, Column: 1, Severity: engine.SeverityWarning, Source: "staticcheck", Code: "SA4006", Message: "unused"},
@@ -100,15 +162,11 @@ func TestSARIFReportsFailedDrivers(t *testing.T) {
 		},
 	}
 	var buf bytes.Buffer
-	if err := writeSARIF(&buf, res); err != nil {
+	if err := writeSARIF(&buf, res, nil); err != nil {
 		t.Fatal(err)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := schema.Validate(inst); err != nil {
-		t.Fatalf("SARIF output is not valid against the schema: %v\n%s", err, buf.String())
+	if _, err := validSARIF(buf.Bytes()); err != nil {
+		t.Fatalf("SARIF output is not valid: %v\n%s", err, buf.String())
 	}
 	var log struct {
 		Runs []struct {

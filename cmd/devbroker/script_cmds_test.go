@@ -97,6 +97,26 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		}
 		ts.Setenv(args[0], m[1])
 	},
+	// sarif-valid FILE: assert that FILE is a valid SARIF 2.1.0 log: the
+	// schema, a ruleId on every result, and the SARIF Multitool's
+	// validation where it is installed (sarifvalid_test.go).
+	"sarif-valid": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 1 {
+			ts.Fatalf("usage: sarif-valid FILE")
+		}
+		data, err := os.ReadFile(ts.MkAbs(args[0]))
+		ts.Check(err)
+		mt, err := validSARIF(data)
+		switch {
+		case neg && err == nil:
+			ts.Fatalf("%s is a valid SARIF log", args[0])
+		case !neg && err != nil:
+			ts.Fatalf("%s: %v", args[0], err)
+		}
+		if mt {
+			ts.Logf("%s: checked by the SARIF Multitool too", args[0])
+		}
+	},
 	// mode MODE FILE: assert a file's permission bits (octal).
 	"mode": func(ts *testscript.TestScript, neg bool, args []string) {
 		if len(args) != 2 {
