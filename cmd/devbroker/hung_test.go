@@ -202,7 +202,8 @@ func TestHungServerHoldsNoCall(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), hungWait)
 			defer cancel()
 			logs := &syncBuffer{}
-			cmd := exec.Command(devbrokerBin(t), "serve", "--mcp", "--root", root)
+			// read_file is in the full tool set.
+			cmd := exec.Command(devbrokerBin(t), "serve", "--mcp", "--root", root, "--tools", "full")
 			cmd.Stderr = logs
 			cs, err := h.c.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 			if err != nil {
@@ -234,7 +235,7 @@ func TestHungServerHoldsNoCall(t *testing.T) {
 // answers timeout as A's does.
 func TestHungServerHoldsNoHTTPSession(t *testing.T) {
 	root := hungRoot(t, lsptest.Hang)
-	url, _, logs := startHTTP(t, root)
+	url, _, logs := startHTTP(t, root, "--tools", "full")
 	ctx, cancel := context.WithTimeout(context.Background(), hungWait)
 	defer cancel()
 	connect := func(h *hungClient) *sdk.ClientSession {
