@@ -65,6 +65,26 @@ type Expecting interface {
 
 var _ Expecting = (*capabilities.Set)(nil)
 
+// Preparer is Drivers that can wait, before a request runs, for what it
+// will wait for: its drivers' probes and servers' starts, each within its
+// driver's timeout (*capabilities.Set; see capabilities.Set.Ready). A
+// session waits so before it takes its lock, so that a driver slow to
+// become ready (a language server that never answers initialize) holds
+// none of the session's other calls.
+type Preparer interface {
+	Ready(ctx context.Context, kind engine.Kind, paths []string)
+}
+
+var _ Preparer = (*capabilities.Set)(nil)
+
+// Need is what one capability step of a call will ask for: its kind, on
+// paths (workspace paths or globs; a glob, or none, stands for every
+// language under the root).
+type Need struct {
+	Kind  engine.Kind
+	Paths []string
+}
+
 // Loader reads root's configuration, builds its drivers and probes them.
 // prev is the drivers the new ones will replace (nil on the first load):
 // a loader builds the new drivers beside them, taking over what keeps
@@ -228,6 +248,32 @@ func (r *Root) Run(ctx context.Context, req engine.Request) (*engine.Response, e
 	}
 	defer g.running.Done()
 	return g.d.Run(ctx, req)
+}
+
+// Ready waits, for each need, for what its request will wait for (see
+// [Preparer]); drivers that cannot say return at once. ctx should carry
+// the call's start (capabilities.Begin): each driver's wait ends when its
+// timeout from then runs out.
+func (r *Root) Ready(ctx context.Context, needs []Need) {
+	r.mu.RLock()
+	g := r.cur
+	if g != nil {
+		g.running.Add(1) // a re-probe closes g only after this
+	}
+	r.mu.RUnlock()
+	if g == nil {
+		return
+	}
+	defer g.running.Done()
+	p, ok := g.d.(Preparer)
+	if !ok {
+		return
+	}
+	var wg sync.WaitGroup
+	for _, n := range needs {
+		wg.Go(func() { p.Ready(ctx, n.Kind, n.Paths) })
+	}
+	wg.Wait()
 }
 
 var (

@@ -7,10 +7,12 @@ package broker
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/editfile"
 	"github.com/devbroker/devbroker/engine/fault"
@@ -111,8 +113,49 @@ func (s *Session) idleSince(now time.Time) time.Duration {
 	return now.Sub(time.Unix(0, s.lastUsed.Load()))
 }
 
+// ready waits, before the call takes the session's lock, for what the
+// call's capability steps (ops; acquire: the paths the call acquires) will
+// wait for: their drivers' probes and servers' starts, each within its
+// driver's timeout from now (see [Root.Ready]). The waiting holds nothing:
+// the session's other calls run meanwhile. It returns ctx marked with the
+// call's start, which the steps' requests count their timeout from.
+//
+// The files a step works on decide which drivers it needs, as the engine
+// picks them: its own paths; else, when the call names paths, every file
+// the workspace holds; else the whole root (every language under it).
+func (s *Session) ready(ctx context.Context, ops []engine.Op, acquire []string) context.Context {
+	ctx = capabilities.Begin(ctx)
+	var needs []Need
+	var held []string
+	heldRead := false
+	for _, op := range ops {
+		st, ok := engine.LookupStep(op.Step)
+		if !ok || st.Kind == "" {
+			continue
+		}
+		paths := engine.Named(op.Args)
+		if len(paths) == 0 && len(acquire) > 0 {
+			if !heldRead {
+				// What the workspace holds: read under the lock, for a
+				// moment.
+				s.mu.Lock()
+				held = s.eng.Workspace().Paths()
+				s.mu.Unlock()
+				heldRead = true
+			}
+			paths = append(slices.Clone(acquire), held...)
+		}
+		needs = append(needs, Need{Kind: st.Kind, Paths: paths})
+	}
+	if len(needs) > 0 && s.endReason() == "" {
+		s.root.Ready(ctx, needs)
+	}
+	return ctx
+}
+
 // Run validates and runs a plan over the session's workspace.
 func (s *Session) Run(ctx context.Context, p *engine.Plan) *engine.Result {
+	ctx = s.ready(ctx, p.Ops, p.Paths)
 	var res *engine.Result
 	if err := s.call(func() error { res = s.eng.Run(ctx, p); return nil }); err != nil {
 		return failed(err)

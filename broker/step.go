@@ -37,6 +37,11 @@ type StepRequest struct {
 // is never followed by a write: its change waits for one, so that it can
 // be checked first.
 func (s *Session) Step(ctx context.Context, req StepRequest) *engine.Result {
+	var name engine.StepName
+	if req.Args != nil {
+		name = req.Args.Step()
+	}
+	ctx = s.ready(ctx, []engine.Op{{Step: name, Args: req.Args}}, req.Acquire)
 	var res *engine.Result
 	err := s.call(func() error {
 		res = s.step(ctx, req)

@@ -131,6 +131,9 @@ type Result struct {
 	Symbols []engine.Symbol
 	Hover   string
 	Actions []engine.Action
+	// ServerLimit is the server's own limit when its list reached it, as
+	// in [engine.Response].
+	ServerLimit int
 	// Status is ok only when the answer is complete and current.
 	Status engine.Status
 	// Message explains a status other than ok.

@@ -19,8 +19,10 @@ import (
 type Starter interface {
 	Driver
 	// Start starts the driver's process on its root and returns once it
-	// runs. A failure is left to the first request, which starts the
-	// process again. It runs beside the driver's probe; a driver whose
+	// runs (at once when it runs already), or when ctx ends: a start
+	// then goes on within its own bound. A failure is left to the first
+	// request, which starts the process again. It runs beside the
+	// driver's probe, and before a request ([Set.Ready]); a driver whose
 	// probe then fails lets the process go. The process is the one the
 	// requests use (never a second one), and Close stops it.
 	Start(ctx context.Context) error

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/devbroker/devbroker/engine"
 )
@@ -41,7 +42,9 @@ func (s *Set) answerer(ctx context.Context, lang *language, kind engine.Kind, pr
 	var why []string
 	for _, dn := range lang.intel {
 		if probe && supports(s.drivers[dn], kind) {
-			if err := s.wait(ctx, s.start(ctx, []string{dn})); err != nil {
+			// Waited for until the driver's timeout runs out (ready.go):
+			// a server whose probe still runs then answers timeout.
+			if err := s.waitProbes(ctx, []string{dn}, map[string]time.Time{dn: peekBegin(ctx, dn)}); err != nil {
 				return "", nil, err
 			}
 		}
@@ -169,10 +172,16 @@ func (s *Set) langByName(name string) *language {
 // ask runs server dn, the i-th of a request's n, on files.
 func (s *Set) ask(ctx context.Context, dn string, i, n int, req engine.Request, q *engine.Query, files []string) *Result {
 	end := phase(ctx, req.Kind, dn, i, n, len(files))
-	r := safeRun(ctx, s.drivers[dn], &Request{
-		Kind: req.Kind, Root: req.Root, Files: files, All: req.Files,
-		Changed: req.Changed, Deleted: req.Deleted, Query: q,
-	})
+	at := begins(ctx, []string{dn})[dn]
+	var r *Result
+	if s.probing(dn) {
+		r = s.stillProbing(dn, at)
+	} else {
+		r = safeRun(forDriver(ctx, at), s.drivers[dn], &Request{
+			Kind: req.Kind, Root: req.Root, Files: files, All: req.Files,
+			Changed: req.Changed, Deleted: req.Deleted, Query: q,
+		})
+	}
 	if r.Status == "" {
 		r.Status = engine.StatusOK
 	}
@@ -192,6 +201,7 @@ func (s *Set) answer(resp *engine.Response, dn string, r *Result) {
 	resp.Locations = append(resp.Locations, r.Locations...)
 	resp.Omitted += r.Omitted
 	resp.Symbols = append(resp.Symbols, r.Symbols...)
+	resp.ServerLimit = max(resp.ServerLimit, r.ServerLimit)
 	resp.Actions = append(resp.Actions, r.Actions...)
 	resp.Renames = append(resp.Renames, r.Renames...)
 	if r.Hover != "" {

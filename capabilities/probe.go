@@ -4,7 +4,8 @@ package capabilities
 // goroutine, when something first needs it — a request for a file of its
 // language, the languages present under the root (ProbeRoot), or all of
 // them (Probe). A request waits for the probes of the drivers it needs,
-// not for the others. A probe whose tool's binary did not change since a
+// not for the others, and for each no longer than its driver's timeout
+// (ready.go). A probe whose tool's binary did not change since a
 // run that found it working is answered from the [ProbeCache].
 
 import (
@@ -150,12 +151,6 @@ func (l *language) drivers(kind engine.Kind) []string {
 	}
 	sort.Strings(out)
 	return slices.Compact(out)
-}
-
-// probeFor probes the drivers that serve kind for the targets' languages
-// and waits for them: a request waits for its drivers only.
-func (s *Set) probeFor(ctx context.Context, kind engine.Kind, targets []string) error {
-	return s.wait(ctx, s.start(ctx, s.driversFor(kind, targets)))
 }
 
 // Prepare starts, without waiting, what a request for kind on paths will

@@ -250,7 +250,14 @@ func (s *Set) unusable(alt []string, kind engine.Kind, expect bool) (out []strin
 			p, probed = e, true
 		}
 		s.mu.Unlock()
+		s.mu.Lock()
+		_, running := s.running[dn]
+		s.mu.Unlock()
 		switch {
+		case !probed && running && !expect:
+			// A request's route after its wait for the probe ran out
+			// of time: the driver answers timeout (ready.go).
+			continue
 		case !probed:
 			out = append(out, dn+" was not probed")
 			missing = false

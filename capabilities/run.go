@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
@@ -31,8 +32,11 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		return nil, ErrSetClosed
 	}
 	defer s.calls.End()
+	ctx = Begin(ctx) // a call that did not mark its start begins now
 	if isLanguageKind(req.Kind) {
-		return s.runLanguage(ctx, req)
+		resp, err := s.runLanguage(ctx, req)
+		s.confine(resp)
+		return resp, err
 	}
 	targets := req.Paths
 	if targets == nil {
@@ -41,7 +45,11 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		}
 	}
 	sort.Strings(targets)
-	if err := s.probeFor(ctx, req.Kind, targets); err != nil {
+	// Each driver's probe is waited for until the driver's timeout runs
+	// out (ready.go); one still running then answers timeout.
+	names := s.driversFor(req.Kind, targets)
+	began := begins(ctx, names)
+	if err := s.waitProbes(ctx, names, began); err != nil {
 		return nil, err
 	}
 	rf := s.routeFiles(req.Kind, targets, req.Swept)
@@ -50,10 +58,19 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 	runOne := func(i int) *Result {
 		dn := rf.order[i]
 		end := phase(ctx, req.Kind, dn, i, len(rf.order), len(rf.files[dn]))
-		r := safeRun(ctx, s.drivers[dn], &Request{
-			Kind: req.Kind, Root: req.Root, Files: rf.files[dn], All: all,
-			Changed: changed, Deleted: req.Deleted, Fix: req.Fix,
-		})
+		at, ok := began[dn]
+		if !ok {
+			at = time.Now()
+		}
+		var r *Result
+		if s.probing(dn) {
+			r = s.stillProbing(dn, at)
+		} else {
+			r = safeRun(forDriver(ctx, at), s.drivers[dn], &Request{
+				Kind: req.Kind, Root: req.Root, Files: rf.files[dn], All: all,
+				Changed: changed, Deleted: req.Deleted, Fix: req.Fix,
+			})
+		}
 		if r.Status == "" {
 			r.Status = engine.StatusOK
 		}
@@ -114,6 +131,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		}
 	}
 	resp.Drivers = append(resp.Drivers, rf.unchecked...)
+	s.confine(resp)
 	resp.Diagnostics = dropRepeated(resp.Diagnostics)
 	engine.SortDiagnostics(resp.Diagnostics)
 	if n := len(resp.Diagnostics); n > s.maxDiag {
@@ -131,7 +149,8 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 // staticcheck, gopls) repeat the compiler's errors, each at its own column
 // and severity, and a model should read each once. The one kept is the
 // most severe (the first among equals, where it stood), and it names the
-// other drivers in AlsoFrom. The order of the rest is kept.
+// other drivers in AlsoFrom, and the related places of the first report
+// that has any. The order of the rest is kept.
 func dropRepeated(ds []engine.Diagnostic) []engine.Diagnostic {
 	type key struct {
 		path string
@@ -152,8 +171,14 @@ func dropRepeated(ds []engine.Diagnostic) []engine.Diagnostic {
 		if d.Severity.Rank() < kept.Severity.Rank() {
 			d.AlsoFrom = kept.AlsoFrom
 			d.AlsoFrom = addSource(d.AlsoFrom, d.Source, kept.Source)
+			if len(d.Related) == 0 {
+				d.Related = kept.Related
+			}
 			*kept = d
 			continue
+		}
+		if len(kept.Related) == 0 {
+			kept.Related = d.Related
 		}
 		kept.AlsoFrom = addSource(kept.AlsoFrom, kept.Source, d.Source)
 		kept.AlsoFrom = addSource(kept.AlsoFrom, kept.Source, d.AlsoFrom...)

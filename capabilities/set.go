@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -84,6 +85,8 @@ type Set struct {
 
 	cfgKey map[string]string // driver name → its configuration's probe cache key
 	langOf map[string]string // driver name → the language it serves first
+	// timeouts are the drivers' timeouts, by name (see ready.go).
+	timeouts map[string]time.Duration
 
 	mu     sync.Mutex
 	probes map[string]Probe
@@ -156,7 +159,7 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 		byName[t.Name] = t
 	}
 	s = &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, urls: map[string]string{}, stock: map[string]bool{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics, limits: cfg.Limits, trees: NewTrees(0),
-		cfgKey: map[string]string{}, langOf: map[string]string{}, running: map[string]chan struct{}{}}
+		cfgKey: map[string]string{}, langOf: map[string]string{}, timeouts: map[string]time.Duration{}, running: map[string]chan struct{}{}}
 	s.probeCtx, s.probeCancel = context.WithCancel(context.Background())
 	if prev != nil {
 		s.shared = prev.shared.hold()
@@ -215,6 +218,7 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 			s.drivers[dn] = d
 			s.install[dn], s.urls[dn], s.stock[dn] = dc.Install, dc.URL, dc.Defaulted
 			s.cfgKey[dn], s.langOf[dn] = configKey(dn, ln, dc), ln
+			s.timeouts[dn] = dc.Timeout.Duration
 		}
 	}
 	return s, nil

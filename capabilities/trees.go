@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/lsp/privtemp"
 )
 
 // DefaultTreeBudget bounds the bytes of the staged trees a store keeps
@@ -241,7 +242,7 @@ func (t *Trees) base() (string, error) {
 	if t.dir != "" {
 		return t.dir, nil
 	}
-	dir, err := os.MkdirTemp("", "devbroker-trees-")
+	dir, err := privtemp.Dir("trees")
 	if err != nil {
 		return "", fmt.Errorf("making the staged trees' directory: %w (set TMPDIR to a writable directory)", err)
 	}

@@ -3,8 +3,8 @@ package configs
 // Config is a whole configuration: the embedded defaults with the user's
 // file and a project's file merged over them.
 //
-// The file's top level holds three tables: [languages], [drivers] and
-// [limits].
+// The file's top level holds four tables: [languages], [drivers],
+// [limits] and [mcp].
 type Config struct {
 	// Languages maps a language name (go, python, shell, ...) to the files
 	// it covers and the drivers that format, lint and check them.
@@ -14,6 +14,8 @@ type Config struct {
 	Drivers map[string]*Driver `toml:"drivers"`
 	// Limits bound what one answer holds.
 	Limits Limits `toml:"limits"`
+	// MCP configures the MCP server (devbroker serve --mcp).
+	MCP MCP `toml:"mcp"`
 	// InheritDefaults, in a project file or the user's, set to false makes
 	// that file the whole configuration: the embedded defaults (and, under
 	// a project file, the user's file) are not loaded under it. Default
@@ -48,6 +50,26 @@ type Limits struct {
 	// negative is an error.
 	MaxTotalBytes int64 `toml:"max_total_bytes"`
 }
+
+// MCP configures what devbroker serve --mcp offers its clients. Each key
+// overrides the key before it alone, and a project's applies only once
+// the user trusts the root, like the rest of its file; a serve flag
+// overrides the key.
+type MCP struct {
+	// Tools is the set of tools the server offers, when serve is given no
+	// --tools: "default" (dev_plan, which runs every step, with edit_file,
+	// check, search, discard and probe: the whole list in under 16 KB),
+	// "lean" (for clients with their own tools to read, search and edit
+	// files, such as Claude Code, Codex CLI and Gemini CLI: dev_plan,
+	// check, the language server's tools, discard and probe) or "full"
+	// (one tool per step, with edit_file, read_file and write_file, each
+	// with its output schema). Default "default". docs/mcp.md lists each
+	// set.
+	Tools string `toml:"tools"`
+}
+
+// MCPTools are the values of [MCP.Tools], the default first.
+var MCPTools = []string{"default", "lean", "full"}
 
 // Language is one language's toolchain: which files are the language's,
 // which drivers format, lint and check them, and which language servers
@@ -160,10 +182,14 @@ type Driver struct {
 	// it as the tool's informationUri.
 	URL string `toml:"url"`
 	// Timeout bounds one run, as a Go duration ("30s", "2m"). Default 60s.
-	// For a language server, it does not run out while the server reports
-	// loading its workspace: it runs from the end of the load, up to ten
-	// times the timeout in all, and a request still waiting on a load then
-	// answers indexing (docs/verdicts.md).
+	// For a language server, it runs from the request's start and covers
+	// the wait for the driver's probe (its first use) and for the
+	// server's start (its answer to initialize): a probe or a start that
+	// has not ended then goes on in the background, and the request
+	// answers timeout saying so. It does not run out while the
+	// server reports loading its workspace: it runs from the end of the
+	// load, up to ten times the timeout in all, and a request still
+	// waiting on a load then answers indexing (docs/verdicts.md).
 	Timeout Duration `toml:"timeout"`
 
 	// Command is the argv of an external command or a language server,

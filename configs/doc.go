@@ -37,7 +37,7 @@
 //     of each entry that names it, an alternative left with no driver is
 //     dropped, and an entry left with no alternative. A list left empty
 //     is a list with nothing configured (see [Language]).
-//   - Each key of [limits] overrides the key before it alone.
+//   - Each key of [limits] and of [mcp] overrides the key before it alone.
 //   - Names the files before do not have are added.
 //   - A file that sets inherit_defaults = false is the whole
 //     configuration: the files before it are not loaded under it.
@@ -142,8 +142,10 @@
 // PROGRAM), npm's .npmrc and pip's pip.conf. Inside the root they are the
 // project's: until you trust the root, your devbroker file does not apply
 // and the others are made inert for every tool devbroker starts (GOENV=off,
-// NPM_CONFIG_USERCONFIG and PIP_CONFIG_FILE set to the null device), and the
-// probe names them; their content is part of what you trust, so an edit of
+// NPM_CONFIG_USERCONFIG and PIP_CONFIG_FILE set to the null device), even
+// before they exist (one written while a server runs is never read), and
+// the probe names those that exist; their content is part of what you
+// trust, so an edit of
 // any of them untrusts the root. A user configuration that cannot be read
 // (an unreadable home) is skipped with a warning, and the defaults serve.
 package configs

@@ -10,6 +10,8 @@ package configs
 // untrusts the root.
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,24 +68,48 @@ func homeCandidates() []HomeFile {
 // exist and lie inside root (compared with every symbolic link of the
 // root and of the files' directories resolved).
 func HomeFilesIn(root string) []HomeFile {
+	var out []HomeFile
+	for _, h := range homePathsIn(root) {
+		if _, err := os.Lstat(h.Path); err == nil {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// homePathsIn returns where the user's tools would read a configuration
+// file inside root, whether or not it exists: one that appears while a
+// server runs (written by an agent) is read by the next tool the server
+// starts, so the tools are told to ignore it from the start.
+func homePathsIn(root string) []HomeFile {
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return nil
 	}
 	var out []HomeFile
 	for _, h := range homeCandidates() {
-		if _, err := os.Lstat(h.Path); err != nil {
-			continue
-		}
-		dir, err := filepath.EvalSymlinks(filepath.Dir(h.Path))
-		if err != nil {
-			continue
-		}
-		if within(real, filepath.Join(dir, filepath.Base(h.Path))) {
+		if p, ok := resolved(h.Path); ok && within(real, p) {
 			out = append(out, h)
 		}
 	}
 	return out
+}
+
+// resolved is p with the symbolic links of its nearest existing ancestor
+// directory resolved (p itself, which may be a link, is not followed).
+func resolved(p string) (string, bool) {
+	rest := filepath.Base(p)
+	for dir := filepath.Dir(p); ; dir = filepath.Dir(dir) {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(real, rest), true
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", false
+		}
+		if filepath.Dir(dir) == dir {
+			return "", false
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+	}
 }
 
 // within reports whether p lies under dir.

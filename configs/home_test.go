@@ -147,3 +147,32 @@ func TestUnreadableUserFileIsAWarning(t *testing.T) {
 		t.Error("an I/O error of the user file was ignored")
 	}
 }
+
+// TestHomeFileNotYetWrittenIsInert: with the home directory as the root,
+// the tools are told to ignore their configuration files inside it even
+// when none exists yet: one written while a server runs (an agent writes
+// ~/.config/go/env with GOFLAGS=-toolexec) would otherwise be read by the
+// next lint, the configuration being loaded only at start.
+func TestHomeFileNotYetWrittenIsInert(t *testing.T) {
+	root := homeInRoot(t, nil)
+	p, err := LoadProject(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"GOENV=off", "NPM_CONFIG_USERCONFIG=" + os.DevNull, "PIP_CONFIG_FILE=" + os.DevNull} {
+		if !slices.Contains(p.InertEnv, want) {
+			t.Errorf("InertEnv %v: want %s, for a file that may appear inside the root", p.InertEnv, want)
+		}
+	}
+	if len(p.HomeFiles) != 0 {
+		t.Errorf("HomeFiles %v: want none, no file exists", p.HomeFiles)
+	}
+	// A root that is not the home directory makes nothing inert.
+	other := t.TempDir()
+	if p, err = LoadProject(other); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.InertEnv) != 0 {
+		t.Errorf("a root outside the home directory: InertEnv %v, want none", p.InertEnv)
+	}
+}

@@ -151,3 +151,21 @@ func TestUserFileLocation(t *testing.T) {
 		}
 	}
 }
+
+// [mcp] tools merges key by key like [limits]: the user's file sets it for
+// every root, a trusted project's over it, and an untrusted root keeps the
+// user's.
+func TestMCPToolsLayers(t *testing.T) {
+	userConfig(t, "[mcp]\ntools = \"lean\"\n")
+	p := loadProjectFile(t, "[mcp]\ntools = \"full\"\n")
+	if got := p.Config.MCP.Tools; got != "full" {
+		t.Errorf("trusted: tools %q, want the project's full", got)
+	}
+	if got := p.Untrusted.MCP.Tools; got != "lean" {
+		t.Errorf("untrusted: tools %q, want the user's lean", got)
+	}
+	p = loadProjectFile(t, "[limits]\nmax_files = 7\n")
+	if got := p.Config.MCP.Tools; got != "lean" {
+		t.Errorf("a project that does not set it: tools %q, want the user's lean", got)
+	}
+}

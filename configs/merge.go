@@ -25,12 +25,12 @@ type merged struct {
 
 // merge lays each of overs over base in order: an entry a later file
 // writes overrides the keys it writes and keeps the others (a driver
-// table that changes the type replaces the entry whole), limits are
-// overridden key by key, entries with disabled = true are then removed,
+// table that changes the type replaces the entry whole), limits and the
+// mcp keys are overridden key by key, entries with disabled = true are then removed,
 // and a removed driver is taken out of every language's lists.
 func merge(base *source, overs ...*source) *merged {
 	m := &merged{
-		cfg:      &Config{Limits: base.cfg.Limits},
+		cfg:      &Config{Limits: base.cfg.Limits, MCP: base.cfg.MCP},
 		base:     base,
 		from:     map[string]*source{},
 		replaced: map[string]bool{},
@@ -46,7 +46,9 @@ func merge(base *source, overs ...*source) *merged {
 	for _, over := range overs {
 		overlay(m, "languages", m.cfg.Languages, over.cfg.Languages, over, nil)
 		overlay(m, "drivers", m.cfg.Drivers, over.cfg.Drivers, over, retyped)
-		m.overlayLimits(over)
+		// [limits] and [mcp]: each key a file writes overrides alone.
+		m.overlayKeys(reflect.ValueOf(&m.cfg.Limits).Elem(), reflect.ValueOf(over.cfg.Limits), "limits", over)
+		m.overlayKeys(reflect.ValueOf(&m.cfg.MCP).Elem(), reflect.ValueOf(over.cfg.MCP), "mcp", over)
 	}
 	for name, l := range m.cfg.Languages {
 		if l.Disabled {
@@ -157,19 +159,6 @@ func without(list []string, removed map[string]bool) []string {
 		out = []string{}
 	}
 	return out
-}
-
-// overlayLimits copies each limit that src writes.
-func (m *merged) overlayLimits(src *source) {
-	dst := reflect.ValueOf(&m.cfg.Limits).Elem()
-	val := reflect.ValueOf(src.cfg.Limits)
-	for i := 0; i < dst.NumField(); i++ {
-		path := fieldPath("limits", tomlKey(dst.Type().Field(i)))
-		if src.idx.has(path) {
-			dst.Field(i).Set(val.Field(i))
-			m.from[path] = src
-		}
-	}
 }
 
 // source returns the file that wrote path: the one recorded for path or

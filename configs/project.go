@@ -95,8 +95,9 @@ var ExecKeys = []string{"type", "command", "fix_command", "version_command", "di
 // Configuration files of the user's tools that lie inside the root
 // ([HomeFilesIn]) count as the project's: devbroker's own user file joins
 // the project's layers (applied only once trusted), the others are made
-// inert until then ([Project.InertEnv]), and all of them join the content
-// that trust is given to ([Project.Hash]).
+// inert until then ([Project.InertEnv]; also those that do not exist yet,
+// as one may be written while a server runs), and all of them join the
+// content that trust is given to ([Project.Hash]).
 func LoadProject(root string) (*Project, error) {
 	user, err := readUserFile()
 	var unreadable *unreadableUserFile
@@ -125,8 +126,8 @@ func LoadProject(root string) (*Project, error) {
 		return nil, err
 	}
 	p := &Project{Config: base.cfg, Untrusted: base.cfg, Hash: hash, HomeFiles: home, Warnings: warnings}
-	for _, h := range home {
-		if h.Inert != "" {
+	for _, h := range homePathsIn(root) { // existing or not: one may appear
+		if h.Inert != "" && !slices.Contains(p.InertEnv, h.Inert) {
 			p.InertEnv = append(p.InertEnv, h.Inert)
 		}
 	}

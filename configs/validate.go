@@ -42,6 +42,9 @@ func (m *merged) validate() ErrorList {
 	if n := m.cfg.Limits.MaxDiagnostics; n < 0 {
 		v.errorf("limits.max_diagnostics", "must not be negative, got %d (0 means the default, %d)", n, DefaultMaxDiagnostics)
 	}
+	if t := m.cfg.MCP.Tools; t != "" && !slices.Contains(MCPTools, t) {
+		v.errorf("mcp.tools", "must be one of %s, got %q", strings.Join(MCPTools, ", "), t)
+	}
 	for _, l := range []struct {
 		key string
 		n   int64

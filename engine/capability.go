@@ -96,6 +96,11 @@ type Response struct {
 	Omitted int
 	// Symbols answer symbols.
 	Symbols []Symbol
+	// ServerLimit is, when a language server's list reached the most it
+	// lists for the request (gopls stops a workspace symbol search at
+	// 100), that limit: the server may have found more, which nobody
+	// counted, so Omitted cannot say how many. 0 otherwise.
+	ServerLimit int
 	// Hover answers hover.
 	Hover string
 	// Actions answer a code_actions listing.
@@ -172,11 +177,36 @@ type Diagnostic struct {
 	// AlsoFrom names the other drivers that reported the same finding
 	// (same path, line and message), in the order they answered.
 	AlsoFrom []string
+	// Related are the other places the finding involves (the other
+	// declaration of a name declared twice), in the driver's order.
+	Related []Related
 }
 
-// String is the diagnostic as one line of text, the form every text
-// surface prints: path:line:column: severity: message (driver code; also
-// other drivers).
+// Related is another place a diagnostic involves, and what it is there.
+// Path, Line and Column are as a location's (docs/semantics.md): a
+// workspace path with a 1-based line and character column, or, for a
+// file outside the root, its absolute path with the column as the tool
+// counts it.
+type Related struct {
+	Path         string
+	Line, Column int
+	Message      string
+}
+
+// String is the related place as the go compiler prints one under its
+// error: path:line:column: message (path:line:column alone when the tool
+// gave no message: gopls points a repeated error at its first place so).
+func (r Related) String() string {
+	if r.Message == "" {
+		return fmt.Sprintf("%s:%d:%d", r.Path, r.Line, r.Column)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", r.Path, r.Line, r.Column, r.Message)
+}
+
+// String is the diagnostic as text, the form every text surface prints:
+// one line, path:line:column: severity: message (driver code; also other
+// drivers), then each related place on a line of its own, indented by a
+// tab (as the go compiler prints "other declaration of" under an error).
 func (d Diagnostic) String() string {
 	src := d.Source
 	if d.Code != "" {
@@ -185,7 +215,11 @@ func (d Diagnostic) String() string {
 	if len(d.AlsoFrom) > 0 {
 		src += "; also " + strings.Join(d.AlsoFrom, ", ")
 	}
-	return fmt.Sprintf("%s:%d:%d: %s: %s (%s)", d.Path, d.Line, d.Column, d.Severity, d.Message, src)
+	s := fmt.Sprintf("%s:%d:%d: %s: %s (%s)", d.Path, d.Line, d.Column, d.Severity, d.Message, src)
+	for _, r := range d.Related {
+		s += "\n\t" + r.String()
+	}
+	return s
 }
 
 // Fix is a change a driver offers for a diagnostic.

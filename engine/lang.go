@@ -159,7 +159,7 @@ func (e *Engine) symbols(ctx context.Context, i int, a *SymbolsArgs, r *Result) 
 	if err != nil {
 		return err
 	}
-	ans := Answer{Step: i, Name: StepSymbols, Symbols: resp.Symbols}
+	ans := Answer{Step: i, Name: StepSymbols, Symbols: resp.Symbols, ServerLimit: resp.ServerLimit}
 	if n := len(ans.Symbols); n > MaxLocations && q.Path == "" {
 		ans.Symbols, ans.Omitted = ans.Symbols[:MaxLocations], n-MaxLocations
 	}

@@ -119,6 +119,10 @@ type Answer struct {
 	Applied string
 	// Omitted counts what was found beyond what is listed.
 	Omitted int
+	// ServerLimit is, when the language server's own list stopped at
+	// the most it lists (Response.ServerLimit), that limit: more may
+	// match than were found. 0 otherwise.
+	ServerLimit int
 	// Files counts the files a search looked at.
 	Files int
 	// Skipped names the files a search selected but did not search

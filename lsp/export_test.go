@@ -48,3 +48,10 @@ func TraceNotifications(s *Server, fn func(method string, params any)) {
 	s.trace = fn
 	s.mu.Unlock()
 }
+
+// Launches counts the starts s began (those that failed too).
+func Launches(s *Server) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.launches
+}

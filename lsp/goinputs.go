@@ -12,7 +12,9 @@ package lsp
 //     no go.mod of its own: every file in them, by metadata.
 //
 // These are found again whenever a go.mod or go.work file among the
-// inputs changes. The go.mod and go.work files read for that may lie
+// inputs changes (under the root, in a parent directory, or the go.mod of
+// a directory found: a used module's replace directives apply), and at
+// every scan while the go command cannot say which go.work is in effect. The go.mod and go.work files read for that may lie
 // outside the root: they are parsed only for the directories they name,
 // and nothing of them reaches an answer.
 //
@@ -31,6 +33,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -43,6 +46,9 @@ type goState struct {
 	trees   []string // directories outside the root
 	why     map[string]string
 	problem string // go list -m's failure, or ""
+	// retry says the go command could not tell which go.work is in
+	// effect: find again at the next scan.
+	retry bool
 	// mods are the stamps of the module files last read (go.mod, go.work
 	// under the root and among singles), to see when to read them again.
 	mods map[string]fileState
@@ -76,6 +82,22 @@ func (g *goState) update(t *tracker, w *walk) []string {
 		w.single(f)
 	}
 	w.wait()
+	mods := g.modStates(w)
+	if g.done && !g.retry && mapsEqualStates(mods, g.mods) {
+		return g.problems()
+	}
+	g.done = true
+	g.find(t, mods)
+	g.mods = g.modStates(w) // with the go.mod files of the directories found
+	return g.problems()
+}
+
+// modStates are the states of the module files the directories outside
+// the root depend on: the go.mod and go.work files under the root and
+// among the singles, as the walk found them, and the go.mod file of every
+// directory outside the root last found (a used module's replace
+// directives apply in workspace mode).
+func (g *goState) modStates(w *walk) map[string]fileState {
 	mods := map[string]fileState{}
 	w.mu.Lock()
 	for p, fs := range w.files {
@@ -84,12 +106,13 @@ func (g *goState) update(t *tracker, w *walk) []string {
 		}
 	}
 	w.mu.Unlock()
-	if g.done && mapsEqualStates(mods, g.mods) {
-		return g.problems()
+	for dir := range g.why {
+		p := filepath.Join(dir, "go.mod")
+		if fs, _, _, ok := w.file(p); ok {
+			mods[p] = fs
+		}
 	}
-	g.done, g.mods = true, mods
-	g.find(t, mods)
-	return g.problems()
+	return mods
 }
 
 func mapsEqualStates(a, b map[string]fileState) bool {
@@ -160,7 +183,7 @@ func envValue(env []string, name string) string {
 // root they name, and checks a go.work in effect with go list -m.
 func (g *goState) find(t *tracker, mods map[string]fileState) {
 	root := t.root
-	g.trees, g.why, g.problem = nil, map[string]string{}, ""
+	g.trees, g.why, g.problem, g.retry = nil, map[string]string{}, "", false
 	add := func(dir, why string) {
 		dir = filepath.Clean(dir)
 		if under(root, dir) {
@@ -176,7 +199,11 @@ func (g *goState) find(t *tracker, mods map[string]fileState) {
 			g.dirs(p, add)
 		}
 	}
-	gowork, gomod := goEnvIn(root, t.env)
+	gowork, gomod, msg := goEnvIn(root, t.env)
+	if msg != "" {
+		g.retry = true
+		g.problem = "go env GOWORK GOMOD fails in the root (" + msg + "), so whether a go.work outside it changes the build cannot be checked: make the go command work there (devbroker tries again at the next request)"
+	}
 	if gomod != "" && gomod != os.DevNull && !under(root, gomod) {
 		add(filepath.Dir(gomod), "the directory of the module "+gomod+" that holds the root")
 		g.dirs(gomod, add)
@@ -263,14 +290,17 @@ func under(dir, p string) bool {
 }
 
 // goEnvIn runs `go env GOWORK GOMOD` in root with the server's
-// environment; empty values when it fails.
-func goEnvIn(root string, env []string) (gowork, gomod string) {
-	out, _ := goIn(root, env, "env", "GOWORK", "GOMOD")
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) == 2 {
-		return strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1])
+// environment; when it fails, empty values and why.
+func goEnvIn(root string, env []string) (gowork, gomod, failure string) {
+	out, msg := goIn(root, env, "env", "GOWORK", "GOMOD")
+	if msg != "" {
+		return "", "", msg
 	}
-	return "", ""
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 2 {
+		return "", "", "it printed " + strconv.Itoa(len(lines)) + " lines, not 2"
+	}
+	return strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1]), ""
 }
 
 // goWorkUses runs `go list -m` in root, in workspace mode: it returns why

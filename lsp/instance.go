@@ -54,6 +54,9 @@ type instance struct {
 	// watchRegs holds the workspace/didChangeWatchedFiles registrations'
 	// watchers, by registration id.
 	watchRegs map[string][]fileWatcher
+	// idleSince is when the server's own work-done progress last ended
+	// with none left open (see Server.LoadEnded).
+	idleSince time.Time
 	notify    chan struct{}       // closed (and replaced) on every change above
 	sink      func(WorkspaceEdit) // receives workspace/applyEdit, or nil
 }
@@ -100,6 +103,7 @@ func start(ctx context.Context, cfg *Config, log *slog.Logger, publish func(Prog
 	in.name = cfg.Name
 	if err := in.initialize(ctx); err != nil {
 		in.kill()
+		<-in.exited
 		return nil, err
 	}
 	log.Info("language server started", "server", in.name, "root", cfg.Root, "pid", cmd.Process.Pid)

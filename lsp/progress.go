@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Progress is one event of a server's work-done progress.
@@ -158,6 +159,29 @@ func (s *Server) Busy() (bool, string) {
 	return false, ""
 }
 
+// LoadEnded is when the running server's work-done progress last ended
+// with none left open (its workspace load, say); the zero time when it
+// has not, or no server runs.
+func (s *Server) LoadEnded() time.Time {
+	if in := s.live(); in != nil {
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		return in.idleSince
+	}
+	return time.Time{}
+}
+
+// busyLocked reports whether work-done progress other than devbroker's
+// own is open. Called with in.mu held.
+func (in *instance) busyLocked() bool {
+	for key := range in.progress {
+		if !own(key) {
+			return true
+		}
+	}
+	return false
+}
+
 // live is the running instance, or nil.
 func (s *Server) live() *instance {
 	s.mu.Lock()
@@ -194,6 +218,9 @@ func (in *instance) progressEvent(p *progressParams) (ev Progress, ok bool) {
 	if p.Value.Kind == "end" {
 		delete(in.progress, key)
 		cur.Done = true
+		if !own(key) && !in.busyLocked() {
+			in.idleSince = time.Now()
+		}
 	} else {
 		in.progress[key] = cur
 	}

@@ -25,6 +25,9 @@ const (
 	// ShutdownGrace bounds the polite part of a shutdown (shutdown, exit)
 	// before the process is killed.
 	ShutdownGrace = 2 * time.Second
+	// DefaultStartTimeout bounds a start: the process's answer to
+	// initialize and the documents sent again after a crash.
+	DefaultStartTimeout = 2 * time.Minute
 )
 
 // Sentinel errors. Errors from a [Server] wrap one of these or
@@ -37,7 +40,32 @@ var (
 	ErrExited = errors.New("language server exited")
 	// ErrClosed reports a request to a closed Server or Supervisor.
 	ErrClosed = errors.New("language server closed")
+	// ErrStarting reports a request that stopped waiting while the
+	// server was starting (it has not answered initialize): the start
+	// goes on, within its own bound, and a later request finds the server
+	// running or still starting. The error is a *StartingError.
+	ErrStarting = errors.New("language server still starting")
 )
+
+// StartingError is a request that stopped waiting (its context ended)
+// while the server was starting; see [ErrStarting].
+type StartingError struct {
+	Server string
+	// Bound is how long the start may go on in all
+	// ([Config.StartTimeout]).
+	Bound time.Duration
+	// Err is the request's context's error.
+	Err error
+}
+
+func (e *StartingError) Error() string {
+	return fmt.Sprintf("%v: %s has not answered initialize: it is starting, and its start goes on (for up to %s); ask again in a moment", e.Err, e.Server, e.Bound)
+}
+
+// Is makes errors.Is(err, ErrStarting) true.
+func (e *StartingError) Is(target error) bool { return target == ErrStarting }
+
+func (e *StartingError) Unwrap() error { return e.Err }
 
 // ExitError is a server that died: how, and the end of its stderr.
 type ExitError struct {
@@ -85,6 +113,12 @@ type Config struct {
 	// IdleTimeout stops the server after this long without requests; 0
 	// means DefaultIdleTimeout, negative never.
 	IdleTimeout time.Duration
+	// StartTimeout bounds one start of the process: its answer to
+	// initialize and the documents sent again after a crash; 0 means
+	// DefaultStartTimeout. A start does not end with the request that
+	// began it: a request waits for it as long as its context lets it,
+	// and the start goes on (see [ErrStarting]). Close ends it.
+	StartTimeout time.Duration
 	// Stderr receives the server's standard error; nil discards it (its
 	// end is still kept for error messages).
 	Stderr io.Writer
@@ -153,9 +187,14 @@ type openDoc struct {
 type Server struct {
 	cfg  Config
 	log  *slog.Logger
-	sem  chan struct{} // held by the running request
+	sem  chan struct{} // held by the running request, or by a start
 	done chan struct{} // closed by Close
 	hub  hub           // the subscribers to the servers' progress
+	// life is cancelled by Close: it ends a start in flight; starts
+	// counts the starts in flight, which Close waits for.
+	life     context.Context
+	kill     context.CancelFunc
+	starting sync.WaitGroup
 
 	mu       sync.Mutex
 	inst     *instance
@@ -167,6 +206,10 @@ type Server struct {
 	closed   bool
 	closeErr error
 	starts   int
+	// launching: a start is in flight (it holds sem); launches counts
+	// the starts begun.
+	launching bool
+	launches  int
 
 	// disk holds the paths changed on disk since the last request (true:
 	// created): FilesChanged's and the verification's (track); watch is
@@ -200,6 +243,7 @@ func NewServer(cfg Config) *Server {
 		cfg.Name = baseName(cfg.Command[0])
 	}
 	s := &Server{cfg: cfg, log: log, sem: make(chan struct{}, 1), done: make(chan struct{}), docs: map[string]*openDoc{}, disk: map[string]bool{}, watchStart: newWatcher}
+	s.life, s.kill = context.WithCancel(context.Background())
 	s.track = newTracker(&s.cfg)
 	return s
 }
@@ -233,16 +277,25 @@ func (s *Server) Starts() int {
 }
 
 // acquire waits for the server's turn, then makes sure a live process is
-// there (starting or restarting it, re-sending open documents).
+// there (starting or restarting it, re-sending open documents). A request
+// whose context ends while the server starts gets a *StartingError, and
+// the start goes on without it (see ensure).
 func (s *Server) acquire(ctx context.Context) (*instance, error) {
+	if ctx.Err() != nil {
+		// Out of time before its turn: it starts nothing.
+		return nil, s.gaveUp(ctx)
+	}
 	select {
 	case s.sem <- struct{}{}:
 	case <-ctx.Done():
-		return nil, fmt.Errorf("waiting for %s: %w", s.cfg.Name, ctx.Err())
+		return nil, s.gaveUp(ctx)
 	case <-s.done:
 		return nil, ErrClosed
 	}
 	in, err := s.ensure(ctx)
+	if errors.Is(err, errHandedOver) {
+		return nil, s.gaveUp(ctx) // the start holds the turn now
+	}
 	if err == nil {
 		err = s.flushDisk(ctx, in)
 	}
@@ -255,6 +308,9 @@ func (s *Server) acquire(ctx context.Context) (*instance, error) {
 		s.mu.Unlock()
 		in.shutdown(ShutdownGrace)
 		in, err = s.ensure(ctx)
+		if errors.Is(err, errHandedOver) {
+			return nil, s.gaveUp(ctx)
+		}
 		if err == nil {
 			err = s.flushDisk(ctx, in)
 		}
@@ -266,12 +322,29 @@ func (s *Server) acquire(ctx context.Context) (*instance, error) {
 	return in, nil
 }
 
+// gaveUp is the error of a request whose context ended before it had
+// the server: a *StartingError while a start is in flight.
+func (s *Server) gaveUp(ctx context.Context) error {
+	s.mu.Lock()
+	launching := s.launching
+	s.mu.Unlock()
+	if launching {
+		return &StartingError{Server: s.cfg.Name, Bound: s.startTimeout(), Err: ctx.Err()}
+	}
+	return fmt.Errorf("waiting for %s: %w", s.cfg.Name, ctx.Err())
+}
+
 // Start starts the server's process now, unless it runs, without a
 // request, and returns once it is initialized: its initial work (gopls's
 // workspace load) then runs while the caller does other things, and the
 // first request finds it under way or done. It arms the idle timer as a
-// request does. An error leaves the start to the next request.
+// request does. A running server returns at once, without waiting for
+// the request that holds it. When ctx ends first, the start goes on (a
+// *StartingError). An error leaves the start to the next request.
 func (s *Server) Start(ctx context.Context) error {
+	if in := s.live(); in != nil {
+		return nil
+	}
 	if _, err := s.acquire(ctx); err != nil {
 		return err
 	}
@@ -323,8 +396,24 @@ func (s *Server) idleStop() {
 	in.shutdown(ShutdownGrace)
 }
 
+func (s *Server) startTimeout() time.Duration {
+	if s.cfg.StartTimeout > 0 {
+		return s.cfg.StartTimeout
+	}
+	return DefaultStartTimeout
+}
+
+// errHandedOver is ensure's error when the caller's context ended during
+// a start: the start goes on and holds the semaphore, which it releases
+// when it ends.
+var errHandedOver = errors.New("the start goes on without the request")
+
 // ensure returns a live instance, starting one if needed. Called with the
-// semaphore held.
+// semaphore held. A start runs on its own goroutine, bounded by the start
+// timeout and by Close, not by ctx: when ctx ends first, ensure returns
+// errHandedOver and the start keeps the semaphore until it ends, so that
+// a server slow to initialize is not killed by each request in turn, and
+// no second process starts beside it.
 func (s *Server) ensure(ctx context.Context) (*instance, error) {
 	s.mu.Lock()
 	if s.closed {
@@ -343,11 +432,73 @@ func (s *Server) ensure(ctx context.Context) (*instance, error) {
 	if len(s.cfg.Command) == 0 {
 		return nil, fmt.Errorf("%w: no command configured", ErrNotInstalled)
 	}
+	type started struct {
+		in  *instance
+		err error
+	}
+	done := make(chan started, 1)
+	var hand sync.Mutex
+	handed, finished := false, false
+	s.mu.Lock()
+	if s.closed { // Close waits for the starts begun before it
+		s.mu.Unlock()
+		return nil, ErrClosed
+	}
+	s.launching = true
+	s.launches++
+	s.starting.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.starting.Done()
+		sctx, cancel := context.WithTimeoutCause(context.WithoutCancel(ctx), s.startTimeout(),
+			fmt.Errorf("%s did not answer initialize within %s (its start's bound)", s.cfg.Name, s.startTimeout()))
+		stop := context.AfterFunc(s.life, cancel)
+		in, err := s.launch(sctx)
+		stop()
+		cancel()
+		s.mu.Lock()
+		s.launching = false
+		s.mu.Unlock()
+		hand.Lock()
+		if handed {
+			hand.Unlock()
+			if err != nil && !errors.Is(err, ErrClosed) {
+				s.log.Warn("language server did not start", "server", s.cfg.Name, "root", s.cfg.Root, "err", err)
+			}
+			s.release() // the turn the request handed over
+			return
+		}
+		finished = true
+		hand.Unlock()
+		done <- started{in, err}
+	}()
+	select {
+	case r := <-done:
+		return r.in, r.err
+	case <-ctx.Done():
+	}
+	hand.Lock()
+	if finished {
+		hand.Unlock()
+		r := <-done
+		return r.in, r.err
+	}
+	handed = true
+	hand.Unlock()
+	return nil, errHandedOver
+}
+
+// launch starts a process and makes it the server's instance, re-sending
+// the open documents. ctx bounds the start.
+func (s *Server) launch(ctx context.Context) (*instance, error) {
 	// A new process reads the disk: what changed before it starts is
 	// known to it, what changes from now on is collected.
 	s.freshWatch()
 	in, err := start(ctx, &s.cfg, s.log, s.hub.publish)
 	if err != nil {
+		if cause := context.Cause(ctx); cause != nil && ctx.Err() == context.DeadlineExceeded {
+			err = fmt.Errorf("%w: %w", cause, err)
+		}
 		return nil, err
 	}
 	s.mu.Lock()
@@ -389,6 +540,10 @@ func (s *Server) Close() error {
 	if s.idle != nil {
 		s.idle.Stop()
 	}
+	s.mu.Unlock()
+	s.kill()          // a start in flight ends
+	s.starting.Wait() // and its process is gone
+	s.mu.Lock()
 	in := s.inst
 	s.inst = nil
 	s.mu.Unlock()

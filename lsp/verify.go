@@ -240,8 +240,9 @@ func (t *tracker) scan() (map[string]bool, string) {
 var BlindSources = []string{".s", ".S", ".sx", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".f", ".F", ".for", ".f90", ".swig", ".swigcxx", ".syso"}
 
 // noteBlind finds the package directories holding blind sources in the
-// latest scan, and moves blindGen on when they or their files changed.
-// Called with t.mu held.
+// latest scan, and moves blindGen on when they or their files changed, or
+// a file their build may read elsewhere (see buildShared). Called with
+// t.mu held.
 func (t *tracker) noteBlind(changes map[string]bool) {
 	var dirs []string
 	for dir, ds := range t.state.dirs {
@@ -261,7 +262,7 @@ func (t *tracker) noteBlind(changes map[string]bool) {
 	slices.Sort(dirs)
 	moved := !slices.Equal(dirs, t.blind)
 	for p := range changes {
-		if _, ok := slices.BinarySearch(dirs, filepath.Dir(p)); ok {
+		if _, ok := slices.BinarySearch(dirs, filepath.Dir(p)); ok || buildShared(p) {
 			moved = true
 			break
 		}
@@ -270,6 +271,24 @@ func (t *tracker) noteBlind(changes map[string]bool) {
 		t.blind = dirs
 		t.blindGen++
 	}
+}
+
+// buildShared reports whether the go build of a package may read the file
+// at p though it lies in another directory: a C, C++ or assembly header or
+// source (an #include, cgo's -I), or a module file.
+func buildShared(p string) bool {
+	ext := filepath.Ext(p)
+	switch {
+	case ext == ".h" || ext == ".c" || slices.Contains(BlindSources, ext):
+		return true
+	case isModFile(p):
+		return true
+	}
+	switch filepath.Base(p) {
+	case "go.sum", "go.work.sum", "modules.txt":
+		return true
+	}
+	return false
 }
 
 // relDir is dir relative to the root, or to the outside directory tree
@@ -296,7 +315,8 @@ func ignoredByGo(rel string) bool {
 }
 
 // blindDirs returns the package directories holding blind sources, and a
-// generation that changes whenever they or a file in them change.
+// generation that changes whenever they or a file in them change, or a
+// file their build may read elsewhere (see buildShared).
 func (t *tracker) blindDirs() ([]string, uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

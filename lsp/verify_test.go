@@ -316,7 +316,70 @@ func TestBlindDirs(t *testing.T) {
 	}
 	mkfile(t, filepath.Join(root, "asm/a_amd64.s"), "TEXT\n")
 	scanOnce(t, tr)
-	if _, g := tr.blindDirs(); g == gen {
+	_, g := tr.blindDirs()
+	if g == gen {
 		t.Errorf("a change of the assembly did not move the generation")
+	}
+	// What the build of those packages may read elsewhere: a header of
+	// another directory (#include "../include/x.h", or cgo's -I), the
+	// module files.
+	for _, p := range []string{"include/x.h", "go.mod"} {
+		gen = g
+		mkfile(t, filepath.Join(root, p), "changed "+p+"\n")
+		scanOnce(t, tr)
+		if _, g = tr.blindDirs(); g == gen {
+			t.Errorf("a change of %s did not move the generation: the go build's old answer would be kept", p)
+		}
+	}
+}
+
+// TestGoInputsUsedModuleGainsReplace: a go.work in the root uses a module
+// outside it; when that module's go.mod gains a replace directive (which
+// applies in workspace mode), the replace directory becomes an input and
+// a write to its files is a change.
+func TestGoInputsUsedModuleGainsReplace(t *testing.T) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	root := filepath.Join(base, "m")
+	mkfile(t, filepath.Join(root, "go.mod"), "module example.com/m\n\ngo 1.22\n")
+	mkfile(t, filepath.Join(root, "go.work"), "go 1.22\n\nuse (\n\t.\n\t../other\n)\n")
+	mkfile(t, filepath.Join(root, "main.go"), "package main\n")
+	other := filepath.Join(base, "other/go.mod")
+	mkfile(t, other, "module example.com/other\n\ngo 1.22\n")
+	dep := filepath.Join(base, "dep2/dep.go")
+	mkfile(t, filepath.Join(base, "dep2/go.mod"), "module example.com/dep2\n")
+	mkfile(t, dep, "package dep\n")
+	t.Setenv("GOWORK", "")
+	t.Setenv("GOFLAGS", "")
+	tr := newTracker(&Config{Root: root, Inputs: Inputs{Go: true}})
+	scanOnce(t, tr)
+	mkfile(t, other, "module example.com/other\n\ngo 1.22\n\nreplace example.com/dep2 => ../dep2\n")
+	if got := scanOnce(t, tr); !got[dep] || got[other] {
+		t.Fatalf("the used module's go.mod gained a replace: changes %v, want %s changed and %s new", got, other, dep)
+	}
+	mkfile(t, dep, "package dep\n\nvar X = 1\n")
+	if got := scanOnce(t, tr); !maps.Equal(got, map[string]bool{dep: false}) {
+		t.Fatalf("a file of the replace directory the used module gained, written: changes %v, want %s", got, dep)
+	}
+}
+
+// TestGoInputsGoEnvFails: when the go command cannot say which go.work is
+// in effect, the go.work check is not skipped silently: the answer is
+// unverified and says why, and the check is tried again at the next scan.
+func TestGoInputsGoEnvFails(t *testing.T) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	root := filepath.Join(base, "m")
+	mkfile(t, filepath.Join(root, "go.mod"), "module example.com/m\n\ngo 1.22\n")
+	mkfile(t, filepath.Join(root, "main.go"), "package main\n")
+	t.Setenv("GOWORK", "")
+	t.Setenv("GOFLAGS", "")
+	path := os.Getenv("PATH")
+	t.Setenv("PATH", t.TempDir()) // no go command
+	tr := newTracker(&Config{Root: root, Inputs: Inputs{Go: true}})
+	if _, problem := tr.scan(); !strings.Contains(problem, "go env") {
+		t.Fatalf("the go command missing: problem %q, want it to say go env failed", problem)
+	}
+	t.Setenv("PATH", path)
+	if _, problem := tr.scan(); problem != "" {
+		t.Fatalf("the go command back: problem %q, want none", problem)
 	}
 }

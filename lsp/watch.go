@@ -36,6 +36,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/devbroker/devbroker/lsp/privtemp"
 )
 
 // MaxWatchedDirs bounds the directories one watcher watches. Beyond it,
@@ -87,7 +89,7 @@ func newWatcher(root string, log *slog.Logger) (*watcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	private, err := os.MkdirTemp("", "devbroker-watch-")
+	private, err := privtemp.Dir("watch")
 	if err == nil {
 		err = fsw.Add(private)
 	}

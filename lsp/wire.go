@@ -45,8 +45,54 @@ type Diagnostic struct {
 	Source   string          `json:"source,omitempty"`
 	Message  string          `json:"message"`
 	Tags     []int           `json:"tags,omitempty"`
+	// Related are the places the diagnostic involves besides its own
+	// (relatedInformation: the other declaration of a name declared
+	// twice), read leniently: see [Related].
+	Related Related `json:"relatedInformation,omitempty"`
 	// Data is kept verbatim: servers (gopls) read it back in codeAction.
 	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// RelatedInformation is one related place of a diagnostic.
+type RelatedInformation struct {
+	Location RelatedLocation `json:"location"`
+	Message  string          `json:"message"`
+}
+
+// RelatedLocation is LSP's Location, as a related place carries it: a
+// URI (not a path, so that it goes back to the server as it came) and a
+// range.
+type RelatedLocation struct {
+	URI   string `json:"uri"`
+	Range Range  `json:"range"`
+}
+
+// Related is a diagnostic's related information. It decodes leniently:
+// an entry that cannot be read (no location, a URI that is not a string,
+// a range that is not numbers) is left out, and anything but a list is
+// no related information, so that one bad entry does not lose the whole
+// diagnostics message.
+type Related []RelatedInformation
+
+// UnmarshalJSON reads a list of related information, leaving out the
+// entries that cannot be read.
+func (r *Related) UnmarshalJSON(b []byte) error {
+	*r = nil
+	var list []json.RawMessage
+	if json.Unmarshal(b, &list) != nil {
+		return nil
+	}
+	for _, raw := range list {
+		var ri struct {
+			Location *RelatedLocation `json:"location"`
+			Message  string           `json:"message"`
+		}
+		if json.Unmarshal(raw, &ri) != nil || ri.Location == nil || ri.Location.URI == "" {
+			continue
+		}
+		*r = append(*r, RelatedInformation{Location: *ri.Location, Message: ri.Message})
+	}
+	return nil
 }
 
 // CodeString is the diagnostic's code as text ("" when it has none).

@@ -35,7 +35,8 @@ var errMissingTools = errors.New("devbroker does not offer the tools this benchm
 
 // startDevbroker starts the server on root and waits for its tools.
 func startDevbroker(ctx context.Context, t *tools, root string) (*devbrokerClient, error) {
-	cmd := exec.Command(t.devbroker, "serve", "--mcp", "--root", root, "--log-level", "error")
+	// The full tool profile: definition and references as tools of their own.
+	cmd := exec.Command(t.devbroker, "serve", "--mcp", "--root", root, "--tools", "full", "--log-level", "error")
 	cmd.Env = t.env()
 	changed := make(chan struct{}, 1)
 	c := sdk.NewClient(&sdk.Implementation{Name: "navbench", Version: "1"}, &sdk.ClientOptions{

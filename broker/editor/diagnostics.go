@@ -7,9 +7,11 @@ package editor
 
 import (
 	"context"
+	"path/filepath"
 	"sort"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
@@ -40,29 +42,39 @@ func (c *conn) publish(ctx context.Context, ds []engine.Diagnostic, reverted map
 			kept[u] = true
 		}
 	}
+	// mapper maps a file's content as the workspace holds it, else as
+	// the disk does (a related place in a file the plan did not acquire).
+	mapper := func(p string) *text.Mapper {
+		m, ok := mappers[p]
+		if !ok {
+			content := ""
+			if doc, held := c.sess.Doc(p); held {
+				content = doc.Content()
+			} else if doc, ok, err := c.sess.DiskDoc(p); err == nil && ok {
+				content = doc.Content()
+			}
+			m = text.NewMapper(content)
+			mappers[p] = m
+		}
+		return m
+	}
 	for _, d := range ds {
 		if reverted[d.Path] {
 			continue
 		}
-		m, ok := mappers[d.Path]
-		if !ok {
-			content := ""
-			if doc, held := c.sess.Doc(d.Path); held {
-				content = doc.Content()
-			}
-			m = text.NewMapper(content)
-			mappers[d.Path] = m
-		}
 		u := c.uriOf(d.Path)
 		paths[u] = d.Path
 		pd := protocol.Diagnostic{
-			Range:    lspRange(m, d, c.unit),
+			Range:    lspRange(mapper(d.Path), d, c.unit),
 			Severity: severities[d.Severity],
 			Source:   d.Source,
 			Message:  d.Message,
 		}
 		if d.Code != "" {
 			pd.Code = d.Code
+		}
+		for _, r := range d.Related {
+			pd.RelatedInformation = append(pd.RelatedInformation, c.relatedInformation(r, mapper))
 		}
 		byURI[u] = append(byURI[u], pd)
 	}
@@ -104,4 +116,24 @@ func lspRange(m *text.Mapper, d engine.Diagnostic, unit text.Unit) protocol.Rang
 		end = pos(d.EndLine, d.EndColumn)
 	}
 	return protocol.Range{Start: start, End: end}
+}
+
+// relatedInformation converts a related place: under the root, its
+// position in the negotiated encoding; outside it (an absolute path), the
+// line and column as the tool counted them, since devbroker reads no file
+// there.
+func (c *conn) relatedInformation(r engine.Related, mapper func(string) *text.Mapper) protocol.DiagnosticRelatedInformation {
+	l, col := max(r.Line-1, 0), max(r.Column-1, 0)
+	if filepath.IsAbs(r.Path) {
+		pos := protocol.Position{Line: uint32(l), Character: uint32(col)}
+		return protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: protocol.DocumentURI(uri.File(r.Path)), Range: protocol.Range{Start: pos, End: pos}},
+			Message:  r.Message,
+		}
+	}
+	pos := protocol.Position{Line: uint32(l), Character: uint32(mapper(r.Path).Convert(l, col, text.Chars, c.unit))}
+	return protocol.DiagnosticRelatedInformation{
+		Location: protocol.Location{URI: c.uriOf(r.Path), Range: protocol.Range{Start: pos, End: pos}},
+		Message:  r.Message,
+	}
 }

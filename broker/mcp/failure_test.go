@@ -25,37 +25,44 @@ type failureCase struct {
 // TestEveryFailureValidatesAgainstItsOutputSchema calls every tool in
 // every way a call fails outside its work (an unknown argument, a server
 // that is shutting down, a session that cannot open, a panic inside the
-// tool) and validates each answer's structured content against the tool's
-// declared output schema, as the TypeScript SDK's client does: an answer
-// the schema does not admit reaches its user as a -32602 schema error
-// instead of the message. Each answer is a tool error whose text holds
-// the error's whole message.
+// tool), in every profile, and validates each answer's structured content
+// against the tool's declared output schema, as the TypeScript SDK's
+// client does: an answer the schema does not admit reaches its user as a
+// -32602 schema error instead of the message. A tool that declares none
+// (the default and lean profiles') must answer an object. Each answer is
+// a tool error whose text holds the error's whole message.
 func TestEveryFailureValidatesAgainstItsOutputSchema(t *testing.T) {
 	cases := []failureCase{
 		{name: "unknown argument", args: map[string]any{"bogus_argument": 1}, kind: "bad_argument"},
 		{name: "shutting down", prepare: func(h *harness) { h.srv.Drain(0) }, kind: "unavailable"},
 		{name: "server closed", prepare: func(h *harness) { h.srv.Close() }, kind: "unavailable"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			h := newHarness(t, &fakeDrivers{has: kindSet(allKinds())}, map[string]string{"a.txt": "one\n"})
-			cs := h.connect(nil)
-			tools := listedTools(t, cs)
-			if len(tools) != len(ToolNames()) {
-				t.Fatalf("listed %d tools, want %d", len(tools), len(ToolNames()))
-			}
-			if c.prepare != nil {
-				c.prepare(h)
-			}
-			for _, tool := range tools {
-				res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: tool.Name, Arguments: c.args})
-				if err != nil {
-					t.Errorf("%s: protocol error: %v", tool.Name, err)
-					continue
-				}
-				checkFailure(t, tool, res, c.kind)
-			}
-		})
+	for _, p := range Profiles() {
+		for _, c := range cases {
+			t.Run(string(p)+"/"+c.name, func(t *testing.T) { checkFailures(t, p, c) })
+		}
+	}
+}
+
+// checkFailures calls every tool of profile p the failing way c says.
+func checkFailures(t *testing.T, p Profile, c failureCase) {
+	t.Helper()
+	h := newHarnessWith(t, p, &fakeDrivers{has: kindSet(allKinds())}, map[string]string{"a.txt": "one\n"})
+	cs := h.connect(nil)
+	tools := listedTools(t, cs)
+	if len(tools) != len(p.Tools()) {
+		t.Fatalf("listed %d tools, want %d", len(tools), len(p.Tools()))
+	}
+	if c.prepare != nil {
+		c.prepare(h)
+	}
+	for _, tool := range tools {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: tool.Name, Arguments: c.args})
+		if err != nil {
+			t.Errorf("%s: protocol error: %v", tool.Name, err)
+			continue
+		}
+		checkFailure(t, tool, res, c.kind)
 	}
 }
 
@@ -128,7 +135,13 @@ func checkFailure(t *testing.T, tool *sdk.Tool, res *sdk.CallToolResult, kind st
 	if err := json.Unmarshal(b, &instance); err != nil {
 		t.Fatal(err)
 	}
-	if err := validateAgainst(tool.OutputSchema, instance); err != nil {
+	if _, ok := instance.(map[string]any); !ok {
+		// The one shape a client admits without an output schema
+		// (the TypeScript SDK's: an object, validated no further).
+		t.Errorf("%s: structured content is not a JSON object: %s", tool.Name, b)
+	}
+	// Without an output schema, any object is admitted.
+	if err := validateAgainst(tool.OutputSchema, instance); tool.OutputSchema != nil && err != nil {
 		t.Errorf("%s: structured content does not match the output schema: %v\n%s", tool.Name, err, b)
 	}
 	var sc struct {

@@ -72,7 +72,7 @@ func TestFirstListToolFoundBroken(t *testing.T) {
 		return capabilities.NewSet(cfg, []capabilities.Type{typ}, root)
 	}})
 	t.Cleanup(func() { mgr.Close() })
-	srv, err := New(context.Background(), mgr, root, Options{ProgressInterval: time.Hour})
+	srv, err := New(context.Background(), mgr, root, Options{ProgressInterval: time.Hour, Tools: ProfileFull})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,45 +175,50 @@ func TestFirstListToolFoundBroken(t *testing.T) {
 // BenchmarkFirstToolList is a server's start to its first tools/list
 // answer over an in-memory transport: building the advertised tools
 // (their schemas) and listing them, for a root whose drivers serve
-// nothing (the 11 tools that need none) and every kind (20 tools): what
-// a complete first list costs over a short one.
+// nothing and every kind, in each profile (full: 11 tools and 20): what
+// a complete first list costs over a short one, and a profile over
+// another.
 func BenchmarkFirstToolList(b *testing.B) {
 	for _, c := range []struct {
 		name  string
 		kinds []engine.Kind
 	}{{"none", nil}, {"every kind", append([]engine.Kind{engine.Format, engine.Lint, engine.Check}, engine.LanguageKinds()...)}} {
-		b.Run(c.name, func(b *testing.B) {
-			has := map[engine.Kind]bool{}
-			for _, k := range c.kinds {
-				has[k] = true
-			}
-			root := b.TempDir()
-			for b.Loop() {
-				mgr := broker.NewManager(broker.Options{Load: func(context.Context, string, broker.Drivers) (broker.Drivers, error) {
-					return &fakeDrivers{has: has}, nil
-				}})
-				srv, err := New(context.Background(), mgr, root, Options{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				ct, st := sdk.NewInMemoryTransports()
-				ss, err := srv.SDK().Connect(context.Background(), st, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(context.Background(), ct, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				res, err := cs.ListTools(context.Background(), nil)
-				if err != nil || len(res.Tools) < 11 {
-					b.Fatalf("tools/list: %v", err)
-				}
-				cs.Close()
-				ss.Close()
-				srv.Close()
-				mgr.Close()
-			}
-		})
+		for _, p := range Profiles() {
+			b.Run(string(p)+"/"+c.name, func(b *testing.B) { benchFirstList(b, p, c.kinds) })
+		}
+	}
+}
+
+func benchFirstList(b *testing.B, p Profile, kinds []engine.Kind) {
+	has := map[engine.Kind]bool{}
+	for _, k := range kinds {
+		has[k] = true
+	}
+	root := b.TempDir()
+	for b.Loop() {
+		mgr := broker.NewManager(broker.Options{Load: func(context.Context, string, broker.Drivers) (broker.Drivers, error) {
+			return &fakeDrivers{has: has}, nil
+		}})
+		srv, err := New(context.Background(), mgr, root, Options{Tools: p})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ct, st := sdk.NewInMemoryTransports()
+		ss, err := srv.SDK().Connect(context.Background(), st, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil || len(res.Tools) < 3 {
+			b.Fatalf("tools/list: %v", err)
+		}
+		cs.Close()
+		ss.Close()
+		srv.Close()
+		mgr.Close()
 	}
 }

@@ -71,6 +71,11 @@ const sessionIDHeader = "Mcp-Session-Id"
 
 // NewHTTPHandler returns the streamable HTTP handler of s.
 func NewHTTPHandler(s *Server, opts HTTPOptions) http.Handler {
+	return s.drainHTTP(newGate(s, opts))
+}
+
+// newGate is the handler behind the drain: the checks, then the SDK's.
+func newGate(s *Server, opts HTTPOptions) *gate {
 	maxBytes := opts.MaxRequestBytes
 	if maxBytes == 0 {
 		maxBytes = DefaultMaxMessageBytes
@@ -86,8 +91,7 @@ func NewHTTPHandler(s *Server, opts HTTPOptions) http.Handler {
 		SessionTimeout:      opts.SessionTimeout,
 		MaxRequestBodyBytes: maxBytes,
 	})
-	g := &gate{s: s, opts: opts, next: h, bodyTimeout: opts.BodyTimeout, activity: map[string]*sessionUse{}}
-	return s.drainHTTP(g)
+	return &gate{s: s, opts: opts, next: h, bodyTimeout: opts.BodyTimeout, activity: map[string]*sessionUse{}}
 }
 
 // gate makes the checks of every request and keeps the count of sessions
@@ -260,16 +264,31 @@ func (g *gate) idlest(open []*sdk.ServerSession) *sdk.ServerSession {
 }
 
 // use counts a request of session id starting (+1) or ending (-1).
+// Only open sessions are recorded: a request naming an id no session has
+// (the transport answers it 404) leaves nothing behind.
 func (g *gate) use(id string, delta int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	u := g.activity[id]
 	if u == nil {
+		if delta < 0 || !g.isOpen(id) {
+			return
+		}
 		u = &sessionUse{}
 		g.activity[id] = u
 	}
 	u.busy += delta
 	u.last = time.Now()
+}
+
+// isOpen reports whether an MCP session with id is open.
+func (g *gate) isOpen(id string) bool {
+	for ss := range g.s.sdk.Sessions() {
+		if ss.ID() == id {
+			return true
+		}
+	}
+	return false
 }
 
 // sessionRecorder notes the session a new-session request opened, from

@@ -36,3 +36,30 @@ func TestHTTPStalledBodyAnswered408(t *testing.T) {
 		t.Fatalf("status %d, want 408", resp.StatusCode)
 	}
 }
+
+// TestHTTPUnknownSessionIDsLeaveNothing: requests naming session ids no
+// session has are answered by the transport and leave no record in the
+// gate (each added an entry that nothing removed until a new session came).
+func TestHTTPUnknownSessionIDsLeaveNothing(t *testing.T) {
+	h := newHarness(t, &fakeDrivers{}, map[string]string{"a.txt": "one\n"})
+	g := newGate(h.srv, HTTPOptions{})
+	ts := httptest.NewServer(g)
+	t.Cleanup(ts.Close)
+	for i := range 50 {
+		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", fmt.Sprintf("made-up-%d", i))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	g.mu.Lock()
+	n := len(g.activity)
+	g.mu.Unlock()
+	if n != 0 {
+		t.Errorf("%d records of made-up session ids", n)
+	}
+}

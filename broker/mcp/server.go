@@ -55,6 +55,8 @@ type Options struct {
 	// server shuts down, before they are cancelled (default
 	// DefaultShutdownGrace).
 	ShutdownGrace time.Duration
+	// Tools is the profile of tools offered (default ProfileDefault).
+	Tools Profile
 }
 
 // Server serves one root's tools over MCP. Every MCP session gets its own
@@ -153,6 +155,10 @@ func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*S
 	if opts.Version == "" {
 		opts.Version = broker.Version()
 	}
+	if _, err := ParseProfile(string(opts.Tools)); err != nil {
+		return nil, err
+	}
+	opts.Tools = opts.Tools.orDefault()
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -163,7 +169,7 @@ func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*S
 		sessions:   map[*sdk.ServerSession]*broker.Session{},
 	}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "devbroker", Title: "devbroker", Version: opts.Version}, &sdk.ServerOptions{
-		Instructions: instructions(),
+		Instructions: instructions(opts.Tools),
 		Logger:       log,
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
@@ -176,27 +182,73 @@ func New(ctx context.Context, mgr *broker.Manager, dir string, opts Options) (*S
 }
 
 // instructions are the server's instructions to a model: what devbroker
-// is, a three-line guide to which tools to use, and what ok means. The
-// steps that write, and the language steps, come from the engine's
-// registry.
-func instructions() string {
-	var mutating, asks, unwritten []string
+// is, a three-line guide to which of the profile's tools to use, and what
+// ok means. The steps that write, and the language steps, come from the
+// engine's registry; only the tools the profile offers are named.
+func instructions(p Profile) string {
+	var quiet, mutating, asks, unwritten, planOnly []string
 	for _, st := range engine.Steps() {
+		name := string(st.Name)
+		if !p.Offers(name) {
+			planOnly = append(planOnly, name)
+		}
 		switch {
+		case !p.Offers(name), st.Name == engine.StepSearch, st.Name == engine.StepWrite:
 		case st.Mutates:
-			mutating = append(mutating, string(st.Name))
+			mutating = append(mutating, name)
 		case st.Unwritten:
-			unwritten = append(unwritten, string(st.Name))
+			unwritten = append(unwritten, name)
 		case slices.Contains(engine.LanguageKinds(), st.Kind):
-			asks = append(asks, string(st.Name))
+			asks = append(asks, name)
+		default:
+			quiet = append(quiet, name)
 		}
 	}
-	return `devbroker reads, changes and checks the files of one project directory (the root) with real tools: formatters, linters, type checkers and language servers. Nothing outside the root is reachable.
+	var b strings.Builder
+	b.WriteString(`devbroker reads, changes and checks the files of one project directory (the root) with real tools: formatters, linters, type checkers and language servers. Nothing outside the root is reachable.
 Which tools to use:
-1. To change code and see whether it still builds before anything is written, use dev_plan: it edits an in-memory copy of the files (paths relative to the root) and runs lint and check on that copy; only a write step (or the write tool) puts the changes on disk, and discard drops them.
-2. For a quick change by exact text, use edit_file, read_file and write_file: they work on the files on disk by absolute path and write at once; read a file before you change it.
-3. The single-step tools do one dev_plan step each: read_lines and check change nothing, nor does search, which finds text in every file (unwritten changes included); ` + list(mutating, "and") + ` write the files they changed when they succeed; ` + list(asks, "and") + ` find and explain code through the language server (point at it with symbol, a name or Type.Method, instead of columns); ` + list(unwritten, "and") + ` change only the in-memory copy: dev_plan with rename, check, write is the safe rename.
-ok is true only when no finding is an error and every tool answered completely; error findings are the answer, not a failure. format, lint, check and the language tools are listed when their tool is installed, and removed if its probe finds it broken: probe says which work and why the others do not.`
+1. To change code and see whether it still builds before anything is written, use dev_plan: it edits an in-memory copy of the files (paths relative to the root) and runs lint and check on that copy; only a write step puts the changes on disk, and discard drops them.`)
+	if len(planOnly) > 0 {
+		b.WriteString(" dev_plan also runs the steps that have no tool of their own here: " + list(planOnly, "and") + ".")
+	}
+	b.WriteString("\n")
+	var files []string
+	for _, name := range []string{"edit_file", "read_file", "write_file"} {
+		if p.Offers(name) {
+			files = append(files, name)
+		}
+	}
+	if len(files) > 0 {
+		b.WriteString("2. For a quick change by exact text, use " + list(files, "and") + ": on the files on disk by absolute path, written at once; view a file before you change it.\n")
+	} else {
+		b.WriteString("2. Read, search and edit files with your own tools, on disk; then check the files you changed (check with their paths).\n")
+	}
+	var single []string
+	switch len(quiet) {
+	case 0:
+	case 1:
+		single = append(single, quiet[0]+" changes nothing")
+	default:
+		single = append(single, list(quiet, "and")+" change nothing")
+	}
+	if p.Offers(string(engine.StepWrite)) {
+		single = append(single, "write puts the in-memory changes on disk")
+	}
+	if p.Offers(string(engine.StepSearch)) {
+		single = append(single, "search finds text in every file (unwritten changes included)")
+	}
+	if len(mutating) > 0 {
+		single = append(single, list(mutating, "and")+" write the files they changed when they succeed")
+	}
+	if len(asks) > 0 {
+		single = append(single, list(asks, "and")+" find and explain code through the language server (point at it with symbol, a name or Type.Method, instead of columns)")
+	}
+	if len(unwritten) > 0 {
+		single = append(single, list(unwritten, "and")+" change only the in-memory copy: dev_plan with rename, check, write is the safe rename")
+	}
+	b.WriteString("3. The single-step tools do one dev_plan step each: " + strings.Join(single, "; ") + ".\n")
+	b.WriteString("ok is true only when no finding is an error and every tool answered completely; error findings are the answer, not a failure. format, lint, check and the language steps need a working tool: those without one are unavailable (their tools are not listed), and probe says which work and why the others do not.")
+	return b.String()
 }
 
 // list joins words as prose: "a, b and c".
@@ -237,7 +289,7 @@ func (s *Server) syncTools() {
 	for _, t := range tools() {
 		// A step whose tool is not built yet is not advertised
 		// (TestEveryStepHasATool names it).
-		if t.build != nil && (t.needs == "" || slices.Contains(kinds, t.needs)) {
+		if t.build != nil && s.opts.Tools.Offers(t.name) && (t.needs == "" || slices.Contains(kinds, t.needs)) {
 			want[t.name] = true
 		}
 	}
@@ -255,12 +307,33 @@ func (s *Server) syncTools() {
 	for _, t := range tools() {
 		// dev_plan's description and step list depend on the kinds.
 		if want[t.name] && (!s.advertised[t.name] || (t.name == "dev_plan" && kindsChanged)) {
-			tool, h := t.build(s)
-			s.sdk.AddTool(tool, h)
+			s.sdk.AddTool(s.build(t))
 		}
 	}
 	s.advertised = want
 	s.log.Info("tools advertised", "root", s.root.Dir(), "kinds", kinds, "removed", remove)
+}
+
+// build builds a tool of the server's profile: without its output schema
+// unless the profile declares them (see Profile.outputSchemas).
+func (s *Server) build(t toolSpec) (*sdk.Tool, sdk.ToolHandler) {
+	tool, h := t.build(s)
+	if !s.opts.Tools.outputSchemas() {
+		tool.OutputSchema = nil
+	}
+	return tool, h
+}
+
+// offers reports whether the server's profile offers the tool name.
+func (s *Server) offers(name string) bool { return s.opts.Tools.Offers(name) }
+
+// ifOffered is text when the server's profile offers the tool name, and
+// "" when not: a description names only tools the client is offered.
+func (s *Server) ifOffered(name, text string) string {
+	if s.offers(name) {
+		return text
+	}
+	return ""
 }
 
 // availableSteps lists the plan steps available on the root now.
@@ -282,6 +355,9 @@ func (s *Server) unavailable(next sdk.MethodHandler) sdk.MethodHandler {
 			return next(ctx, method, req)
 		}
 		name := cr.Params.Name
+		if !s.offers(name) && slices.Contains(ToolNames(), name) {
+			return s.notOffered(name), nil
+		}
 		st, ok := engine.LookupStep(engine.StepName(name))
 		if !ok || st.Kind == "" {
 			return next(ctx, method, req)
@@ -307,13 +383,34 @@ func (s *Server) unavailable(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
+// notOffered answers a call of a tool of devbroker's that the server's
+// profile does not offer: a tool error (not the protocol's bare "unknown
+// tool") saying what to call instead. A step runs through dev_plan in
+// every profile.
+func (s *Server) notOffered(name string) *sdk.CallToolResult {
+	instead := "start the server with --tools full to have it"
+	_, step := engine.LookupStep(engine.StepName(name))
+	switch {
+	case step:
+		instead = fmt.Sprintf(`run it as a step of dev_plan, {"ops": [{"step": %q, "args": {...}}]} (its arguments are those dev_plan's description lists), or %s`, name, instead)
+	case !s.offers("edit_file"):
+		instead = "use your own file tools, or " + instead
+	case name == "read_file":
+		instead = "edit_file's view command reads a file, with line numbers and its revision; or " + instead
+	case name == "write_file":
+		instead = "dev_plan's apply_patch step creates a file ('*** Add File: path') or changes one ('*** Update File: path'), and its write step writes it; or " + instead
+	}
+	err := fault.New(fault.Unavailable, "%s is not one of this server's tools (its %s tool set offers %s): %s", name, s.opts.Tools, strings.Join(s.opts.Tools.Tools(), ", "), instead)
+	return errorResult(name, err)
+}
+
 // callUnlisted runs the handler of a tool the probe has not advertised
 // yet: a client that calls check or definition right after it connects
 // gets the answer, not "unavailable".
 func (s *Server) callUnlisted(ctx context.Context, name string, cr *sdk.CallToolRequest) (sdk.Result, error) {
 	for _, t := range tools() {
 		if t.name == name {
-			_, h := t.build(s)
+			_, h := s.build(t)
 			return h(ctx, cr)
 		}
 	}

@@ -89,14 +89,22 @@ type harness struct {
 	load atomic.Int32
 }
 
+// newHarness serves files with drivers d and the full profile, one tool
+// per step: most tests here call each step's own tool.
 func newHarness(t *testing.T, d *fakeDrivers, files map[string]string) *harness {
+	t.Helper()
+	return newHarnessWith(t, ProfileFull, d, files)
+}
+
+// newHarnessWith serves files with drivers d and the tools of profile p.
+func newHarnessWith(t *testing.T, p Profile, d *fakeDrivers, files map[string]string) *harness {
 	t.Helper()
 	h := &harness{t: t, root: t.TempDir()}
 	testtree.Write(t, h.root, files)
 	h.next.Store(d)
 	h.mgr = broker.NewManager(broker.Options{Load: loaderOf(&h.next, &h.load)})
 	t.Cleanup(func() { h.mgr.Close() })
-	srv, err := New(context.Background(), h.mgr, h.root, Options{ProgressInterval: 20 * time.Millisecond})
+	srv, err := New(context.Background(), h.mgr, h.root, Options{ProgressInterval: 20 * time.Millisecond, Tools: p})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,7 +15,7 @@ import (
 
 // DiscardParams are discard's parameters.
 type DiscardParams struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"the files to discard and refresh: paths relative to the root, or globs; a renamed file is discarded under either of its paths. Omit to discard everything. Each must match a file of the workspace or a path with an unwritten change."`
+	Paths []string `json:"paths,omitempty" jsonschema:"the files to discard and refresh: paths relative to the root, or globs, each matching a file of the workspace or a path with an unwritten change; omit to discard everything"`
 }
 
 // DiscardResult says what was dropped.
@@ -23,16 +24,17 @@ type DiscardResult struct {
 	Left      []string `json:"left" jsonschema:"the paths that left the workspace because they are no longer on disk (or no longer text files)"`
 }
 
-const discardDoc = `Drop unwritten changes from the session's workspace (the in-memory copy of the project's files that dev_plan and the step tools change) and read those files again from disk; nothing on disk changes. With paths (relative to the root, or globs), only those files (a renamed file under either of its paths); without, every file. A file gone from disk leaves the workspace. A file with no unwritten change is read again too, so discard also takes up a change made on disk by someone else.
-
-Use it when write is refused with a conflict (discard the files it names, make your change again on the new content, write), to abandon a plan's edits, or before edit_file on a file with unwritten changes. Otherwise unwritten changes are dropped only when the session ends.`
+// discardDoc is discard's description; %s is said of edit_file when
+// the profile offers it.
+const discardDoc = `Drop unwritten changes from the session's workspace (its in-memory copy of the project's files) and read those files again from disk; nothing on disk changes. With paths (relative to the root, or globs), only those files (a renamed file under either of its paths); without, every file. A file gone from disk leaves the workspace. A file with no unwritten change is read again too, so discard also takes up a change made on disk by someone else.
+Use it when a write is refused with a conflict (discard the files it names, make your change again on the new content, write), or to abandon a plan's edits%s. Otherwise unwritten changes are dropped only when the session ends.`
 
 func (s *Server) discardTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[DiscardParams]()
 	tool := &sdk.Tool{
 		Name:         "discard",
 		Title:        "Discard unwritten changes",
-		Description:  discardDoc,
+		Description:  fmt.Sprintf(discardDoc, s.ifOffered("edit_file", ", or before edit_file on a file with unwritten changes")),
 		InputSchema:  in,
 		OutputSchema: resultOrFailure[DiscardResult](),
 	}

@@ -8,11 +8,13 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/broker/wire"
+	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/editfile"
 )
 
@@ -47,15 +49,16 @@ type EditFileParams struct {
 
 // editFileDoc is edit_file's description: when to use it, the commands
 // in one line each (their parameters say the rest), and the rules a model
-// must follow.
-const editFileDoc = `Change one file on disk by exact text, by absolute file_path, writing it at once; use edit instead to replace whole lines by a path relative to the root in the in-memory copy that dev_plan uses. command:
+// must follow. The first %s names the other way to edit, the second the
+// other way to read, as the profile offers them (editFileAlternatives).
+const editFileDoc = `Change one file on disk by exact text, by absolute file_path, writing it at once; %s command:
 - view: numbered lines (view_range, or around an anchor or a symbol) and the file's revision.
 - str_replace: old_str must match byte-for-byte, indentation included, exactly once (or pass occurrence, or replace_all for every one); part of a line may match; start_anchor/end_anchor replace a range.
 - insert: new_str after insert_line (0 = top), or before/after an anchor's line.
 - patch: a standard unified diff; each hunk must match exactly once; all or none.
 - replace_symbol: replace a function, type or class by name (found lexically, not parsed).
 - undo_edit: revert this session's last change to the file.
-Read the file first (view or read_file): a change to a file this session has not seen at its current content is refused. dry_run previews the diff; validate_syntax refuses a result that does not parse; force changes a read-only file. In a file whose lines all end in CRLF, write old_str with LF. Refused while dev_plan holds unwritten changes to the file (write or discard them first).`
+Read the file first (view%s): a change to a file this session has not seen at its current content is refused. dry_run previews the diff; validate_syntax refuses a result that does not parse; force changes a read-only file. In a file whose lines all end in CRLF, write old_str with LF. Refused while dev_plan holds unwritten changes to the file (write or discard them first).`
 
 func (s *Server) editFileTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[EditFileParams]()
@@ -65,12 +68,22 @@ func (s *Server) editFileTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:         "edit_file",
 		Title:        "Edit a file on disk (absolute path)",
-		Description:  editFileDoc,
+		Description:  fmt.Sprintf(editFileDoc, s.editFileAlternatives(), s.ifOffered("read_file", " or read_file")),
 		InputSchema:  in,
 		OutputSchema: resultOrFailure[wire.FileResult](),
 	}
 	destructive(tool, false)
 	return tool, s.fileHandler("edit_file", (*broker.Session).EditFile)
+}
+
+// editFileAlternatives is what edit_file's description says of the other
+// way to edit: the edit tool where the profile offers it, dev_plan's edit
+// step where not.
+func (s *Server) editFileAlternatives() string {
+	if s.offers(string(engine.StepEdit)) {
+		return "use edit instead to replace whole lines by a path relative to the root in the in-memory copy that dev_plan uses."
+	}
+	return "dev_plan's edit step instead replaces whole lines by a path relative to the root, in an in-memory copy."
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -19,22 +19,23 @@ import (
 )
 
 // pointDoc says, in every tool that points at code, how to point.
-const pointDoc = ` Say where with symbol, a name or Type.Method for a method, which saves knowing columns (add line to take its first occurrence on that line), or with line and column: positions are 1-based lines and characters. An ambiguous symbol fails, listing the candidates with their lines: give Type.Method, or add line.`
+const pointDoc = ` Point at the code with symbol, a name or Type.Method, which saves knowing columns (with line: its first occurrence on that line), or with line and column: 1-based lines and characters. An ambiguous symbol fails, listing the candidates with their lines.`
 
 // unwrittenDoc is appended to the description of rename and code_actions;
-// %s is the step that changes the workspace.
-const unwrittenDoc = ` It changes the workspace only; nothing is written until write (or dev_plan with %[1]s, check, write). The plan %[1]s -> check -> write is the safe way: it writes only code that still type-checks, and a failed check leaves the disk untouched (discard drops the change).`
+// %s is the step that changes the workspace. It names no tool but
+// dev_plan and discard, which every profile offers.
+const unwrittenDoc = ` It changes the workspace only: nothing reaches disk until a write step. dev_plan with %[1]s, check, write is the safe way (%[1]s -> check -> write): it writes only code that still type-checks, and a failed check leaves the disk untouched (discard drops the change).`
 
 // langDoc explains, once per tool, what the language tools see.
-const langDoc = " The language server (gopls for Go, for example) answers over " + workspace + ", so unwritten changes count; path is relative to the root."
+const langDoc = " The language server (gopls for Go, for example) answers over the session's workspace, unwritten changes included."
 
 // AtParams point at code: by symbol, by line and column, or by symbol on
 // a line.
 type AtParams struct {
-	Path   string `json:"path" jsonschema:"the file, relative to the root (e.g. src/main.go)"`
-	Symbol string `json:"symbol,omitempty" jsonschema:"the code's name, or a dotted path such as Type.Method, looked up in the file's outline; with line, its first occurrence on that line. Give symbol or line and column."`
+	Path   string `json:"path" jsonschema:"the file, relative to the root"`
+	Symbol string `json:"symbol,omitempty" jsonschema:"a name, or Type.Method, from the file's outline; with line, its occurrence on that line"`
 	Line   *int   `json:"line,omitempty" jsonschema:"1-based line; with column, or with symbol"`
-	Column *int   `json:"column,omitempty" jsonschema:"1-based character on line (Unicode characters, not bytes); needs line, not with symbol"`
+	Column *int   `json:"column,omitempty" jsonschema:"1-based character on line (not bytes); not with symbol"`
 }
 
 func (p *AtParams) at() engine.At {
@@ -73,18 +74,18 @@ type RenameParams struct {
 type CodeActionsParams struct {
 	Path      string   `json:"path,omitempty" jsonschema:"the file to list the actions of, relative to the root; not with apply"`
 	Line      *int     `json:"line,omitempty" jsonschema:"1-based line of the range; omit for the whole file"`
-	Column    *int     `json:"column,omitempty" jsonschema:"1-based character where the range starts (default 1)"`
-	EndLine   *int     `json:"end_line,omitempty" jsonschema:"1-based last line of the range (default: line)"`
-	EndColumn *int     `json:"end_column,omitempty" jsonschema:"1-based character where the range ends (default: the end of end_line)"`
-	Only      []string `json:"only,omitempty" jsonschema:"list only these kinds and their sub-kinds: quickfix, refactor, refactor.extract, source.organizeImports, ..."`
-	Apply     string   `json:"apply,omitempty" jsonschema:"the id of an action a listing in this session gave, to apply it; alone"`
+	Column    *int     `json:"column,omitempty" jsonschema:"1-based character where it starts (default 1)"`
+	EndLine   *int     `json:"end_line,omitempty" jsonschema:"1-based last line (default: line)"`
+	EndColumn *int     `json:"end_column,omitempty" jsonschema:"1-based character where it ends (default: end of line)"`
+	Only      []string `json:"only,omitempty" jsonschema:"only these kinds and their sub-kinds: quickfix, refactor, source.organizeImports, ..."`
+	Apply     string   `json:"apply,omitempty" jsonschema:"the id a listing in this session gave, to apply that action; alone"`
 }
 
 // SearchParams are search's parameters.
 type SearchParams struct {
-	Pattern string   `json:"pattern" jsonschema:"the text to find, exactly as written (case matters); with regex, an RE2 regular expression matched within one line"`
-	Regex   bool     `json:"regex,omitempty" jsonschema:"treat pattern as an RE2 regular expression (Go's syntax: no lookaround, no backreferences; (?i) ignores case)"`
-	Paths   []string `json:"paths,omitempty" jsonschema:"search only the files at or under these paths, or matching these globs (* within one path segment, ** any depth, e.g. src/**/*.go), relative to the root; omit to search the whole root"`
+	Pattern string   `json:"pattern" jsonschema:"the text to find, exactly as written (case matters); with regex, an RE2 regular expression"`
+	Regex   bool     `json:"regex,omitempty" jsonschema:"pattern is an RE2 regular expression (no lookaround or backreferences; (?i) ignores case)"`
+	Paths   []string `json:"paths,omitempty" jsonschema:"only files at or under these paths, or matching these globs (* within a path segment, ** any depth), relative to the root; omit for the whole root"`
 }
 
 // lang makes a language tool: its definition (output: a DevResult) and
@@ -108,7 +109,7 @@ func lang[P any](s *Server, step engine.StepName, title, doc string, toArgs func
 
 func (s *Server) searchTool() (*sdk.Tool, sdk.ToolHandler) {
 	return lang(s, engine.StepSearch, "Search the project's text",
-		"Find every match of pattern in the project's files: locations, path:line:column with the text of the line, sorted by path and position; past 100 the answer says how many more there are (omitted), and files counts the files searched. It searches "+workspace+" with its unwritten changes (a file edited, added or moved there is searched as it is there) and every other file of the root as the disk holds it. What .gitignore ignores is skipped unless the workspace holds it, and so are version control folders, symlinks, binary files and files over 2 MiB. pattern is literal text; with regex: true, an RE2 regular expression matched one line at a time (a match never spans lines). paths narrow the search to paths or globs, relative to the root; a path that matches no file fails as not_found. Needs no language server. Changes nothing.",
+		"Find every match of pattern in the project's files: locations, path:line:column with the text of the line, sorted; past 100 the answer counts the rest (omitted), and files counts the files searched. It searches "+workspace+" with its unwritten changes, and every other file of the root as the disk holds it. What .gitignore ignores is skipped unless the workspace holds it, and so are version control folders, symlinks, binary files and files over 2 MiB. pattern is literal text; with regex: true, an RE2 regular expression matched one line at a time. paths narrow the search to paths or globs, relative to the root; one that matches no file fails as not_found. Needs no language server. Changes nothing.",
 		func(p *SearchParams) engine.Args {
 			return &engine.SearchArgs{Pattern: p.Pattern, Regex: p.Regex, Paths: p.Paths}
 		})
@@ -116,13 +117,13 @@ func (s *Server) searchTool() (*sdk.Tool, sdk.ToolHandler) {
 
 func (s *Server) definitionTool() (*sdk.Tool, sdk.ToolHandler) {
 	return lang(s, engine.StepDefinition, "Go to definition",
-		"Find where the code at a place is defined: answers are locations, path:line:column with the text of that line."+langDoc+pointDoc+" Changes nothing.",
+		"Find where the code at a place is defined: locations, path:line:column with the text of that line."+langDoc+pointDoc+" Changes nothing.",
 		func(p *DefinitionParams) engine.Args { return &engine.DefinitionArgs{At: p.at()} })
 }
 
 func (s *Server) referencesTool() (*sdk.Tool, sdk.ToolHandler) {
 	return lang(s, engine.StepReferences, "Find references",
-		"Find every use of the code at a place across the project: locations, path:line:column with the text of each line, sorted by path and position; past 100 the answer says how many more there are (omitted). include_declaration adds the declaration."+langDoc+pointDoc+" Changes nothing.",
+		"Find every use of the code at a place across the project: locations, path:line:column with the text of each line, sorted; past 100 the answer counts the rest (omitted). include_declaration adds the declaration."+langDoc+pointDoc+" Changes nothing.",
 		func(p *ReferencesParams) engine.Args {
 			return &engine.ReferencesArgs{At: p.at(), IncludeDeclaration: p.IncludeDeclaration}
 		})
@@ -130,26 +131,26 @@ func (s *Server) referencesTool() (*sdk.Tool, sdk.ToolHandler) {
 
 func (s *Server) hoverTool() (*sdk.Tool, sdk.ToolHandler) {
 	return lang(s, engine.StepHover, "Show type and documentation",
-		"Show what the language server knows about the code at a place: its signature or type and its documentation (the answer's hover text)."+langDoc+pointDoc+" Changes nothing.",
+		"Show the signature or type and the documentation of the code at a place."+langDoc+pointDoc+" Changes nothing.",
 		func(p *HoverParams) engine.Args { return &engine.HoverArgs{At: p.at()} })
 }
 
 func (s *Server) symbolsTool() (*sdk.Tool, sdk.ToolHandler) {
 	return lang(s, engine.StepSymbols, "List or search symbols",
-		"With path, list a file's outline: every declaration with its kind and position, nested ones named by their dotted path (Type.Method), the names the symbol parameter of definition, references, hover and rename takes, so no column is needed. With query, search the whole project's symbols by name (at most 100 listed, omitted counts the rest)."+langDoc+" Positions are 1-based lines and characters. Changes nothing.",
+		"With path, list a file's outline: every declaration with its kind and position, nested ones by dotted path (Type.Method), the names the other language steps take as symbol, so no column is needed. With query, search the whole project's symbols by name (at most 100; omitted counts the rest; truncated: the server stopped at its own limit, so narrow the query)."+langDoc+" Positions are 1-based lines and characters. Changes nothing.",
 		func(p *SymbolsParams) engine.Args { return &engine.SymbolsArgs{Path: p.Path, Query: p.Query} })
 }
 
 func (s *Server) renameTool() (*sdk.Tool, sdk.ToolHandler) {
 	return lang(s, engine.StepRename, "Rename a symbol (in-memory)",
-		"Rename the code at a place to new_name everywhere it is used, as the language server computes it: every file edit and file rename it implies applies to the workspace all or nothing, reported as changes."+langDoc+pointDoc+
+		"Rename the code at a place to new_name everywhere it is used, as the language server computes it: every edit and file rename it implies applies to the workspace, all or nothing, listed in changes."+langDoc+pointDoc+
 			fmt.Sprintf(unwrittenDoc, "rename"),
 		func(p *RenameParams) engine.Args { return &engine.RenameArgs{At: p.at(), NewName: p.NewName} })
 }
 
 func (s *Server) codeActionsTool() (*sdk.Tool, sdk.ToolHandler) {
 	return lang(s, engine.StepCodeActions, "List or apply code actions (in-memory)",
-		"With path (and optionally line, or a range: 1-based lines and characters; line alone covers that line, so no column is needed), list the quick fixes and refactorings the language server offers there, each with an id. With apply: id, apply that one action to the workspace (one, where lint with fix applies every fix). Ids stay the same for the same content and place; an id from before the file changed is refused: list again."+langDoc+
+		"With path (and line, or a range: 1-based lines and characters; line alone covers the line), list the quick fixes and refactorings the language server offers there, each with an id. With apply: id, apply that one action to the workspace. An id stays the same for the same content and place; one from before the file changed is refused: list again."+langDoc+
 			fmt.Sprintf(unwrittenDoc, "code_actions"),
 		func(p *CodeActionsParams) engine.Args {
 			return &engine.CodeActionsArgs{Path: p.Path, Line: p.Line, Column: p.Column, EndLine: p.EndLine, EndColumn: p.EndColumn, Only: p.Only, Apply: p.Apply}

@@ -19,26 +19,37 @@ import (
 
 // PlanParams are dev_plan's parameters.
 type PlanParams struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"files to acquire into the workspace before the steps run: paths relative to the root, or globs (* matches within one path segment, ** any depth). A literal path must exist on disk; a glob must match at least one file; a directory needs a glob (dir/**). A file the workspace already holds is compared with the disk: with no unwritten change it is read again if the disk changed (and leaves the workspace, failing as not_found, if it is gone); with unwritten changes it keeps them, and is listed in stale when the disk no longer holds what they were based on. When the workspace needs room (at most 500 files), files with no unwritten change leave, least recently used first. May be empty, e.g. for a plan that only adds files; then a format, lint or check without paths of its own works on the whole root (every file a configured language covers, testdata, vendor and version control passed over), as devbroker check does."`
-	Ops   []PlanOp `json:"ops" jsonschema:"the steps, run in order. The whole plan is validated before anything runs; the first failing step stops the plan and the steps before it keep their effect on the workspace."`
+	Paths []string `json:"paths,omitempty" jsonschema:"files to read into the workspace before the steps run: paths relative to the root, or globs (* within one path segment, ** any depth; a directory is dir/**). A path must exist and a glob must match. A file the workspace holds with no unwritten change is read again if the disk changed; one with unwritten changes keeps them, listed in stale if the disk changed under them. At most 500 files: unchanged ones leave to make room. May be empty: then format, lint and check work on the whole root."`
+	Ops   []PlanOp `json:"ops" jsonschema:"the steps, run in order"`
 }
 
 // PlanOp is one step of a plan.
 type PlanOp struct {
 	Step  string          `json:"step" jsonschema:"the step to run"`
-	Args  json.RawMessage `json:"args,omitempty" jsonschema:"the step's arguments (each step's are listed in the tool's schema)"`
-	Label string          `json:"label,omitempty" jsonschema:"read_lines only: the key of its text in reads (default: the path); labels must be unique in a plan"`
+	Args  json.RawMessage `json:"args,omitempty" jsonschema:"the step's arguments, as the tool's description lists them"`
+	Label string          `json:"label,omitempty" jsonschema:"read_lines only: the key of its text in reads (default: the path), unique in a plan"`
 }
 
 // planDoc is dev_plan's description; %s is the list of steps available
-// (see planSteps), with a note naming the ones that are not.
-const planDoc = `Run steps in order over the session's workspace, an in-memory copy of the project's files, to change and check code before it reaches disk. paths (relative to the root, or globs like src/**/*.go) are read first; each op is {step, args}, as the tool of that name, but nothing is written before a write step:
+// (see planSteps), with a note naming the ones that are not. It is the
+// one description of the steps a client without their tools reads, so it
+// names no other tool.
+const planDoc = `Run steps in order on the session's workspace, an in-memory copy of the project's files, to change and check code before it reaches disk. Paths are relative to the root. paths (files, or globs like src/**/*.go) are read in first; each op is {step, args}. Nothing is written before a write step; changes stay in the workspace, across calls, until written or discarded. Steps:
 %s
-Changes stay in the workspace until write or discard. The plan is validated first; the first failing step stops it, earlier steps keep their effect. A lint or check with an error or an incomplete answer stops the plan: edit, lint, check, write writes only code that passed; rename, check, write is the safe rename. ok: every step ran, no error finding, every driver answered completely.`
+The plan is validated first; the first failing step stops it, earlier steps keep their effect. A lint or check with an error finding or an incomplete answer stops the plan: edit, lint, check, write writes only code that passed; rename, check, write is the safe rename. ok: every step ran, no error finding, every driver answered completely.`
 
-// stepNotes are what dev_plan's description adds to a step's synopsis.
+// stepNotes are what dev_plan's description adds to a step's synopsis:
+// what the step does, in brief, for a client that has no tool of its own
+// for it.
 var stepNotes = map[engine.StepName]string{
-	engine.StepReadLines: " (text in reads[label or path])",
+	engine.StepReadLines:  ": 1-based lines, end inclusive; the text is in reads[label or path]",
+	engine.StepEdit:       ": each find is whole lines copied exactly from the file, matching once after the previous edit; an empty replace deletes them",
+	engine.StepApplyPatch: ": '*** Begin Patch', then '*** Add File: p' with '+' lines, '*** Delete File: p', or '*** Update File: p' (optionally '*** Move to: q') with '@@' hunks of ' ', '-' and '+' lines matching once, then '*** End Patch'",
+	engine.StepWrite:      ": write the workspace's changes (all, or those under paths) to disk; if a file changed on disk since it was read, nothing is written (conflict: discard it, redo the change); force overwrites read-only files",
+	engine.StepSearch:     ": find literal text (RE2 with regex) in every file of the root, unwritten changes included",
+	engine.StepFormat:     ": the project's formatters",
+	engine.StepLint:       ": the project's linters; fix applies their fixes",
+	engine.StepCheck:      ": type-check the workspace; findings most severe first",
 }
 
 // pointAt is the synopsis the language steps that point at code share.
@@ -50,12 +61,7 @@ func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
 	op := in.Properties["ops"].Items
 	setEnum(op, "step", steps)
 	// args stay raw for their step's decoder, but are an object.
-	op.Properties["args"] = &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{}}
-	var synopses []string
-	for _, st := range engine.Steps() {
-		synopses = append(synopses, fmt.Sprintf("%s %s", st.Name, st.Synopsis))
-	}
-	op.Properties["args"].Description = "the step's arguments. " + strings.Join(synopses, "; ")
+	op.Properties["args"] = &jsonschema.Schema{Type: "object", Description: op.Properties["args"].Description}
 	lines := planSteps(s.root.Has)
 	tool := &sdk.Tool{
 		Name:         "dev_plan",
@@ -84,9 +90,12 @@ func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
 // their own arguments in brackets), then a note naming the steps that are
 // unavailable.
 func planSteps(has func(engine.Kind) bool) []string {
-	var lines, pointers, others, missing []string
+	var lines, pointers, others, missing, unwritten []string
 	for _, st := range engine.Steps() {
 		rest, points := strings.CutPrefix(st.Synopsis, pointAt)
+		if st.Unwritten && (st.Kind == "" || has(st.Kind)) {
+			unwritten = append(unwritten, string(st.Name))
+		}
 		switch {
 		case st.Kind != "" && !has(st.Kind):
 			missing = append(missing, string(st.Name))
@@ -105,7 +114,11 @@ func planSteps(has func(engine.Kind) bool) []string {
 		language = append(language, strings.Join(pointers, ", ")+" "+pointAt+"}")
 	}
 	if language = append(language, others...); len(language) > 0 {
-		lines = append(lines, "- "+strings.Join(language, "; ")+" (symbol: a name or Type.Method)")
+		note := ": the language server's answers; symbol is a name or Type.Method, lines and columns 1-based"
+		if len(unwritten) > 0 {
+			note += "; " + list(unwritten, "and") + " change the workspace"
+		}
+		lines = append(lines, "- "+strings.Join(language, "; ")+note)
 	}
 	if len(missing) > 0 {
 		lines = append(lines, "("+list(missing, "and")+" unavailable: no working driver was found; see probe.)")

@@ -19,10 +19,10 @@ import (
 const persists = ` When it succeeds it writes the files it changed to disk before it returns (other unwritten changes stay unwritten); when it fails, nothing is written. To check code before it is written, use dev_plan with edit, lint, check, write instead.`
 
 // nothing is what format, lint and check say of an answer about no file.
-const nothing = "An answer that looked at no file (none under the root, or none a configured driver serves) is not ok: error kind unchecked, saying why."
+const nothing = "An answer that looked at no file is not ok (error kind unchecked)."
 
 // workspace explains the word once in every step tool's description.
-const workspace = "the session's workspace (an in-memory copy of the project's files that dev_plan and the step tools change)"
+const workspace = "the session's workspace (its in-memory copy of the project's files, with the changes not yet written)"
 
 // The MCP annotations of the tools: read-only ones; ones that may
 // overwrite or delete what is there (destructive: format too, which
@@ -188,7 +188,7 @@ func (s *Server) lintTool() (*sdk.Tool, sdk.ToolHandler) {
 
 // CheckParams are check's parameters.
 type CheckParams struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to read from disk into the workspace before checking, e.g. **/*.go; the check covers them and every file the workspace holds. Omit to check the whole root: every file a configured language covers (testdata, vendor and version control passed over), with every file the workspace holds"`
+	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to read into the workspace before checking, e.g. the files you changed or **/*.go; omit to check the whole root with what the workspace holds"`
 }
 
 func (s *Server) checkTool() (*sdk.Tool, sdk.ToolHandler) {
@@ -196,7 +196,7 @@ func (s *Server) checkTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:  string(engine.StepCheck),
 		Title: "Type-check the code",
-		Description: "Type-check or build the code (gopls, or go build and go vet, for Go) and report errors such as a caller an edit broke, most severe first; changes nothing. It checks the content of " + workspace + ", including unwritten changes, so an edit can be checked before it is written; without paths it checks the whole root as devbroker check does, so it also finds what edit_file or write_file broke on disk. ok is true only when no finding is an error and every checker answered completely; each driver's status says ok, timeout, crashed, not_installed, indexing or unchecked (no working checker for a language that lists one, with how to install it). " +
+		Description: "Type-check or build the code (gopls, or go build and go vet, for Go) and report errors such as a caller an edit broke, most severe first; changes nothing. It checks " + workspace + ", so an edit can be checked before it is written; paths are read from disk first (a file with unwritten changes keeps them); without paths it checks the whole root, so it also finds what other edits broke on disk. ok is true only when no finding is an error and every checker answered completely; each driver's status says ok, timeout, crashed, not_installed, indexing or unchecked (no working checker for a language that lists one, with how to install it). " +
 			"Error findings come back with error kind diagnostics: they are the answer, not a tool failure. " + nothing + " Long checks send progress notifications and stop when cancelled.",
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),

@@ -19,10 +19,11 @@ import (
 	"github.com/devbroker/devbroker/engine"
 )
 
-// The size budgets, in bytes, of a tool's description and of the server's
-// instructions.
+// The size budgets, in bytes, of a tool's description (dev_plan's, which
+// describes every step, has its own) and of the server's instructions.
 const (
 	descriptionBudget  = 1200
+	planBudget         = 2400
 	instructionsBudget = 2500
 )
 
@@ -38,15 +39,22 @@ func allKinds() []engine.Kind {
 	return append([]engine.Kind{engine.Format, engine.Lint, engine.Check}, engine.LanguageKinds()...)
 }
 
-// listTools lists the tools and the instructions of a server whose drivers
-// serve the kinds given.
+// listTools lists the tools and the instructions of a server with the
+// full profile whose drivers serve the kinds given.
 func listTools(t *testing.T, kinds ...engine.Kind) ([]*sdk.Tool, string) {
+	t.Helper()
+	return listToolsIn(t, ProfileFull, kinds...)
+}
+
+// listToolsIn lists the tools and the instructions of a server with the
+// profile p whose drivers serve the kinds given.
+func listToolsIn(t *testing.T, p Profile, kinds ...engine.Kind) ([]*sdk.Tool, string) {
 	t.Helper()
 	has := map[engine.Kind]bool{}
 	for _, k := range kinds {
 		has[k] = true
 	}
-	cs := newHarness(t, &fakeDrivers{has: has}, nil).connect(nil)
+	cs := newHarnessWith(t, p, &fakeDrivers{has: has}, nil).connect(nil)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -59,19 +67,32 @@ func listTools(t *testing.T, kinds ...engine.Kind) ([]*sdk.Tool, string) {
 }
 
 func TestToolTextsFitABudgetAndSpeakPlainly(t *testing.T) {
-	for _, kinds := range [][]engine.Kind{allKinds(), {engine.Format, engine.Lint, engine.Check}, nil} {
-		tools, instr := listTools(t, kinds...)
+	for _, p := range Profiles() {
+		for _, kinds := range [][]engine.Kind{allKinds(), {engine.Format, engine.Lint, engine.Check}, nil} {
+			tools, instr := listToolsIn(t, p, kinds...)
+			checkTexts(t, p, kinds, tools, instr)
+		}
+	}
+}
+
+func checkTexts(t *testing.T, p Profile, kinds []engine.Kind, tools []*sdk.Tool, instr string) {
+	t.Helper()
+	{
 		if len(instr) > instructionsBudget {
-			t.Errorf("instructions: %d bytes, budget %d", len(instr), instructionsBudget)
+			t.Errorf("%s: instructions: %d bytes, budget %d", p, len(instr), instructionsBudget)
 		}
 		if m := jargon.FindString(instr); m != "" {
-			t.Errorf("instructions say %q", m)
+			t.Errorf("%s: instructions say %q", p, m)
 		}
-		t.Logf("kinds %v: instructions %d bytes", kinds, len(instr))
+		t.Logf("%s, kinds %v: instructions %d bytes", p, kinds, len(instr))
 		for _, tl := range tools {
 			t.Logf("%s: description %d bytes", tl.Name, len(tl.Description))
-			if len(tl.Description) > descriptionBudget {
-				t.Errorf("%s (kinds %v): description is %d bytes, budget %d", tl.Name, kinds, len(tl.Description), descriptionBudget)
+			budget := descriptionBudget
+			if tl.Name == "dev_plan" {
+				budget = planBudget
+			}
+			if len(tl.Description) > budget {
+				t.Errorf("%s: %s (kinds %v): description is %d bytes, budget %d", p, tl.Name, kinds, len(tl.Description), budget)
 			}
 			in, _ := json.Marshal(tl.InputSchema)
 			for what, s := range map[string]string{"description": tl.Description, "input schema": string(in)} {
@@ -83,28 +104,76 @@ func TestToolTextsFitABudgetAndSpeakPlainly(t *testing.T) {
 	}
 }
 
+// The instructions give a three-line guide that names the profile's
+// tools: dev_plan; edit_file for a quick change on disk, or the client's
+// own file tools where the profile has no edit_file; and check.
 func TestInstructionsGiveAThreeLineGuide(t *testing.T) {
-	_, instr := listTools(t, engine.Format, engine.Lint, engine.Check)
-	var guide []string
-	for _, line := range strings.Split(instr, "\n") {
-		if regexp.MustCompile(`^[0-9]\. `).MatchString(line) {
-			guide = append(guide, line)
+	for _, c := range []struct {
+		p     Profile
+		guide []string
+	}{
+		{ProfileFull, []string{"dev_plan", "edit_file", "check"}},
+		{ProfileDefault, []string{"dev_plan", "edit_file", "check"}},
+		{ProfileLean, []string{"dev_plan", "your own tools", "check"}},
+	} {
+		_, instr := listToolsIn(t, c.p, engine.Format, engine.Lint, engine.Check)
+		var guide []string
+		for _, line := range strings.Split(instr, "\n") {
+			if regexp.MustCompile(`^[0-9]\. `).MatchString(line) {
+				guide = append(guide, line)
+			}
+		}
+		if len(guide) != 3 {
+			t.Fatalf("%s: the instructions have %d numbered guide lines, want 3:\n%s", c.p, len(guide), instr)
+		}
+		for i, want := range c.guide {
+			if !strings.Contains(guide[i], want) {
+				t.Errorf("%s: guide line %d does not name %s: %s", c.p, i+1, want, guide[i])
+			}
 		}
 	}
-	if len(guide) != 3 {
-		t.Fatalf("the instructions have %d numbered guide lines, want 3:\n%s", len(guide), instr)
-	}
-	for i, want := range []string{"dev_plan", "edit_file", "check"} {
-		if !strings.Contains(guide[i], want) {
-			t.Errorf("guide line %d does not name %s: %s", i+1, want, guide[i])
+}
+
+// No text a profile's client reads names a tool the profile does not
+// offer as one: edit_file, read_file and write_file are not named where
+// they are not offered, and a step without its own tool is named as a
+// step (of dev_plan), never as a tool to call.
+func TestTextsNameOnlyOfferedTools(t *testing.T) {
+	for _, p := range Profiles() {
+		tools, instr := listToolsIn(t, p, allKinds()...)
+		texts := map[string]string{"instructions": instr}
+		for _, tl := range tools {
+			in, _ := json.Marshal(tl.InputSchema)
+			texts[tl.Name] = tl.Description + "\n" + string(in)
+		}
+		for _, name := range ToolNames() {
+			if p.Offers(name) {
+				continue
+			}
+			as := regexp.MustCompile(`\b` + name + `\b`)
+			if _, step := engine.LookupStep(engine.StepName(name)); step {
+				as = regexp.MustCompile(`(?i)\b(use|call) ` + name + `\b|\b` + name + ` tool\b|\bthe tool ` + name + `\b`)
+			}
+			for where, text := range texts {
+				if m := as.FindString(text); m != "" {
+					t.Errorf("%s: %s names %s, which the profile does not offer as a tool (%q):\n%s", p, where, name, m, text)
+				}
+			}
 		}
 	}
 }
 
 func TestEveryToolHasATitleAndHonestAnnotations(t *testing.T) {
-	tools, _ := listTools(t, allKinds()...)
-	if len(tools) != len(ToolNames()) {
-		t.Fatalf("%d tools listed, want all %d", len(tools), len(ToolNames()))
+	for _, p := range Profiles() {
+		checkAnnotations(t, p)
+	}
+}
+
+func checkAnnotations(t *testing.T, p Profile) {
+	t.Helper()
+	tools, _ := listToolsIn(t, p, allKinds()...)
+	if len(tools) != len(p.Tools()) {
+		t.Fatalf("%s: %d tools listed, want all %d", p, len(tools), len(p.Tools()))
 	}
 	var readOnly []string
 	for _, tl := range tools {
@@ -128,14 +197,23 @@ func TestEveryToolHasATitleAndHonestAnnotations(t *testing.T) {
 		}
 	}
 	sort.Strings(readOnly)
-	if !slices.Equal(readOnly, readOnlyTools) {
-		t.Errorf("read-only tools %v, want %v", readOnly, readOnlyTools)
+	var want []string
+	for _, name := range readOnlyTools {
+		if p.Offers(name) {
+			want = append(want, name)
+		}
+	}
+	if !slices.Equal(readOnly, want) {
+		t.Errorf("%s: read-only tools %v, want %v", p, readOnly, want)
 	}
 	// The tools that overwrite or delete file content say so (format
 	// rewrites files on disk).
 	for _, name := range []string{"dev_plan", "edit", "apply_patch", "write", "format", "lint", "edit_file", "write_file", "discard"} {
+		if !p.Offers(name) {
+			continue
+		}
 		if a := toolNamed(tools, name).Annotations; a == nil || a.DestructiveHint == nil || !*a.DestructiveHint {
-			t.Errorf("%s is not marked destructive", name)
+			t.Errorf("%s: %s is not marked destructive", p, name)
 		}
 	}
 }
@@ -166,6 +244,15 @@ func TestLookAlikePairsSayHowTheyDiffer(t *testing.T) {
 			}
 		}
 	}
+	// Where edit is no tool (the default profile), edit_file names
+	// dev_plan's edit step instead, and how it differs.
+	tools, _ = listToolsIn(t, ProfileDefault, engine.Format, engine.Lint, engine.Check)
+	d := toolNamed(tools, "edit_file").Description
+	for _, s := range []string{"dev_plan's edit step", "relative to the root", "in-memory", "absolute", "on disk"} {
+		if !strings.Contains(d, s) {
+			t.Errorf("default: edit_file does not say %q: %s", s, d)
+		}
+	}
 }
 
 func toolNamed(tools []*sdk.Tool, name string) *sdk.Tool {
@@ -182,7 +269,14 @@ func toolNamed(tools []*sdk.Tool, name string) *sdk.Tool {
 // an ambiguous symbol does; rename and code_actions say they change the
 // workspace only and that rename -> check -> write is the safe way.
 func TestLanguageToolsSayHowToPointAndWhatTheyWrite(t *testing.T) {
-	tools, _ := listTools(t, allKinds()...)
+	for _, p := range []Profile{ProfileFull, ProfileLean} {
+		checkLanguageTexts(t, p)
+	}
+}
+
+func checkLanguageTexts(t *testing.T, p Profile) {
+	t.Helper()
+	tools, _ := listToolsIn(t, p, allKinds()...)
 	for _, name := range []string{"definition", "references", "hover", "rename"} {
 		d := toolNamed(tools, name).Description
 		for _, s := range []string{"1-based lines and characters", "symbol", "Type.Method", "saves knowing columns", "ambiguous symbol fails, listing the candidates"} {
@@ -198,7 +292,7 @@ func TestLanguageToolsSayHowToPointAndWhatTheyWrite(t *testing.T) {
 	}
 	for _, name := range []string{"rename", "code_actions"} {
 		d := toolNamed(tools, name).Description
-		for _, s := range []string{"changes the workspace only; nothing is written until write (or dev_plan with " + name + ", check, write)", name + " -> check -> write"} {
+		for _, s := range []string{"changes the workspace only: nothing reaches disk until a write step", "dev_plan with " + name + ", check, write is the safe way", name + " -> check -> write"} {
 			if !strings.Contains(d, s) {
 				t.Errorf("%s does not say %q: %s", name, s, d)
 			}
@@ -212,14 +306,16 @@ func TestLanguageToolsSayHowToPointAndWhatTheyWrite(t *testing.T) {
 // search says what it searches and what it skips, how a pattern matches,
 // and that it needs no language server: it is listed without drivers.
 func TestSearchToolSaysWhatItSearches(t *testing.T) {
-	tools, instr := listTools(t)
-	d := toolNamed(tools, "search").Description
-	for _, s := range []string{"unwritten changes", "as the disk holds it", ".gitignore", "version control", "binary", "2 MiB", "literal", "RE2", "one line at a time", "path:line:column", "past 100", "omitted", "relative to the root", "Changes nothing"} {
-		if !strings.Contains(d, s) {
-			t.Errorf("search does not say %q: %s", s, d)
+	for _, p := range []Profile{ProfileFull, ProfileDefault} {
+		tools, instr := listToolsIn(t, p)
+		d := toolNamed(tools, "search").Description
+		for _, s := range []string{"unwritten changes", "as the disk holds it", ".gitignore", "version control", "binary", "2 MiB", "literal", "RE2", "one line at a time", "path:line:column", "past 100", "omitted", "relative to the root", "Changes nothing"} {
+			if !strings.Contains(d, s) {
+				t.Errorf("%s: search does not say %q: %s", p, s, d)
+			}
 		}
-	}
-	if !strings.Contains(instr, "search") {
-		t.Errorf("the instructions do not name search:\n%s", instr)
+		if !strings.Contains(instr, "search") {
+			t.Errorf("%s: the instructions do not name search:\n%s", p, instr)
+		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/testtree"
 )
 
@@ -59,14 +60,14 @@ type tsOutcome struct {
 }
 
 // tsScenario runs harness.mjs over steps against `devbroker serve --mcp
-// --root root`, with env added to the server's environment, and returns
-// one outcome per step.
-func tsScenario(t *testing.T, root string, env map[string]string, steps []tsStep) []tsOutcome {
+// --root root --tools p`, with env added to the server's environment, and
+// returns one outcome per step.
+func tsScenario(t *testing.T, p Profile, root string, env map[string]string, steps []tsStep) []tsOutcome {
 	t.Helper()
 	node, dir := tsClient(t)
 	scenario := map[string]any{
 		"command": devbrokerBinary(t),
-		"args":    []string{"serve", "--mcp", "--root", root},
+		"args":    []string{"serve", "--mcp", "--root", root, "--tools", string(p)},
 		"env":     env,
 		"steps":   steps,
 	}
@@ -253,14 +254,61 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
+// tsCall is a call of the tool name with args and the answer it must
+// get, as profile p offers it: a step whose tool p does not offer runs
+// through dev_plan (acquiring the file or the paths it names), with the
+// same answer; read_file, where p offers edit_file but not it, is
+// edit_file's view, with the same answer; another file tool p does not
+// offer answers that it is not one of the server's tools.
+func tsCall(p Profile, name string, args map[string]any, w want) (tsStep, want) {
+	if p.Offers(name) {
+		return tsStep{Op: "call", Name: name, Arguments: args}, w
+	}
+	if name == "read_file" && p.Offers("edit_file") {
+		view := map[string]any{"command": "view"}
+		for k, v := range args {
+			switch k {
+			case "offset":
+				view["view_range"] = []any{v, -1}
+			default:
+				view[k] = v
+			}
+		}
+		return tsStep{Op: "call", Name: "edit_file", Arguments: view}, w
+	}
+	if _, ok := engine.LookupStep(engine.StepName(name)); !ok {
+		return tsStep{Op: "call", Name: name, Arguments: args}, want{fails: true, kind: "unavailable", text: []string{name + " is not one of this server's tools"}}
+	}
+	plan := map[string]any{}
+	op := map[string]any{"step": name, "args": args}
+	switch path := args["path"].(type) {
+	case string:
+		plan["paths"] = []string{path}
+	}
+	if name == string(engine.StepCheck) {
+		// check's paths are the plan's.
+		plan["paths"], op["args"] = args["paths"], map[string]any{}
+	}
+	plan["ops"] = []any{op}
+	return tsStep{Op: "call", Name: "dev_plan", Arguments: plan}, w
+}
+
 // TestTypeScriptClientGetsEveryAnswer drives a Go project's server with
-// the TypeScript SDK's client: every tool is listed, a success of each
-// kind of tool validates against its output schema, and every kind of
-// error of edit_file, read_file, write_file, discard, probe, dev_plan and
-// the step tools arrives as a tool error with its message, never as the
-// client's -32602 schema error.
+// the TypeScript SDK's client, in every profile: the profile's tools are
+// listed (with output schemas in the full profile only), a success of
+// each kind of tool validates against its output schema, and every kind
+// of error of edit_file, read_file, write_file, discard, probe, dev_plan
+// and the step tools arrives as a tool error with its message, never as
+// the client's -32602 schema error. A step the profile offers no tool
+// for runs through dev_plan, with the same answer.
 func TestTypeScriptClientGetsEveryAnswer(t *testing.T) {
 	tsClient(t)
+	for _, p := range Profiles() {
+		t.Run(string(p), func(t *testing.T) { tsEveryAnswer(t, p) })
+	}
+}
+
+func tsEveryAnswer(t *testing.T, p Profile) {
 	env := tsEnv(t)
 	if !onPath(env["PATH"], "gopls") {
 		t.Skip("gopls is not installed (make tools installs it): the language tools would not be listed")
@@ -281,8 +329,9 @@ func TestTypeScriptClientGetsEveryAnswer(t *testing.T) {
 		tsStep
 		want *want // nil: not checked (a list, a disk write)
 	}
-	call := func(name string, args any, w want) step {
-		return step{tsStep{Op: "call", Name: name, Arguments: args}, &w}
+	call := func(name string, args map[string]any, w want) step {
+		s, w := tsCall(p, name, args, w)
+		return step{s, &w}
 	}
 	ok := func(text ...string) want { return want{text: text} }
 	fails := func(kind string, text ...string) want { return want{fails: true, kind: kind, text: text} }
@@ -356,7 +405,7 @@ func TestTypeScriptClientGetsEveryAnswer(t *testing.T) {
 		}}, fails("no_match", "step 2 (edit)", "no such line")),
 	}
 	// Every tool refuses an unknown argument, naming it.
-	for _, name := range ToolNames() {
+	for _, name := range p.Tools() {
 		steps = append(steps, call(name, map[string]any{"bogus_argument": 1}, fails("bad_argument", "bogus_argument")))
 	}
 
@@ -364,7 +413,7 @@ func TestTypeScriptClientGetsEveryAnswer(t *testing.T) {
 	for i, s := range steps {
 		plain[i] = s.tsStep
 	}
-	out := tsScenario(t, root, env, plain)
+	out := tsScenario(t, p, root, env, plain)
 	for i, s := range steps {
 		o := out[i]
 		if s.Op == "list" {
@@ -374,14 +423,15 @@ func TestTypeScriptClientGetsEveryAnswer(t *testing.T) {
 			var names []string
 			for _, tl := range o.Tools {
 				names = append(names, tl.Name)
-				if len(tl.OutputSchema) == 0 {
-					t.Errorf("%s has no output schema", tl.Name)
+				if has := len(tl.OutputSchema) > 0; has != p.outputSchemas() {
+					t.Errorf("%s declares an output schema: %v, want %v", tl.Name, has, p.outputSchemas())
 				}
 			}
-			for _, name := range ToolNames() {
-				if !slices.Contains(names, name) {
-					t.Errorf("tools/list after the probe lacks %s: %v", name, names)
-				}
+			slices.Sort(names)
+			want := p.Tools()
+			slices.Sort(want)
+			if !slices.Equal(names, want) {
+				t.Errorf("tools/list after the probe: %v, want %v", names, want)
 			}
 			continue
 		}
@@ -404,6 +454,12 @@ func TestTypeScriptClientGetsEveryAnswer(t *testing.T) {
 // its message.
 func TestTypeScriptClientGetsUnavailableAndUntrusted(t *testing.T) {
 	tsClient(t)
+	for _, p := range Profiles() {
+		t.Run(string(p), func(t *testing.T) { tsUnavailableAndUntrusted(t, p) })
+	}
+}
+
+func tsUnavailableAndUntrusted(t *testing.T, p Profile) {
 	env := tsEnv(t)
 	cfg := filepath.Join(env["XDG_CONFIG_HOME"], "devbroker")
 	testtree.Write(t, cfg, map[string]string{"config.toml": `inherit_defaults = false
@@ -431,21 +487,25 @@ output = "stdout"
 runs_repository_code = true
 `})
 	root := testtree.New(t, map[string]string{"x.js": "const a = 1\n"})
-	steps := []tsStep{
-		{Op: "list"},
-		{Op: "call", Name: "check", Arguments: map[string]any{}},
-		{Op: "call", Name: "definition", Arguments: map[string]any{"path": "x.js", "symbol": "a"}},
-		{Op: "call", Name: "format", Arguments: map[string]any{"paths": []string{"x.js"}}},
-		{Op: "call", Name: "dev_plan", Arguments: map[string]any{"paths": []string{"x.js"}, "ops": []any{map[string]any{"step": "format"}}}},
+	steps := []tsStep{{Op: "list"}}
+	wants := []want{{}}
+	for _, c := range []struct {
+		name string
+		args map[string]any
+		want want
+	}{
+		{"check", map[string]any{}, want{fails: true, kind: "unavailable", text: []string{"check is unavailable"}}},
+		{"definition", map[string]any{"path": "x.js", "symbol": "a"}, want{fails: true, kind: "unavailable", text: []string{"definition is unavailable"}}},
+		{"format", map[string]any{"paths": []string{"x.js"}}, want{fails: true, kind: "unchecked", text: []string{"prettier is untrusted", "devbroker trust"}}},
+		{"dev_plan", map[string]any{"paths": []string{"x.js"}, "ops": []any{map[string]any{"step": "format"}}}, want{fails: true, kind: "unchecked", text: []string{"prettier is untrusted", "devbroker trust"}}},
+	} {
+		s, w := tsCall(p, c.name, c.args, c.want)
+		if c.name == "format" && !p.Offers("format") {
+			s.Arguments = map[string]any{"paths": []string{"x.js"}, "ops": []any{map[string]any{"step": "format", "args": c.args}}}
+		}
+		steps, wants = append(steps, s), append(wants, w)
 	}
-	wants := []want{
-		{},
-		{fails: true, kind: "unavailable", text: []string{"check is unavailable"}},
-		{fails: true, kind: "unavailable", text: []string{"definition is unavailable"}},
-		{fails: true, kind: "unchecked", text: []string{"prettier is untrusted", "devbroker trust"}},
-		{fails: true, kind: "unchecked", text: []string{"prettier is untrusted", "devbroker trust"}},
-	}
-	out := tsScenario(t, root, env, steps)
+	out := tsScenario(t, p, root, env, steps)
 	if out[0].Error != nil {
 		t.Fatalf("tools/list: %s", out[0].Error.Message)
 	}

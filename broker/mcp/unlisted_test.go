@@ -35,7 +35,7 @@ func TestToolCalledBeforeItIsListed(t *testing.T) {
 		return probingDrivers{fd}, nil
 	}})
 	t.Cleanup(func() { h.mgr.Close() })
-	srv, err := New(context.Background(), h.mgr, h.root, Options{})
+	srv, err := New(context.Background(), h.mgr, h.root, Options{Tools: ProfileFull})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,6 +86,9 @@ func devResultText(r *wire.DevResult, plan bool) string {
 			also = "; also " + strings.Join(d.AlsoFrom, ", ")
 		}
 		fmt.Fprintf(&b, "%s:%d:%d: %s: %s (%s%s%s)\n", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Source, code, also)
+		for _, r := range d.Related {
+			fmt.Fprintf(&b, "\t%s\n", engine.Related{Path: r.Path, Line: r.Line, Column: r.Column, Message: r.Message})
+		}
 	}
 	for _, s := range r.Stale {
 		switch s.Disk {

@@ -50,6 +50,21 @@ func TestProbeTextIsTheReportsText(t *testing.T) {
 // A plan's answers read plainly in the text a model reads (the answer's
 // one text form, wire.Answer.WriteText), each under its step when there
 // are several, before the changes and what is left unwritten.
+// A diagnostic's related places are lines of their own under it, indented
+// by a tab, as the go compiler prints them, and as the command line does
+// (engine.Diagnostic's String).
+func TestDevResultTextShowsRelated(t *testing.T) {
+	d := engine.Diagnostic{
+		Path: "b.go", Line: 3, Column: 6, Severity: engine.SeverityError, Source: "gopls", Code: "DuplicateDecl", Message: "F redeclared in this block",
+		Related: []engine.Related{{Path: "a.go", Line: 3, Column: 6, Message: "other declaration of F"}, {Path: "c.go", Line: 1, Column: 1}},
+	}
+	got := devResultText(wire.NewDevResult(&engine.Result{Diagnostics: []engine.Diagnostic{d}}, nil, wire.Options{}), true)
+	want := "ok: false\nb.go:3:6: error: F redeclared in this block (gopls DuplicateDecl)\n\ta.go:3:6: other declaration of F\n\tc.go:1:1"
+	if got != want || !strings.HasSuffix(got, d.String()) {
+		t.Fatalf("text:\n%s\nwant:\n%s\nand to end with the command line's\n%s", got, want, d)
+	}
+}
+
 func TestDevResultTextShowsAnswers(t *testing.T) {
 	r := &engine.Result{OK: true, Answers: []engine.Answer{
 		{Step: 1, Name: engine.StepDefinition, Locations: []engine.Location{{Path: "a.go", Line: 3, Column: 6, Text: "func Add(a, b int) int {"}}},

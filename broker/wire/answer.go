@@ -19,8 +19,13 @@ type Answer struct {
 	Actions   []Action   `json:"actions,omitempty" jsonschema:"the code actions offered; apply one with code_actions {apply: id}"`
 	Applied   string     `json:"applied,omitempty" jsonschema:"the title of the code action applied to the workspace"`
 	Omitted   int        `json:"omitted,omitempty" jsonschema:"how many more were found than are listed"`
-	Files     int        `json:"files,omitempty" jsonschema:"how many files a search looked at"`
-	Skipped   []Skipped  `json:"skipped,omitempty" jsonschema:"files a search selected but did not search (binary, too large, unreadable), and why"`
+	// Truncated and ServerLimit say that the language server's own list
+	// stopped at its limit: more may match than it found, and omitted
+	// cannot count them.
+	Truncated   bool      `json:"truncated,omitempty" jsonschema:"the language server stopped its list at its own limit (server_limit): more may match than were found, and omitted does not count them; narrow the query"`
+	ServerLimit int       `json:"server_limit,omitempty" jsonschema:"the most the language server lists, which its answer reached"`
+	Files       int       `json:"files,omitempty" jsonschema:"how many files a search looked at"`
+	Skipped     []Skipped `json:"skipped,omitempty" jsonschema:"files a search selected but did not search (binary, too large, unreadable), and why"`
 	// SkippedMore counts the skipped files past those listed.
 	SkippedMore int `json:"skipped_more,omitempty" jsonschema:"how many more files were skipped than are listed"`
 }
@@ -66,7 +71,7 @@ type Action struct {
 }
 
 func answer(a engine.Answer) Answer {
-	out := Answer{Step: a.Step, Name: string(a.Name), Hover: a.Hover, Applied: a.Applied, Omitted: a.Omitted, Files: a.Files, SkippedMore: a.SkippedMore}
+	out := Answer{Step: a.Step, Name: string(a.Name), Hover: a.Hover, Applied: a.Applied, Omitted: a.Omitted, Truncated: a.ServerLimit > 0, ServerLimit: a.ServerLimit, Files: a.Files, SkippedMore: a.SkippedMore}
 	for _, s := range a.Skipped {
 		out.Skipped = append(out.Skipped, Skipped{Path: s.Path, Reason: s.Reason})
 	}

@@ -47,6 +47,9 @@ func (a *Answer) WriteText(w io.Writer) {
 	if a.Omitted > 0 {
 		fmt.Fprintf(w, "... and %d more not listed\n", a.Omitted)
 	}
+	if a.Truncated {
+		fmt.Fprintf(w, "the language server stopped at %d; more may match: narrow the query\n", a.ServerLimit)
+	}
 	if note := a.note(); note != "" {
 		fmt.Fprintln(w, note)
 	} else if a.Files > 0 {

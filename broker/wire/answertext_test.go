@@ -39,6 +39,9 @@ func TestAnswerText(t *testing.T) {
 		}}, "a.go:3:6: func Add(a, b int) int {\n... and 2 more not listed\n(1 file searched)\n"},
 		{engine.Answer{Name: engine.StepSearch, Files: 4}, "search: nothing found in 4 files\n"},
 		{engine.Answer{Name: engine.StepCodeActions}, "no code actions are offered there\n"},
+		{engine.Answer{Name: engine.StepSymbols, ServerLimit: 100, Omitted: 2, Symbols: []engine.Symbol{
+			{Name: "Foo1", Kind: "function", Path: "f.go", Line: 3, Column: 6},
+		}}, "f.go:3:6: function Foo1\n... and 2 more not listed\nthe language server stopped at 100; more may match: narrow the query\n"},
 	} {
 		dr := wire.NewDevResult(&engine.Result{OK: true, Answers: []engine.Answer{c.a}}, nil, wire.Options{})
 		var b strings.Builder

@@ -86,6 +86,19 @@ type Diagnostic struct {
 	Fixes     []Fix  `json:"fixes,omitempty" jsonschema:"changes the driver offers"`
 	// AlsoFrom names the other drivers that reported the same finding.
 	AlsoFrom []string `json:"also_from,omitempty" jsonschema:"the other drivers that reported the same finding on the same line"`
+	// Related are the other places the finding involves.
+	Related []Related `json:"related,omitempty" jsonschema:"the other places the finding involves, e.g. the other declaration of a name declared twice"`
+}
+
+// Related is another place a diagnostic involves. A place under the root
+// is its workspace path, 1-based line and character column; a place in a
+// file outside the root is its absolute path, with the column as the tool
+// counts it.
+type Related struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message" jsonschema:"what is at that place, e.g. other declaration of F"`
 }
 
 // Fix is a change a driver offers for a diagnostic.
@@ -194,6 +207,9 @@ func diagnostic(d engine.Diagnostic, opts Options) Diagnostic {
 	out := Diagnostic{
 		Path: d.Path, Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
 		Severity: string(d.Severity), Source: d.Source, Code: d.Code, Message: d.Message, AlsoFrom: d.AlsoFrom,
+	}
+	for _, r := range d.Related {
+		out.Related = append(out.Related, Related{Path: r.Path, Line: r.Line, Column: r.Column, Message: r.Message})
 	}
 	if opts.OmitFixes {
 		return out

@@ -55,6 +55,26 @@ func TestDevResult(t *testing.T) {
 	}
 }
 
+// A diagnostic's related places go out as related (path, line, column,
+// message; a file outside the root by its absolute path), and an answer
+// that reached its server's limit as truncated and server_limit.
+func TestDevResultRelatedAndTruncated(t *testing.T) {
+	r := &engine.Result{
+		Diagnostics: []engine.Diagnostic{{
+			Path: "b.go", Line: 3, Column: 6, EndLine: 3, EndColumn: 7, Severity: engine.SeverityError, Source: "gopls", Message: "F redeclared in this block",
+			Related: []engine.Related{{Path: "a.go", Line: 3, Column: 6, Message: "other declaration of F"}, {Path: "/usr/lib/go/src/x.go", Line: 9, Column: 2}},
+		}},
+		Answers: []engine.Answer{{Step: 1, Name: engine.StepSymbols, ServerLimit: 100}},
+	}
+	got := encode(t, wire.NewDevResult(r, nil, wire.Options{OmitFixes: true}))
+	const want = `{"ok":false,"reads":{},"changes":[],"written":[],"diagnostics":[{"path":"b.go","line":3,"column":6,"end_line":3,"end_column":7,"severity":"error","source":"gopls","message":"F redeclared in this block",` +
+		`"related":[{"path":"a.go","line":3,"column":6,"message":"other declaration of F"},{"path":"/usr/lib/go/src/x.go","line":9,"column":2,"message":""}]}],` +
+		`"answers":[{"step":1,"name":"symbols","truncated":true,"server_limit":100}],"unwritten":[]}`
+	if got != want {
+		t.Errorf("\n got %s\nwant %s", got, want)
+	}
+}
+
 func TestProbe(t *testing.T) {
 	rep := &capabilities.Report{
 		Drivers:   []capabilities.DriverReport{{Name: "x", Type: "external", Kinds: []engine.Kind{engine.Lint}, Probe: capabilities.Probe{State: "missing", Reason: "install it"}}},

@@ -182,3 +182,17 @@ func Limits(root string, opts Options) (configs.Limits, error) {
 	}
 	return p.Untrusted.Limits, nil
 }
+
+// MCP is the [mcp] table that applies to root: the project file's keys
+// when the root is trusted, as Limits; otherwise the defaults' and the
+// user's own configuration's.
+func MCP(root string, opts Options) (configs.MCP, error) {
+	p, err := configs.LoadProject(root)
+	if err != nil {
+		return configs.MCP{}, err
+	}
+	if check(opts.Trust, root, p.Hash).Trusted {
+		return p.Config.MCP, nil
+	}
+	return p.Untrusted.MCP, nil
+}

@@ -277,7 +277,7 @@ func (d *Driver) diagnostics(fs []finding, s *site, all map[string]*text.Doc, wa
 // outsideError stands for the errors a tool reported in files outside the
 // root (a go.mod replace or go.work directory, say): they are not shown,
 // and the answer is not clean.
-const outsideError = "the tool reported errors in files outside the root (reached through a go.mod replace or go.work directory, or a path the tool was given), which are not shown; the code here may depend on them: fix them there, or run from a root that holds them"
+const outsideError = "the tool reported errors in files outside the root (reached through a go.mod replace or go.work directory, a C file that a cgo preamble includes, or a path the tool was given), which are not shown; the code here may depend on them: fix them there, or run from a root that holds them"
 
 // chars converts a 1-based column in unit on a 1-based line to a 1-based
 // column in characters (1 when the tool gave none).

@@ -136,7 +136,7 @@ func (d *Driver) smoke(ctx context.Context) string {
 	if file == "" {
 		file = "smoke.txt"
 	}
-	root, err := tempDir("devbroker-smoke-")
+	root, err := tempDir("smoke")
 	if err != nil {
 		return err.Error()
 	}

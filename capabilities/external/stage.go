@@ -15,6 +15,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/lsp/privtemp"
 )
 
 // view is the tree a command runs in, and how to undo it.
@@ -85,7 +86,7 @@ func (d *Driver) trees() *capabilities.Trees {
 // its target (a symlinked directory cannot be: go ./... patterns do not
 // enter it, and only an import of it would).
 func overlay(root string, all map[string]*text.Doc, changed, deleted []string) (*view, error) {
-	dir, err := tempDir("devbroker-overlay-")
+	dir, err := tempDir("overlay")
 	if err != nil {
 		return nil, err
 	}
@@ -126,10 +127,11 @@ func overlay(root string, all map[string]*text.Doc, changed, deleted []string) (
 	return v, nil
 }
 
-// tempDir makes a temporary directory and returns its real path (so that
-// paths a command prints through symlinks still match).
-func tempDir(prefix string) (string, error) {
-	dir, err := os.MkdirTemp("", prefix+"*")
+// tempDir makes a private temporary directory for what (privtemp.Dir) and
+// returns its real path (so that paths a command prints through symlinks
+// still match).
+func tempDir(what string) (string, error) {
+	dir, err := privtemp.Dir(what)
 	if err != nil {
 		return "", fmt.Errorf("making a temporary directory: %w", err)
 	}

@@ -6,7 +6,8 @@ package lspdriver
 // does not assemble, started afresh or told. So a Go check of a root
 // whose packages (or the packages of its replace and use directories)
 // hold such sources also runs `go build` on those packages, once per
-// state of their files (lsp.Server.Blind's generation), and reports its
+// state of their files and of the headers and module files their build may
+// read elsewhere (lsp.Server.Blind's generation), and reports its
 // errors in those sources. The build reads the disk: errors in Go files
 // are left to gopls, which has the workspace's content. A failure it
 // cannot place in such a source under the root (a directory outside the
@@ -14,6 +15,7 @@ package lspdriver
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -107,7 +109,7 @@ func (d *Driver) blindBuild(ctx context.Context, srv *lsp.Server, v *view) ([]en
 			}
 			why := ""
 			if v.rel(mod) != "" || mod == v.root {
-				why = ": " + firstLines(out, 3)
+				why = ": " + shownLines(out, mod, v, 3)
 			}
 			problems = append(problems, "go build of "+strings.Join(groups[mod], " ")+" in "+where+" fails"+why+"; gopls does not compile their assembly, C++ or other non-Go sources: run go build there to see why")
 		}
@@ -132,11 +134,44 @@ func moduleDir(dir string) string {
 	}
 }
 
-// firstLines is s's first n lines, joined by "; ".
-func firstLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	if len(lines) > n {
-		lines = lines[:n]
+// shownLines is up to n lines of the go command's output out (run in
+// mod) that carry no text read outside the root, joined by "; ": its
+// package headers ("# example.com/m/p"), its own lines about those
+// packages ("example.com/m/p: ..."), and the lines it places in a file
+// under the root. Any other line may quote a file outside the root (an
+// assembler or a C compiler quotes what an #include brought in) and is
+// only counted.
+func shownLines(out, mod string, v *view, n int) string {
+	var shown []string
+	var pkgs []string
+	left := 0
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		line = strings.TrimSpace(line)
+		ok := false
+		if pkg, isHeader := strings.CutPrefix(line, "# "); isHeader && !strings.ContainsAny(pkg, " \t") {
+			pkgs = append(pkgs, pkg)
+			ok = true
+		} else if m := blindLine.FindStringSubmatch(line); m != nil {
+			file := m[1]
+			if !filepath.IsAbs(file) {
+				file = filepath.Join(mod, file)
+			}
+			ok = v.shown(file) != ""
+		} else {
+			for _, pkg := range pkgs {
+				ok = ok || strings.HasPrefix(line, pkg+": ")
+			}
+		}
+		switch {
+		case line == "":
+		case !ok:
+			left++
+		case len(shown) < n:
+			shown = append(shown, line)
+		}
 	}
-	return strings.Join(lines, "; ")
+	if left > 0 {
+		shown = append(shown, fmt.Sprintf("%d more lines not shown (they name no file under the root, and may quote one outside it)", left))
+	}
+	return strings.Join(shown, "; ")
 }

@@ -6,6 +6,7 @@ package lspdriver
 // disk for files it read itself), converted by text.Mapper.
 
 import (
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -93,7 +94,7 @@ func (d *Driver) diagnostics(rep *lsp.Report, v *view, ms *mappers, keep func(ls
 			if keep != nil && !keep(ld) || !closed(abs, ld) {
 				continue
 			}
-			out = append(out, d.diagnostic(p, m, ld))
+			out = append(out, d.diagnostic(v, ms, p, m, ld))
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -105,7 +106,7 @@ func (d *Driver) diagnostics(rep *lsp.Report, v *view, ms *mappers, keep func(ls
 	return out
 }
 
-func (d *Driver) diagnostic(p string, m *text.Mapper, ld lsp.Diagnostic) engine.Diagnostic {
+func (d *Driver) diagnostic(v *view, ms *mappers, p string, m *text.Mapper, ld lsp.Diagnostic) engine.Diagnostic {
 	l, c := point(m, ld.Range.Start)
 	el, ec := point(m, ld.Range.End)
 	if el < l || (el == l && ec < c) {
@@ -117,10 +118,67 @@ func (d *Driver) diagnostic(p string, m *text.Mapper, ld lsp.Diagnostic) engine.
 	if code == "" && !compilerSource(ld.Source) {
 		code = ld.Source
 	}
+	rel := related(v, ms, ld.Related)
 	return engine.Diagnostic{
 		Path: p, Line: l, Column: c, EndLine: el, EndColumn: ec,
-		Severity: severity(ld.Severity), Source: d.name, Code: code, Message: ld.Message,
+		Severity: severity(ld.Severity), Source: d.name, Code: code, Message: includedOutside(ld, rel),
+		Related: rel,
 	}
+}
+
+// includedPrefix starts clangd's report, on an #include line, of an error
+// in the file it includes; the error's own place is the related
+// information ("Error occurred here").
+const includedPrefix = "In included file: "
+
+// includedOutside is the diagnostic's message, except that clangd's
+// report of an error in an included file that is not the root's to show
+// (its related place outside the root or left out) keeps only what it is:
+// the error's text is the included file's (‘SECRET’ is an unknown type
+// name), which no answer may carry.
+func includedOutside(ld lsp.Diagnostic, rel []engine.Related) string {
+	if !strings.HasPrefix(ld.Message, includedPrefix) {
+		return ld.Message
+	}
+	inside := len(rel) > 0 && len(rel) == len(ld.Related)
+	for _, r := range rel {
+		if filepath.IsAbs(r.Path) {
+			inside = false
+		}
+	}
+	if inside {
+		return ld.Message
+	}
+	return includedPrefix + capabilities.Withheld
+}
+
+// related converts a diagnostic's related places as locations are
+// converted (see nav.go's file comment): a file under the root by its
+// workspace path and character column, a file outside it by its absolute
+// path and the server's own column; a place in a file under the root that
+// is not the root's to show (reached through a symlink that leaves the
+// root, or deleted in the workspace) is left out, and so is one that is
+// not a file.
+func related(v *view, ms *mappers, rs lsp.Related) []engine.Related {
+	var out []engine.Related
+	for _, r := range rs {
+		abs := lsp.Path(r.Location.URI)
+		if abs == "" {
+			continue
+		}
+		p, ok := place(v, abs)
+		if !ok {
+			continue
+		}
+		er := engine.Related{Path: p, Message: r.Message}
+		if p == abs {
+			er.Line, er.Column = r.Location.Range.Start.Line+1, r.Location.Range.Start.Character+1
+		} else {
+			er.Line, er.Column = point(ms.get(p), r.Location.Range.Start)
+		}
+		out = append(out, er)
+	}
+	return out
 }
 
 // applyEdits applies LSP text edits to content (UTF-16 positions in it),

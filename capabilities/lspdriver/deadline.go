@@ -3,6 +3,11 @@ package lspdriver
 // This file defines how long one request waits for a language server, and
 // how the server's own progress reaches the request's listener.
 //
+// The driver's timeout runs from the request's start (capabilities.Began:
+// for a session's call, from when the call began to wait for the driver's
+// probe and its server's start, which it waits for outside the session,
+// see capabilities.Set.Ready), so that a server that never answers
+// initialize holds a request for the timeout, not for the probe's bound.
 // A server that is loading its workspace (gopls on a large module: its
 // "Setting up workspace" progress is open) is not stuck: the driver's
 // timeout does not run out while a load is in flight; it runs from the
@@ -46,9 +51,22 @@ func (e *timedOut) Is(target error) bool { return target == context.DeadlineExce
 // deadline returns ctx bounded for one request on srv (see the file's
 // comment). Its cause, once it ends on time, is a *timedOut.
 func (d *Driver) deadline(ctx context.Context, srv *lsp.Server) (context.Context, context.CancelFunc) {
+	began := capabilities.Began(ctx)
+	from := began
+	if end := srv.LoadEnded(); end.After(from) {
+		from = end // a load ended since the request began
+	}
 	ceiling := time.Duration(LoadCeiling) * d.timeout
-	ctx, cancelCeiling := context.WithTimeoutCause(ctx, ceiling, &timedOut{ceiling, fmt.Sprintf("%d times the driver's timeout, the most a request waits for a workspace load", LoadCeiling)})
+	ctx, cancelCeiling := context.WithDeadlineCause(ctx, began.Add(ceiling), &timedOut{ceiling, fmt.Sprintf("%d times the driver's timeout, the most a request waits for a workspace load", LoadCeiling)})
 	ctx, cancel := context.WithCancelCause(ctx)
+	left := time.Until(from.Add(d.timeout))
+	if busy, _ := srv.Busy(); left <= 0 && !busy {
+		// The wait for the probe and the start took the whole timeout:
+		// the request asks the server nothing.
+		cancel(&timedOut{d.timeout, "the driver's timeout"})
+		cancelCeiling()
+		return ctx, func() {}
+	}
 	changed := make(chan struct{}, 1)
 	unsubscribe := srv.Subscribe(func(lsp.Progress) {
 		select {
@@ -57,7 +75,7 @@ func (d *Driver) deadline(ctx context.Context, srv *lsp.Server) (context.Context
 		}
 	})
 	go func() {
-		timer := time.NewTimer(d.timeout)
+		timer := time.NewTimer(max(left, 0))
 		defer timer.Stop()
 		wasBusy, _ := srv.Busy()
 		for {

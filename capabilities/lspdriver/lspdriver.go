@@ -240,8 +240,11 @@ func (d *Driver) config(bin, root string) lsp.Config {
 		Env:         d.cfg.Env,
 		Settings:    d.cfg.Settings,
 		IdleTimeout: d.idle,
-		Log:         d.log,
-		NoWatch:     noWatch,
+		// A start outlives the request that began it (lsp.ErrStarting),
+		// up to this bound: never less than a request may wait.
+		StartTimeout: max(lsp.DefaultStartTimeout, d.timeout),
+		Log:          d.log,
+		NoWatch:      noWatch,
 	}
 	// What the answers depend on outside the root, by language; gopls is
 	// also told how to reload (see lsp.GoplsInputs).

@@ -26,6 +26,8 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
@@ -208,6 +210,9 @@ func (d *Driver) symbols(ctx context.Context, srv *lsp.Server, v *view, ms *mapp
 		return refusal(nil, err)
 	}
 	res := &capabilities.Result{Status: engine.StatusOK}
+	if n := d.symbolLimit(); q.Path == "" && n > 0 && len(syms) >= n {
+		res.ServerLimit = n
+	}
 	dropped := 0
 	var walk func(prefix string, syms []lsp.Symbol)
 	walk = func(prefix string, syms []lsp.Symbol) {
@@ -240,6 +245,54 @@ func (d *Driver) symbols(ctx context.Context, srv *lsp.Server, v *view, ms *mapp
 	}
 	res.Message = droppedNote(dropped, "symbol")
 	return res
+}
+
+// symbolLimit is the most symbols the server lists for a workspace
+// symbol search, 0 when it lists every match: a list that long may have
+// been cut, and nothing in LSP says whether it was. gopls stops at 100
+// (its maxSymbols, not a setting); clangd at its --limit-results (100
+// unless the command says otherwise; 0 is no limit); rust-analyzer at its
+// workspace.symbol.search.limit setting (128 unless set). pyright and
+// typescript-language-server list every match.
+func (d *Driver) symbolLimit() int {
+	if len(d.cfg.Command) == 0 {
+		return 0
+	}
+	switch strings.TrimSuffix(filepath.Base(d.cfg.Command[0]), ".exe") {
+	case "gopls":
+		return 100
+	case "clangd":
+		n := 100
+		args := d.cfg.Command[1:]
+		for i, a := range args {
+			a = strings.TrimLeft(a, "-")
+			v, ok := strings.CutPrefix(a, "limit-results=")
+			if !ok && a == "limit-results" && i+1 < len(args) {
+				v, ok = args[i+1], true
+			}
+			if l, err := strconv.Atoi(v); ok && err == nil && l >= 0 {
+				n = l
+			}
+		}
+		return n
+	case "rust-analyzer":
+		n := 128
+		var v any = map[string]any(d.cfg.Settings)
+		for _, k := range []string{"workspace", "symbol", "search", "limit"} {
+			m, _ := v.(map[string]any)
+			v = m[k]
+		}
+		switch l := v.(type) {
+		case int64:
+			n = int(l)
+		case int:
+			n = l
+		case float64:
+			n = int(l)
+		}
+		return max(n, 0)
+	}
+	return 0
 }
 
 // languageExts are the extensions of the files a language's server reads,

@@ -14,6 +14,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/lsp"
+	"github.com/devbroker/devbroker/lsp/privtemp"
 )
 
 // goSmoke is the smoke test for Go servers without a configured one.
@@ -157,7 +158,7 @@ func (d *Driver) smoke(ctx context.Context, bin string) (string, []engine.Kind) 
 
 // smokeRoot makes the smoke test's temporary root, symlinks resolved.
 func smokeRoot() (string, error) {
-	root, err := os.MkdirTemp("", "devbroker-lsp-smoke-")
+	root, err := privtemp.Dir("lsp-smoke")
 	if err != nil {
 		return "", err
 	}

@@ -17,7 +17,8 @@ var errProbeFailed = errors.New("the probe found the server not working: it is n
 
 // Start starts the server the requests on the driver's root will use (the
 // set's shared one: never a second process for the root), and returns
-// once it is initialized; its workspace load goes on. The root is spelled
+// once it is initialized (at once when it runs), or when ctx ends, the
+// start going on (lsp.ErrStarting); its workspace load goes on. The root is spelled
 // as requests spell it (absolute, symlinks resolved), so that they find
 // this server. A crash of the early server is a crash like any other: the
 // next request starts it again.

@@ -93,7 +93,7 @@ func (c *converter) diagnostic(f finding, files map[string]bool) (engine.Diagnos
 
 // outsideFailure replaces a load failure in a file outside the root,
 // which is not shown.
-const outsideFailure = "a package this code depends on does not compile, in a file outside the root (reached through a go.mod replace or go.work directory, or elsewhere in the module that holds the root); that file is not shown: fix it there, or lint from a root that holds it"
+const outsideFailure = "this code or a package it depends on does not compile, in a file outside the root (reached through a go.mod replace or go.work directory, elsewhere in the module that holds the root, or a C file that a cgo preamble includes); that file is not shown: fix it there, or lint from a root that holds it"
 
 // path converts a stage file name (absolute, or relative to the staged
 // tree) to a workspace path, and reports whether the file is in the

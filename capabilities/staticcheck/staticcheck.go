@@ -39,6 +39,7 @@ import (
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/lsp/privtemp"
 )
 
 // Type is the "staticcheck" driver type.
@@ -124,7 +125,7 @@ func (d *Driver) Probe(ctx context.Context) capabilities.Probe {
 		return done(capabilities.Missing, "the go command is not on PATH: staticcheck loads packages with go list; install Go (https://go.dev/dl/)")
 	}
 	p.Path = "linked in (go: " + goBin + ")"
-	dir, err := os.MkdirTemp("", "devbroker-staticcheck-probe-")
+	dir, err := privtemp.Dir("staticcheck-probe")
 	if err != nil {
 		return done(capabilities.Failed, "smoke test: "+err.Error())
 	}

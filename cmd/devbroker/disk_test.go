@@ -55,7 +55,7 @@ func editOp(path, find, replace string) map[string]any {
 // next read_lines (step tool or dev_plan) shows the new text.
 func TestSessionReadsOutsideChanges(t *testing.T) {
 	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\ntwo\n"})
-	cs := connectStdio(t, root)
+	cs := connectStdio(t, root, "--tools", "full") // read_lines as a tool of its own
 	if got := readLines(t, cs, "a.txt").Reads["a.txt"]; got != "one\ntwo" {
 		t.Fatalf("first read = %q", got)
 	}
@@ -138,7 +138,7 @@ func TestSessionEvictsToMakeRoom(t *testing.T) {
 	if err != nil {
 		t.Fatalf("devbroker-limited is not on PATH (testscript.Main installs it): %v", err)
 	}
-	cmd := exec.Command(bin, "serve", "--mcp", "--root", root)
+	cmd := exec.Command(bin, "serve", "--mcp", "--root", root, "--tools", "full") // read_lines and write as tools of their own
 	cmd.Env = append(os.Environ(), "DEVBROKER_MAX_FILES=2")
 	logs := &syncBuffer{}
 	cmd.Stderr = logs

@@ -20,6 +20,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	brokermcp "github.com/devbroker/devbroker/broker/mcp"
 	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/lsp"
 )
@@ -36,14 +37,15 @@ var languageTools = []string{"definition", "references", "hover", "symbols", "re
 // starts only.
 const firstStarts = 5
 
-// firstList starts `devbroker serve --mcp` on root with env added, lists
-// the tools once, right after initialize, and stops the server. It
-// returns the names and how long the start took to that answer.
-func firstList(t *testing.T, root string, env []string) ([]string, time.Duration) {
+// firstList starts `devbroker serve --mcp --tools p` on root with env
+// added, lists the tools once, right after initialize, and stops the
+// server. It returns the names and how long the start took to that
+// answer.
+func firstList(t *testing.T, p brokermcp.Profile, root string, env []string) ([]string, time.Duration) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.Command(devbrokerBin(t), "serve", "--mcp", "--root", root)
+	cmd := exec.Command(devbrokerBin(t), "serve", "--mcp", "--root", root, "--tools", string(p))
 	cmd.Env = append(os.Environ(), env...)
 	logs := &syncBuffer{}
 	cmd.Stderr = logs
@@ -78,10 +80,12 @@ func missing(tools, want []string) []string {
 }
 
 // With gopls installed, the first tools/list of every start names format,
-// lint, check and the six language tools of a Go root, whether the probe
+// lint, check and the six language tools of a Go root (those of them the
+// tool profile offers: every tool the profile has), whether the probe
 // cache is empty (a first start: each start gets its own empty
 // XDG_CACHE_HOME) or holds every Go driver (written by devbroker probe);
-// and those are exactly what the probe finds working.
+// and those are exactly what the probe finds working. The full profile,
+// which has them all, starts firstStarts times; the others twice.
 func TestFirstListNamesEveryTool(t *testing.T) {
 	if _, err := exec.LookPath("gopls"); err != nil {
 		t.Skip("gopls is not on PATH (make tools)")
@@ -106,20 +110,26 @@ func TestFirstListNamesEveryTool(t *testing.T) {
 	if m := missing(rep.Steps, goRootTools); len(m) > 0 {
 		t.Fatalf("devbroker probe finds no working driver for %v on this machine: %v", m, rep.Steps)
 	}
-	for _, cache := range []string{"cold", "warm"} {
-		t.Run(cache, func(t *testing.T) {
-			for i := range firstStarts {
-				home := warm
-				if cache == "cold" {
-					home = t.TempDir()
+	for _, p := range brokermcp.Profiles() {
+		starts := 2
+		if p == brokermcp.ProfileFull {
+			starts = firstStarts
+		}
+		for _, cache := range []string{"cold", "warm"} {
+			t.Run(string(p)+"/"+cache, func(t *testing.T) {
+				for i := range starts {
+					home := warm
+					if cache == "cold" {
+						home = t.TempDir()
+					}
+					tools, took := firstList(t, p, root, []string{"XDG_CACHE_HOME=" + home})
+					t.Logf("start %d: first tools/list after %v: %v", i+1, took, tools)
+					if m := missing(tools, p.Tools()); len(m) > 0 {
+						t.Errorf("start %d, %s probe cache: the first tools/list lacks %v: %v", i+1, cache, m, tools)
+					}
 				}
-				tools, took := firstList(t, root, []string{"XDG_CACHE_HOME=" + home})
-				t.Logf("start %d: first tools/list after %v: %v", i+1, took, tools)
-				if m := missing(tools, goRootTools); len(m) > 0 {
-					t.Errorf("start %d, %s probe cache: the first tools/list lacks %v: %v", i+1, cache, m, tools)
-				}
-			}
-		})
+			})
+		}
 	}
 }
 
@@ -154,7 +164,7 @@ func TestFirstListWithoutGopls(t *testing.T) {
 	})
 	env := withoutGopls(t)
 	for i := range firstStarts {
-		tools, took := firstList(t, root, env)
+		tools, took := firstList(t, brokermcp.ProfileFull, root, env)
 		t.Logf("start %d: first tools/list after %v: %v", i+1, took, tools)
 		if m := missing(tools, []string{"format", "lint", "check"}); len(m) > 0 {
 			t.Errorf("start %d: the first tools/list lacks %v: %v", i+1, m, tools)
@@ -168,7 +178,7 @@ func TestFirstListWithoutGopls(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	w, err := connectWatching(ctx, t, root, env)
+	w, err := connectWatching(ctx, t, root, env, "--tools", "full") // the language tools as tools of their own
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

@@ -184,7 +184,7 @@ func freshConnect(t *testing.T, root string) *sdk.ClientSession {
 	goenv, _ := goCommand(t, root, "env", "GOENV")
 	ctx, cancel := context.WithTimeout(context.Background(), freshTimeout)
 	defer cancel()
-	w, err := connectWatching(ctx, t, root, []string{"XDG_CONFIG_HOME=" + cfg, "GOENV=" + goenv})
+	w, err := connectWatching(ctx, t, root, []string{"XDG_CONFIG_HOME=" + cfg, "GOENV=" + goenv}, "--tools", "full") // lint and check as tools of their own
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

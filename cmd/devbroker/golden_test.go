@@ -180,7 +180,7 @@ func cliOutput(t *testing.T, code int, args ...string) string {
 // mcpAnswers calls the probe, dev_plan, edit_file and read_file tools;
 // each answer is the tool result's structured content.
 func mcpAnswers(t *testing.T, root string) surfaceAnswers {
-	cs := connectStdio(t, root, "--trust")
+	cs := connectStdio(t, root, "--trust", "--tools", "full") // read_file and write_file as tools
 	var out surfaceAnswers
 	out.Probe = callTool(t, cs, "probe", map[string]any{}).StructuredContent
 	for _, p := range goldenPlans {

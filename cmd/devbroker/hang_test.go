@@ -124,7 +124,7 @@ func waitExit(t *testing.T, cmd *exec.Cmd) {
 
 func TestServeStdioSIGTERMAnswersInFlight(t *testing.T) {
 	root := testtree.New(t, map[string]string{"a.txt": "one\n"})
-	cmd, stdin, stdout, lines, _ := startHang(t, "serve", "--mcp", "--root", root, "--grace", "1s")
+	cmd, stdin, stdout, lines, _ := startHang(t, "serve", "--mcp", "--root", root, "--tools", "full", "--grace", "1s") // lint as a tool of its own
 	answers := make(chan map[string]any, 10)
 	go func() {
 		dec := json.NewDecoder(stdout)

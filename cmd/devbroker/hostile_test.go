@@ -30,7 +30,7 @@ func TestServeReadOnlyAndText(t *testing.T) {
 	if err := os.Chmod(filepath.Join(root, "ro.txt"), 0o444); err != nil {
 		t.Fatal(err)
 	}
-	cs := connectStdio(t, root)
+	cs := connectStdio(t, root, "--tools", "full") // write and apply_patch as tools of their own
 	res := callTool(t, cs, "dev_plan", map[string]any{"paths": []string{"ro.txt"}, "ops": []any{
 		map[string]any{"step": "edit", "args": map[string]any{"path": "ro.txt", "edits": []any{map[string]any{"find": "old", "replace": "new"}}}},
 	}})

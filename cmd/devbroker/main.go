@@ -11,6 +11,7 @@ import (
 
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/lsp/privtemp"
 )
 
 // Exit codes shared by the commands.
@@ -58,7 +59,7 @@ var commands = []struct {
 	{"search", `devbroker search [--root DIR] [--trust] [--json] [--regex] PATTERN [PATH|GLOB ...]
                                            find PATTERN (literal, or RE2 with --regex) in the root's
                                            files, .gitignore respected; prints path:line:col: text lines`, cmdSearch},
-	{"serve", `devbroker serve --mcp [--root DIR] [--trust] [--http ADDR [--token-file FILE]]
+	{"serve", `devbroker serve --mcp [--root DIR] [--trust] [--tools default|lean|full] [--http ADDR [--token-file FILE]]
                                            serve the MCP tools to agents over stdio, or streamable HTTP
                                            (a non-loopback ADDR needs DEVBROKER_TOKEN or --token-file)
   devbroker serve --stdio [--root DIR] [--trust]
@@ -119,6 +120,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if name == "help" {
 		fmt.Fprint(stdout, usage())
 		return exitOK
+	}
+	if name != "version" {
+		// The private temporary directories that devbroker processes
+		// killed before they could remove them left behind.
+		_, _ = privtemp.Sweep()
 	}
 	for _, c := range commands {
 		if c.name == name {

@@ -16,6 +16,7 @@ import (
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/workspace"
+	"github.com/devbroker/devbroker/lsp/lsptest"
 )
 
 // layered runs the tests (not the commands testscript runs as the
@@ -53,6 +54,13 @@ func TestMain(m *testing.M) {
 		// devbroker-hang is devbroker whose only driver is a linter that
 		// hangs until its call is cancelled (see hang_test.go).
 		"devbroker-hang": hangMain,
+		// fake-lsp is a fake language server (lsp/lsptest): the fault
+		// $DEVBROKER_FAKE_LSP names (see hung_test.go).
+		"fake-lsp": func() {
+			lsptest.Main()
+			fmt.Fprintln(os.Stderr, "fake-lsp: set "+lsptest.EnvVar)
+			os.Exit(2)
+		},
 		// devbroker-limited is devbroker whose sessions hold at most
 		// DEVBROKER_MAX_FILES files.
 		"devbroker-limited": func() {

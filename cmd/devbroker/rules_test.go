@@ -264,10 +264,12 @@ var diskDoors = map[string]string{
 	"engine/testtree/testtree.go":      "tests' file trees (imported by tests only)",
 	"configs/configtest/configtest.go": "tests' user configuration layer, outside every root (imported by tests only)",
 
-	"lsp/watch.go":    "the watcher: lists the root's directories, keeps its barrier files in a private directory",
-	"lsp/verify.go":   "the check of a server's inputs: lists directories and hashes a file whose stamp is racy, only to tell whether it changed (nothing read reaches an answer)",
-	"lsp/goinputs.go": "the go command's inputs: reads the go.mod and go.work files in effect for the directories they name (nothing of them reaches an answer)",
-	"lsp/disk.go":     "whether a changed file is under a package that embeds files: the //go:embed lines of its Go files decide a gopls reload (nothing read reaches an answer)",
+	"lsp/watch.go":             "the watcher: lists the root's directories, keeps its barrier files in a private directory",
+	"lsp/privtemp/privtemp.go": "makes the process's private directories in the temp directory, and removes those of processes that are gone",
+	"lsp/lsptest/fake.go":      "a fake language server for tests: writes its process id to the file a test names",
+	"lsp/verify.go":            "the check of a server's inputs: lists directories and hashes a file whose stamp is racy, only to tell whether it changed (nothing read reaches an answer)",
+	"lsp/goinputs.go":          "the go command's inputs: reads the go.mod and go.work files in effect for the directories they name (nothing of them reaches an answer)",
+	"lsp/disk.go":              "whether a changed file is under a package that embeds files: the //go:embed lines of its Go files decide a gopls reload (nothing read reaches an answer)",
 }
 
 // TestOneDoorToTheDisk: every read and write of the disk's content goes

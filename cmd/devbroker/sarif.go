@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -55,16 +56,21 @@ type (
 		ID string `json:"id"`
 	}
 	sarifResult struct {
-		RuleID    string          `json:"ruleId"`
-		Level     string          `json:"level"`
-		Message   sarifMessage    `json:"message"`
-		Locations []sarifLocation `json:"locations,omitempty"`
+		RuleID           string          `json:"ruleId"`
+		Level            string          `json:"level"`
+		Message          sarifMessage    `json:"message"`
+		Locations        []sarifLocation `json:"locations,omitempty"`
+		RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
 	}
 	sarifMessage struct {
 		Text string `json:"text"`
 	}
 	sarifLocation struct {
+		// ID numbers a related location within its result.
+		ID               int           `json:"id,omitempty"`
 		PhysicalLocation sarifPhysical `json:"physicalLocation"`
+		// Message says what a related location is.
+		Message *sarifMessage `json:"message,omitempty"`
 	}
 	sarifPhysical struct {
 		ArtifactLocation sarifURI     `json:"artifactLocation"`
@@ -230,6 +236,9 @@ func writeSARIF(w io.Writer, res *engine.Result, tools map[string]sarifToolInfo)
 				}
 				r.Locations = []sarifLocation{{PhysicalLocation: loc}}
 			}
+			for i, rel := range d.Related {
+				r.RelatedLocations = append(r.RelatedLocations, sarifRelated(i+1, rel))
+			}
 			run.Results = append(run.Results, r)
 		}
 		log.Runs = append(log.Runs, run)
@@ -238,6 +247,19 @@ func writeSARIF(w io.Writer, res *engine.Result, tools map[string]sarifToolInfo)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(log)
+}
+
+// sarifRelated is a diagnostic's related place: a workspace path relative
+// to %SRCROOT%, or a file outside the root by its absolute file URI.
+func sarifRelated(id int, r engine.Related) sarifLocation {
+	loc := sarifPhysical{ArtifactLocation: sarifURI{URI: relativeURI(r.Path), URIBaseID: "%SRCROOT%"}}
+	if filepath.IsAbs(r.Path) {
+		loc.ArtifactLocation = sarifURI{URI: (&url.URL{Scheme: "file", Path: filepath.ToSlash(r.Path)}).String()}
+	}
+	if r.Line > 0 {
+		loc.Region = &sarifRegion{StartLine: r.Line, StartColumn: r.Column}
+	}
+	return sarifLocation{ID: id, PhysicalLocation: loc, Message: &sarifMessage{Text: r.Message}}
 }
 
 // ownInvocation is devbroker's own invocation: its notes as

@@ -23,11 +23,16 @@ import (
 	"github.com/devbroker/devbroker/capabilities/drivers"
 )
 
-const serveUsage = `usage: devbroker serve --mcp [--root DIR] [--http ADDR [--token-file FILE] [--allow-origin ORIGIN]... [--max-sessions N]] [--idle DURATION] [--grace DURATION] [--log-level LEVEL]
+const serveUsage = `usage: devbroker serve --mcp [--root DIR] [--tools default|lean|full] [--http ADDR [--token-file FILE] [--allow-origin ORIGIN]... [--max-sessions N]] [--idle DURATION] [--grace DURATION] [--log-level LEVEL]
        devbroker serve --stdio [--root DIR] [--grace DURATION] [--log-level LEVEL]
 
 --mcp serves the MCP tools to agents over stdio (the default) or streamable
-HTTP (--http). --stdio serves the editor JSON-RPC protocol (LSP framing) on
+HTTP (--http), for the root DIR (default: the current directory, where the
+client starts the server). --tools chooses the tools: default (dev_plan,
+which runs every step, with edit_file, check, search, discard and probe),
+lean (for clients with their own file tools: dev_plan, check, the language
+server's tools, discard and probe) or full (one tool per step); without
+it, the configuration's [mcp] tools, else default. --stdio serves the editor JSON-RPC protocol (LSP framing) on
 stdin/stdout to one editor plugin: see docs/editor-protocol.md.
 HTTP binds loopback addresses freely; any other address needs a bearer
 token, which is then checked on every request (the scheme in any case).
@@ -61,6 +66,7 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	grace := fl.Duration("grace", brokermcp.DefaultShutdownGrace, "on SIGTERM or SIGINT, how long calls in flight get to answer before they are cancelled")
 	idle := fl.Duration("idle", 30*time.Minute, "HTTP: end a session idle this long, discarding its unwritten changes (0: never)")
 	level := fl.String("log-level", "info", "log level: debug, info, warn or error")
+	toolSet := fl.String("tools", "", "the MCP tools offered: default (dev_plan, edit_file and the commonest steps), lean (for clients with their own file tools) or full (one tool per step); default: the configuration's [mcp] tools, else default")
 	trusted := trustFlag(fl)
 	if err := fl.Parse(args); err != nil {
 		return exitBadUsage
@@ -74,6 +80,10 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "devbroker serve: --http goes with --mcp; the editor protocol runs on stdin/stdout")
 		return exitBadUsage
 	}
+	if *useEditor && *toolSet != "" {
+		fmt.Fprintln(stderr, "devbroker serve: --tools goes with --mcp; the editor protocol has no tools")
+		return exitBadUsage
+	}
 	var lv slog.Level
 	var err error
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
@@ -84,6 +94,13 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if hf.token, err = resolveToken(*token, hf.tokenFile, *addr, stderr); err != nil {
 		fmt.Fprintf(stderr, "devbroker serve: %v\n", err)
 		return exitBadUsage
+	}
+	var profile brokermcp.Profile
+	if *useMCP {
+		if profile, err = toolProfile(*toolSet, *root, trusted(*root)); err != nil {
+			fmt.Fprintf(stderr, "devbroker serve: %v\n", err)
+			return exitBadUsage
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -106,7 +123,7 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	srv, err := brokermcp.New(ctx, mgr, *root, brokermcp.Options{Logger: log, ShutdownGrace: *grace})
+	srv, err := brokermcp.New(ctx, mgr, *root, brokermcp.Options{Logger: log, ShutdownGrace: *grace, Tools: profile})
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker serve: %v\n", err)
 		return exitBadUsage
@@ -126,6 +143,24 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	hf.idle = *idle
 	return serveHTTP(ctx, srv, *addr, hf, log, stderr)
+}
+
+// toolProfile is the MCP tool profile a server on root offers: the
+// --tools flag's, else the configuration's [mcp] tools (the project's
+// once the root is trusted), else the default.
+func toolProfile(flag, root string, opts drivers.Options) (brokermcp.Profile, error) {
+	if flag != "" {
+		p, err := brokermcp.ParseProfile(flag)
+		if err != nil {
+			return "", fmt.Errorf("--tools: %w", err)
+		}
+		return p, nil
+	}
+	cfg, err := drivers.MCP(root, opts)
+	if err != nil {
+		return "", err
+	}
+	return brokermcp.ParseProfile(cfg.Tools)
 }
 
 // loaderWith is the broker's loader: the root's configuration, built, its

@@ -249,7 +249,7 @@ func runBin(t *testing.T, args ...string) (string, error) {
 
 func TestServeHTTPSIGTERMAnswersInFlight(t *testing.T) {
 	root := testtree.New(t, map[string]string{"a.txt": "one\n"})
-	cmd, _, _, lines, _ := startHang(t, "serve", "--mcp", "--root", root, "--http", "127.0.0.1:0", "--grace", "1s")
+	cmd, _, _, lines, _ := startHang(t, "serve", "--mcp", "--root", root, "--tools", "full", "--http", "127.0.0.1:0", "--grace", "1s")
 	re := regexp.MustCompile(`url=(http://\S+)`)
 	var url string
 	for url == "" {

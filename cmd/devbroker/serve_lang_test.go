@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"slices"
 	"strings"
@@ -49,12 +50,13 @@ type langSymbol struct {
 
 // connectWithTools connects to a server on root and waits until it
 // advertises the tools named (the probe of the root's languages runs in
-// the background).
+// the background). The server offers the full profile: each step its
+// own tool.
 func connectWithTools(t *testing.T, root string, want ...string) *sdk.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	w, err := connectWatching(ctx, t, root, nil)
+	w, err := connectWatching(ctx, t, root, nil, "--tools", "full")
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
@@ -246,5 +248,63 @@ func TestServeSearchSeesUnwrittenChanges(t *testing.T) {
 	res = callTool(t, cs, "search", map[string]any{"pattern": "needle(", "regex": true})
 	if !res.IsError || !strings.Contains(resultText(res), "does not compile; give an RE2 regular expression") {
 		t.Errorf("a bad regex: %s", resultText(res))
+	}
+}
+
+// What gopls says beyond a finding's own place reaches the MCP client: a
+// name declared twice carries the other declaration's place (related, and
+// its indented line in the text), and a workspace symbol search that
+// reached gopls's limit of 100 says it may have been cut (truncated,
+// server_limit, and a line of text), which omitted cannot count.
+func TestServeRelatedAndServerLimit(t *testing.T) {
+	if _, err := exec.LookPath("gopls"); err != nil {
+		t.Skip("needs gopls (make tools installs it)")
+	}
+	var foo strings.Builder
+	foo.WriteString("package foo\n\n")
+	for i := range 150 {
+		fmt.Fprintf(&foo, "func Foo%d() {}\n", i)
+	}
+	root := testtree.New(t, map[string]string{
+		"go.mod": goModule, "d/a.go": "package d\n\nfunc F() {}\n", "d/b.go": "package d\n\nfunc F() {}\n", "foo/foo.go": foo.String(),
+	})
+	cs := connectWithTools(t, root, "check", "symbols")
+
+	res := callTool(t, cs, "check", map[string]any{"paths": []string{"d/*.go"}})
+	dr := decodeStructured[struct {
+		Diagnostics []struct {
+			Path    string `json:"path"`
+			Message string `json:"message"`
+			Related []struct {
+				Path    string `json:"path"`
+				Line    int    `json:"line"`
+				Column  int    `json:"column"`
+				Message string `json:"message"`
+			} `json:"related"`
+		} `json:"diagnostics"`
+	}](t, res)
+	found := false
+	for _, d := range dr.Diagnostics {
+		if d.Path == "d/b.go" && d.Message == "F redeclared in this block" && len(d.Related) == 1 {
+			r := d.Related[0]
+			found = r.Path == "d/a.go" && r.Line == 3 && r.Column == 6 && r.Message == "other declaration of F"
+		}
+	}
+	if !found || !strings.Contains(resultText(res), "d/b.go:3:6: error: F redeclared in this block (gopls DuplicateDecl)\n\td/a.go:3:6: other declaration of F") {
+		t.Errorf("check: no related place for the redeclared F:\n%s", resultText(res))
+	}
+
+	res = callTool(t, cs, "symbols", map[string]any{"query": "Foo"})
+	ans := decodeStructured[struct {
+		Answers []struct {
+			Symbols     []langSymbol `json:"symbols"`
+			Omitted     int          `json:"omitted"`
+			Truncated   bool         `json:"truncated"`
+			ServerLimit int          `json:"server_limit"`
+		} `json:"answers"`
+	}](t, res)
+	if len(ans.Answers) != 1 || len(ans.Answers[0].Symbols) != 100 || !ans.Answers[0].Truncated || ans.Answers[0].ServerLimit != 100 ||
+		!strings.Contains(resultText(res), "the language server stopped at 100; more may match: narrow the query") {
+		t.Errorf("symbols Foo: %+v\n%s", ans.Answers, resultText(res))
 	}
 }

@@ -165,7 +165,7 @@ func TestServeStdioEndToEnd(t *testing.T) {
 		"src/config.ts":   "const config = {\n  port: 3000,\n  host: \"localhost\",\n};\n",
 		"notes.txt":       "alpha\nbeta\ngamma\n",
 	})
-	cs := connectStdio(t, root, "--trust") // the project file applies only trusted
+	cs := connectStdio(t, root, "--trust", "--tools", "full") // the project file applies only trusted; one tool per step
 
 	// With no driver configured, format, lint and check are not advertised;
 	// search, which needs none, is.
@@ -287,7 +287,7 @@ const goMain = "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n"
 func TestServeAdvertisesWhatTheProbeFinds(t *testing.T) {
 	root := testtree.New(t, map[string]string{"go.mod": goModule, "main.go": goMain})
 	avail := probeAvailable(t, root)
-	cs := connectSettled(t, root)
+	cs := connectSettled(t, root, "--tools", "full") // format and lint are tools of their own
 	tools := listTools(t, cs)
 	for _, k := range []string{"format", "lint", "check"} {
 		if slices.Contains(tools, k) != avail[k] {
@@ -396,7 +396,7 @@ func connectHTTP(t *testing.T, url string, client *http.Client) *sdk.ClientSessi
 
 func TestServeHTTPTwoSessionsShareTheDrivers(t *testing.T) {
 	root := testtree.New(t, map[string]string{"go.mod": goModule, "main.go": goMain, "a.txt": "one\ntwo\n"})
-	url, cmd, logs := startHTTP(t, root)
+	url, cmd, logs := startHTTP(t, root, "--tools", "full") // read_lines and write as tools of their own
 	a := connectHTTP(t, url, nil)
 	b := connectHTTP(t, url, nil)
 
@@ -502,7 +502,7 @@ func TestServeHTTPToken(t *testing.T) {
 // untouched.
 func TestServeMalformedStdio(t *testing.T) {
 	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\ntwo\n"})
-	cmd := exec.Command(devbrokerBin(t), "serve", "--mcp", "--root", root)
+	cmd := exec.Command(devbrokerBin(t), "serve", "--mcp", "--root", root, "--tools", "full") // edit and write_file as tools
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	logs := &syncBuffer{}
@@ -623,7 +623,7 @@ func TestServeMalformedStdio(t *testing.T) {
 
 func TestServeMalformedHTTP(t *testing.T) {
 	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers, "a.txt": "one\n"})
-	url, _, _ := startHTTP(t, root)
+	url, _, _ := startHTTP(t, root, "--tools", "full") // read_lines as a tool
 	post := func(body io.Reader) int {
 		req, _ := http.NewRequest("POST", url, body)
 		req.Header.Set("Content-Type", "application/json")

@@ -20,6 +20,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	brokermcp "github.com/devbroker/devbroker/broker/mcp"
 	"github.com/devbroker/devbroker/engine/testtree"
 )
 
@@ -98,9 +99,13 @@ func connectSettled(t *testing.T, root string, extra ...string) *sdk.ClientSessi
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
+	p := brokermcp.ProfileDefault
+	if i := slices.Index(extra, "--tools"); i >= 0 && i+1 < len(extra) {
+		p = brokermcp.Profile(extra[i+1])
+	}
 	w.waitTools(ctx, t, func(tools []string) bool {
 		for _, k := range []string{"format", "lint", "check"} {
-			if slices.Contains(tools, k) != avail[k] {
+			if p.Offers(k) && slices.Contains(tools, k) != avail[k] {
 				return false
 			}
 		}

@@ -149,7 +149,7 @@ func TestServeUntrustedStartRunsNothing(t *testing.T) {
 // A session that writes a .devbroker.toml and then probes runs nothing.
 func TestSessionWrittenConfigRunsNothing(t *testing.T) {
 	parent, root := trustRoots(t, "")
-	cs := connectStdio(t, root)
+	cs := connectStdio(t, root, "--tools", "full") // writeConfig uses read_file and write_file
 	writeConfig(t, cs, root, markerTOML, false)
 	if trusted, text := probeProject(t, cs); trusted {
 		t.Fatalf("project: trusted: %s", text)
@@ -164,7 +164,7 @@ func TestSessionEditUntrustsTheRoot(t *testing.T) {
 	if out, err := exec.Command(devbrokerBin(t), "trust", root).CombinedOutput(); err != nil {
 		t.Fatalf("devbroker trust: %v\n%s", err, out)
 	}
-	cs := connectStdio(t, root)
+	cs := connectStdio(t, root, "--tools", "full") // writeConfig uses read_file and write_file
 	writeConfig(t, cs, root, markerTOML, true)
 	if trusted, text := probeProject(t, cs); trusted || !strings.Contains(text, "changed since you trusted it") {
 		t.Fatalf("project: %v: %s", trusted, text)
@@ -176,7 +176,7 @@ func TestSessionEditUntrustsTheRoot(t *testing.T) {
 // trusted, and the trust list is never written.
 func TestServeTrustFlagPinsTheStartupFile(t *testing.T) {
 	parent, root := trustRoots(t, benignTOML)
-	cs := connectStdio(t, root, "--trust")
+	cs := connectStdio(t, root, "--trust", "--tools", "full") // writeConfig uses read_file and write_file
 	writeConfig(t, cs, root, markerTOML, true)
 	if trusted, text := probeProject(t, cs); trusted || !strings.Contains(text, "changed since this devbroker started with --trust") {
 		t.Fatalf("project: %v: %s", trusted, text)

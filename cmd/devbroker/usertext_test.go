@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"testing"
 
+	brokermcp "github.com/devbroker/devbroker/broker/mcp"
 	"github.com/devbroker/devbroker/engine/testtree"
 )
 
@@ -35,26 +36,29 @@ func TestUserTextNamesNoTeamDocument(t *testing.T) {
 	}
 
 	// The server's instructions, and every tool's description and schemas,
-	// as a client lists them.
-	cs := connectStdio(t, testtree.New(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "a.go": "package m\n"}))
-	res, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Tools) < 5 {
-		t.Fatalf("only %d tools listed", len(res.Tools))
-	}
-	if init := cs.InitializeResult(); init != nil {
-		if m := teamOnly.FindStringIndex(init.Instructions); m != nil {
-			t.Errorf("the server's instructions name a team document: %q", excerpt([]byte(init.Instructions), m[0]))
+	// as a client lists them, in every tool profile.
+	root := testtree.New(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "a.go": "package m\n"})
+	for _, p := range brokermcp.Profiles() {
+		cs := connectStdio(t, root, "--tools", string(p))
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	for _, tl := range res.Tools {
-		in, _ := json.Marshal(tl.InputSchema)
-		out, _ := json.Marshal(tl.OutputSchema)
-		for _, s := range []string{tl.Description, string(in), string(out)} {
-			if m := teamOnly.FindStringIndex(s); m != nil {
-				t.Errorf("tool %s names a team document: %q", tl.Name, excerpt([]byte(s), m[0]))
+		if len(res.Tools) < 5 {
+			t.Fatalf("%s: only %d tools listed", p, len(res.Tools))
+		}
+		if init := cs.InitializeResult(); init != nil {
+			if m := teamOnly.FindStringIndex(init.Instructions); m != nil {
+				t.Errorf("%s: the server's instructions name a team document: %q", p, excerpt([]byte(init.Instructions), m[0]))
+			}
+		}
+		for _, tl := range res.Tools {
+			in, _ := json.Marshal(tl.InputSchema)
+			out, _ := json.Marshal(tl.OutputSchema)
+			for _, s := range []string{tl.Description, string(in), string(out)} {
+				if m := teamOnly.FindStringIndex(s); m != nil {
+					t.Errorf("%s: tool %s names a team document: %q", p, tl.Name, excerpt([]byte(s), m[0]))
+				}
 			}
 		}
 	}

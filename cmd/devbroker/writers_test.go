@@ -55,7 +55,7 @@ func TestServeHTTPConcurrentAppendsLoseNothing(t *testing.T) {
 		files[name+".txt"] = "header\n" + appendMarker + "\n"
 	}
 	root := testtree.New(t, files)
-	url, _, _ := startHTTP(t, root)
+	url, _, _ := startHTTP(t, root, "--tools", "full") // apply_patch, read_file and write_file as tools
 	sessions := make([]*sdk.ClientSession, appendSessions)
 	for i := range sessions {
 		sessions[i] = connectHTTP(t, url, nil)

@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,12 +70,25 @@ const (
 	// start of the document asked about: a server that lacks a
 	// capability.
 	NoRename = "no-rename"
+	// HangInRoot is Push, but in a root that holds a file named
+	// HangMarker it never answers initialize (nor anything after): a
+	// server that passes its probe (on a root of its own) and hangs at
+	// its start on the project.
+	HangInRoot = "hang-in-root"
 	// OldTSServer initializes offering typescript.tsserverRequest, as
 	// typescript-language-server does, and answers as a tsserver older
 	// than TypeScript 4.2: fileReferences is an unknown command (an error
 	// answer), projectInfo names a tsconfig.json, diagnostics are empty.
 	OldTSServer = "old-tsserver"
 )
+
+// HangMarker is the file whose presence in its root makes HangInRoot
+// hang.
+const HangMarker = "hang-here"
+
+// PIDFileVar names a file a fake writes its process id to when it starts,
+// when set.
+const PIDFileVar = "DEVBROKER_FAKE_LSP_PIDFILE"
 
 // midRequest reports whether mode fails on a pull diagnostics request.
 func midRequest(mode string) bool {
@@ -86,6 +101,9 @@ func Main() {
 	mode := os.Getenv(EnvVar)
 	if mode == "" {
 		return
+	}
+	if f := os.Getenv(PIDFileVar); f != "" {
+		_ = os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o644)
 	}
 	serve(mode, os.Stdin, os.Stdout)
 	os.Exit(0)
@@ -120,6 +138,10 @@ func serve(mode string, r io.Reader, w io.Writer) {
 		case "": // the answer to a request of ours
 			continue
 		case "initialize":
+			if mode == HangInRoot && markedRoot(m.Params) {
+				mode = Hang
+				continue
+			}
 			if mode == Crash {
 				fmt.Fprintln(os.Stderr, "fake: crashing on initialize")
 				os.Exit(3)
@@ -198,7 +220,7 @@ func serve(mode string, r io.Reader, w io.Writer) {
 				pub(map[string]any{"uri": u, "version": v, "diagnostics": []any{
 					map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 1}}, "severity": 2, "message": "settled v" + strconv.Itoa(v)},
 				}})
-			case Push:
+			case Push, HangInRoot:
 				tok := "t" + strconv.Itoa(v)
 				send(map[string]any{"jsonrpc": "2.0", "method": "$/progress", "params": map[string]any{"token": tok, "value": map[string]any{"kind": "begin", "title": "checking"}}})
 				pub(map[string]any{"uri": u, "version": v, "diagnostics": []any{
@@ -246,6 +268,24 @@ func serve(mode string, r io.Reader, w io.Writer) {
 			}
 		}
 	}
+}
+
+// markedRoot reports whether initialize's params name a root that holds
+// HangMarker.
+func markedRoot(params json.RawMessage) bool {
+	var p struct {
+		RootURI string `json:"rootUri"`
+	}
+	_ = json.Unmarshal(params, &p)
+	dir, ok := strings.CutPrefix(p.RootURI, "file://")
+	if !ok {
+		return false
+	}
+	if u, err := url.PathUnescape(dir); err == nil {
+		dir = u
+	}
+	_, err := os.Stat(filepath.Join(filepath.FromSlash(dir), HangMarker))
+	return err == nil
 }
 
 // oldTSServer is OldTSServer's answer to workspace/executeCommand.
