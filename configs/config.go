@@ -102,9 +102,18 @@ var MCPTools = []string{"default", "lean", "full"}
 // driver was not available and how to install it. Such an answer is never
 // ok: the command line exits 2, and in a plan the step fails with kind
 // unchecked and the plan ends. A language whose list for the step is
-// empty (shell's check = []) is not unchecked: its files get an info
-// diagnostic saying no driver is configured, as do files no language
+// empty (shell's check = []) is not unchecked: the answer's coverage says
+// no driver is configured for its files, as it does of files no language
 // covers.
+//
+// Only files that were asked for (named, or changed in the workspace) go
+// unchecked when a slot of the embedded defaults' list is left unserved
+// because its tools are not installed: the files a walk swept in (no
+// paths, a directory, a glob) are then coverage, a note that says how to
+// install the tool or to set the list to [] (yamllint missing does not
+// fail devbroker lint of a repository). A list you or the project write,
+// a driver whose command you set, and a tool that was found but failed
+// are strict for every file.
 type Language struct {
 	// Disabled removes the language: a project writes
 	// [languages.NAME] disabled = true to turn off a default language.

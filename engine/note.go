@@ -23,6 +23,9 @@ const (
 	// NoteNotLooked: a driver did not look at files it was given (go vet
 	// at a file in no package that ./... lists).
 	NoteNotLooked NoteKind = "not_looked"
+	// NoteDependents: the files that import a changed file may not all
+	// have been checked (a TypeScript project without tsconfig.json).
+	NoteDependents NoteKind = "dependents"
 	// NoteOmitted: diagnostics over the limit were left out of the
 	// answer.
 	NoteOmitted NoteKind = "omitted"
@@ -63,7 +66,7 @@ const NotePaths = 3
 // String is the note as one line: "coverage: MESSAGE".
 func (n Note) String() string {
 	switch n.Kind {
-	case NoteMissing, NoteNotConfigured, NoteNoLanguage, NoteNotLooked:
+	case NoteMissing, NoteNotConfigured, NoteNoLanguage, NoteNotLooked, NoteDependents:
 		return "coverage: " + n.Message
 	}
 	return fmt.Sprintf("note: %s", n.Message)

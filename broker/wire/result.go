@@ -127,7 +127,7 @@ type DriverStatus struct {
 
 // Note is what an answer says about itself that is not a finding.
 type Note struct {
-	Kind     string   `json:"kind" jsonschema:"missing (files a walk swept in went without a default tool that is not installed), not_configured (their language lists no tool for the step), no_language (no configured language covers them), not_looked (a tool did not look at files it was given), omitted (diagnostics over the limit left out), left_disk (a file left the disk and the workspace), config (configuration that does not apply)"`
+	Kind     string   `json:"kind" jsonschema:"missing (files a walk swept in went without a default tool that is not installed), not_configured (their language lists no tool for the step), no_language (no configured language covers them), not_looked (a tool did not look at files it was given), dependents (the files that import a changed file may not all have been checked), omitted (diagnostics over the limit left out), left_disk (a file left the disk and the workspace), config (configuration that does not apply)"`
 	Language string   `json:"language,omitempty" jsonschema:"the language whose files the note is about"`
 	Driver   string   `json:"driver,omitempty" jsonschema:"the entry of the language's list that no tool served, as configured"`
 	Files    int      `json:"files,omitempty" jsonschema:"how many files the note is about"`

@@ -35,12 +35,12 @@ const maxAskedFrom = 16
 
 // dependents adds to v the files that import the changed documents (and
 // the files asked about, when they are few), as
-// the server knows them, and returns the info diagnostics that name the
+// the server knows them, and returns the coverage notes that name the
 // changed files whose importers may be missing.
 //
 // Other servers (gopls, pyright, clangd) report dependents themselves:
 // once their server runs, this asks it nothing.
-func (d *Driver) dependents(ctx context.Context, srv *lsp.Server, v *view, req *capabilities.Request) ([]engine.Diagnostic, error) {
+func (d *Driver) dependents(ctx context.Context, srv *lsp.Server, v *view, req *capabilities.Request) ([]engine.Note, error) {
 	if finds, known := srv.FindsDependents(); known && !finds {
 		return nil, nil
 	}
@@ -93,14 +93,14 @@ func (d *Driver) dependents(ctx context.Context, srv *lsp.Server, v *view, req *
 	return d.gapNotes(v, deps.Gaps, req.Changed), err
 }
 
-// gapNotes turns the gaps of changed files into info diagnostics, one per
-// reason, on the first file it concerns, naming them all (a file asked
+// gapNotes turns the gaps of changed files into coverage notes, one per
+// reason, naming the files it concerns (a file asked
 // about but unchanged gets its importers checked when they can be found,
 // and no note: every check of a project without tsconfig.json would have
 // one). A file in an inferred project
 // that is not on disk has no gap: only workspace files can import it,
 // and those are all open.
-func (d *Driver) gapNotes(v *view, gaps []lsp.Gap, changed []string) []engine.Diagnostic {
+func (d *Driver) gapNotes(v *view, gaps []lsp.Gap, changed []string) []engine.Note {
 	var whys []string
 	paths := map[string][]string{}
 	for _, g := range gaps {
@@ -113,12 +113,12 @@ func (d *Driver) gapNotes(v *view, gaps []lsp.Gap, changed []string) []engine.Di
 		}
 		paths[g.Why] = append(paths[g.Why], p)
 	}
-	var notes []engine.Diagnostic
+	var notes []engine.Note
 	for _, why := range whys {
 		ps := paths[why]
-		notes = append(notes, engine.Diagnostic{
-			Path: ps[0], Line: 1, Column: 1, EndLine: 1, EndColumn: 1, Severity: engine.SeverityInfo, Source: d.name,
-			Message: fmt.Sprintf("the files that import %s may not all have been checked: %s", strings.Join(ps, ", "), why),
+		notes = append(notes, engine.Note{
+			Kind: engine.NoteDependents, Driver: d.name, Files: len(ps), Paths: engine.FewPaths(ps),
+			Message: fmt.Sprintf("%s: the files that import %s may not all have been checked: %s", d.name, strings.Join(ps, ", "), why),
 		})
 	}
 	return notes

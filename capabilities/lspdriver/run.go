@@ -97,12 +97,12 @@ func (v *view) files(req *capabilities.Request) []string {
 func (d *Driver) check(ctx context.Context, srv *lsp.Server, v *view, ms *mappers, req *capabilities.Request) *capabilities.Result {
 	notes, err := d.dependents(ctx, srv, v, req)
 	if err != nil {
-		return failed(&capabilities.Result{Diagnostics: notes}, err, false)
+		return failed(&capabilities.Result{Coverage: notes}, err, false)
 	}
 	rep, err := srv.Diagnose(ctx, v.list(), v.files(req))
-	res := &capabilities.Result{Status: engine.StatusOK}
+	res := &capabilities.Result{Status: engine.StatusOK, Coverage: notes}
 	if rep != nil {
-		res.Diagnostics = append(d.diagnostics(rep, v, ms, nil), notes...)
+		res.Diagnostics = d.diagnostics(rep, v, ms, nil)
 	}
 	if err != nil {
 		return failed(res, err, rep != nil && rep.Indexing)

@@ -70,12 +70,21 @@ func errorsIn(resp *engine.Response) []string {
 	return out
 }
 
-// notesIn lists "path: message" of resp's info diagnostics.
+// notesIn lists "first path: message" of resp's coverage notes, and an
+// info diagnostic as "path: info: message" (there should be none: a note
+// is not a finding).
 func notesIn(resp *engine.Response) []string {
 	var out []string
+	for _, n := range resp.Coverage {
+		first := ""
+		if len(n.Paths) > 0 {
+			first = n.Paths[0]
+		}
+		out = append(out, first+": "+n.Message)
+	}
 	for _, d := range resp.Diagnostics {
 		if d.Severity == engine.SeverityInfo {
-			out = append(out, d.Path+": "+d.Message)
+			out = append(out, d.Path+": info: "+d.Message)
 		}
 	}
 	return out
@@ -151,14 +160,15 @@ func TestTypeScriptDependentsInWorkspace(t *testing.T) {
 }
 
 // TestTypeScriptDependentsInferred: without a tsconfig.json, tsserver
-// knows no file on disk that imports a.ts; the check says so in an info
-// diagnostic rather than claiming that nothing broke.
+// knows no file on disk that imports a.ts; the check says so in a coverage
+// note rather than claiming that nothing broke.
 func TestTypeScriptDependentsInferred(t *testing.T) {
 	set, root := tsRoot(t, map[string]string{"src/a.ts": aTS, "src/b.ts": bTS})
 	resp := checkPaths(t, set, root, map[string]string{"src/a.ts": aTSArg}, "src/a.ts")
 	notes := notesIn(resp)
-	if len(errorsIn(resp)) != 0 || len(notes) != 1 || !strings.HasPrefix(notes[0], "src/a.ts: the files that import src/a.ts may not all have been checked: no tsconfig.json") {
-		t.Fatalf("want one note on src/a.ts; got %+v", resp.Diagnostics)
+	if len(errorsIn(resp)) != 0 || len(notes) != 1 || !strings.HasPrefix(notes[0], "src/a.ts: typescript-language-server: the files that import src/a.ts may not all have been checked: no tsconfig.json") ||
+		resp.Coverage[0].Kind != engine.NoteDependents {
+		t.Fatalf("want one coverage note on src/a.ts; got %q", notes)
 	}
 }
 
