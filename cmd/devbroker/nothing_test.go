@@ -68,7 +68,7 @@ func TestNoPathCheckSeesWhatEditFileBroke(t *testing.T) {
 	if !probeAvailable(t, root)["driver:gopls"] {
 		t.Fatal("gopls was not found by the probe: install it (make tools)")
 	}
-	cs := connectSettled(t, root)
+	cs := connectSettled(t, root, "--tools", "full")
 	planCheck := map[string]any{"ops": []any{map[string]any{"step": "check"}}}
 
 	for _, c := range []struct {
@@ -118,7 +118,7 @@ func TestNoPathFormatFormatsTheRoot(t *testing.T) {
 		"testdata/ugly.go":   "package ugly\nfunc  U( ) {}\n",
 		"vendor/x/y/ugly.go": "package y\nfunc  U( ) {}\n",
 	})
-	cs := connectSettled(t, root)
+	cs := connectSettled(t, root, "--tools", "full")
 	// write_file puts an unformatted file on disk, outside any workspace.
 	ugly := "package b\nfunc  G( )  int {\nreturn 2}\n"
 	if w := callTool(t, cs, "write_file", map[string]any{"file_path": filepath.Join(root, "b/b.go"), "content": ugly}); w.IsError {
@@ -163,7 +163,7 @@ func TestNoFileLookedAtIsNotOK(t *testing.T) {
 				files = map[string]string{}
 			}
 			root := testtree.New(t, files)
-			cs := connectStdio(t, root)
+			cs := connectStdio(t, root, "--tools", "full")
 			res := callTool(t, cs, c.tool, c.args)
 			dr := decodeStructured[noPathResult](t, res)
 			if !res.IsError || dr.OK || dr.Error == nil || dr.Error.Kind != "unchecked" {

@@ -20,10 +20,6 @@ func TestSARIFValidAgainstSchema(t *testing.T) {
 		Diagnostics: []engine.Diagnostic{
 			{Path: "a.go", Line: 3, Column: 2, EndLine: 3, EndColumn: 9, Severity: engine.SeverityError, Source: "gopls", Code: "UndeclaredName", Message: "undefined: x"},
 			{Path: "a.go", Line: 4, Column: 2, EndLine: 4, EndColumn: 3, Severity: engine.SeverityError, Source: "gopls", Message: "missing return"},
-			{Path: "a.go", Line: 7, Column: 6, EndLine: 7, EndColumn: 7, Severity: engine.SeverityError, Source: "gopls", Code: "DuplicateDecl", Message: "F redeclared in this block", Related: []engine.Related{
-				{Path: "dir/my b.go", Line: 3, Column: 6, Message: "other declaration of F"},
-				{Path: "/usr/lib/go/src/fmt/print.go", Line: 9, Column: 2},
-			}},
 			{Path: "a.go", Line: 5, Column: 1, EndLine: 5, EndColumn: 1, Severity: engine.SeverityWarning, Source: "staticcheck", Code: "SA4006", Message: "this value of y is never used"},
 			{Path: "dir/b.sh", Line: 1, Column: 1, Severity: engine.SeverityInfo, Source: "shellcheck", Code: "SC2148", Message: "add a shebang"},
 		},
@@ -217,5 +213,29 @@ func TestSARIFURIsAreEncoded(t *testing.T) {
 		if got := relativeURI(p); got != want {
 			t.Errorf("relativeURI(%q) = %q, want %q", p, got, want)
 		}
+	}
+}
+
+// TestSARIFRelatedLocationsValidate: a diagnostic's related places (one in
+// the root, one outside it by absolute path) make a valid SARIF log.
+func TestSARIFRelatedLocationsValidate(t *testing.T) {
+	res := &engine.Result{
+		Diagnostics: []engine.Diagnostic{
+			{Path: "a.go", Line: 7, Column: 6, EndLine: 7, EndColumn: 7, Severity: engine.SeverityError, Source: "gopls", Code: "DuplicateDecl", Message: "F redeclared in this block", Related: []engine.Related{
+				{Path: "dir/my b.go", Line: 3, Column: 6, Message: "other declaration of F"},
+				{Path: "/usr/lib/go/src/fmt/print.go", Line: 9, Column: 2},
+			}},
+		},
+		Drivers: []engine.DriverStatus{{Driver: "gopls", Status: engine.StatusOK}},
+	}
+	var buf bytes.Buffer
+	if err := writeSARIF(&buf, res, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := validSARIF(buf.Bytes()); err != nil {
+		t.Fatalf("SARIF output is not valid: %v\n%s", err, buf.String())
+	}
+	if !strings.Contains(buf.String(), `"relatedLocations"`) || !strings.Contains(buf.String(), "file:///usr/lib/go/src/fmt/print.go") {
+		t.Errorf("no related locations:\n%s", buf.String())
 	}
 }
