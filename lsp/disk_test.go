@@ -161,7 +161,11 @@ func TestGoplsWatcherComesBack(t *testing.T) {
 			t.Fatal("no watcher to break")
 		}
 		check("the request that finds the watcher broken", text, "")
-		if msg := s.WatchStatus(); !strings.Contains(msg, "failed") || !strings.Contains(msg, "next request") {
+		// The watcher is a hint: the request that finds it broken may
+		// already have started the next one (its first retry waits for
+		// nothing), so the status is either the failure with when the
+		// watcher comes back, or nothing. No answer depends on it.
+		if msg := s.WatchStatus(); msg != "" && (!strings.Contains(msg, "failed") || !strings.Contains(msg, "next request")) {
 			t.Fatalf("WatchStatus with the watcher down = %q, want the failure and when it comes back", msg)
 		}
 	}
