@@ -198,23 +198,11 @@ var freshScenarios = []freshScenario{
 		files: map[string]string{
 			"m/go.mod":          goMod,
 			"m/dep/dep.go":      "package dep\n\n// Add is in assembly (add_amd64.s) or Go (add_other.go).\nfunc Add(a, b int) int\n",
-			"m/dep/add_amd64.s": "#include \"textflag.h\"\n\nTEXT ·Add(SB), NOSPLIT, $0-24\n\tMOVQ a+0(FP), AX\n\tMOVQ b+8(FP), BX\n\tADDQ BX, AX\n\tMOVQ AX, ret+16(FP)\n\tRET\n",
+			"m/dep/add_amd64.s": addAsm,
 			"m/main.go":         "package main\n\nimport \"example.com/m/dep\"\n\nfunc main() { println(dep.Add(1, 2)) }\n",
 		},
-		setup: func(t *testing.T, base string) {
-			if runtime.GOARCH != "amd64" {
-				t.Skip("the assembly is amd64's")
-			}
-		},
-		change: func(t *testing.T, base string) []string {
-			p := filepath.Join(base, "m/dep/add_amd64.s")
-			data, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			writeInPlace(t, p, strings.Replace(string(data), "MOVQ a+0(FP), AX", "MOVQ a+0(FP) AX", 1))
-			return nil
-		},
+		setup:  amd64Only,
+		change: breakAsm("m/dep/add_amd64.s"),
 	},
 	{
 		name:       "an assembly file's syntax error in a replace directory outside the root",
@@ -224,22 +212,10 @@ var freshScenarios = []freshScenario{
 			"m/main.go":       "package main\n\nimport \"example.com/dep\"\n\nfunc main() { println(dep.Add(1, 2)) }\n",
 			"dep/go.mod":      "module example.com/dep\n\ngo 1.22\n",
 			"dep/dep.go":      "package dep\n\n// Add is in assembly.\nfunc Add(a, b int) int\n",
-			"dep/add_amd64.s": "#include \"textflag.h\"\n\nTEXT ·Add(SB), NOSPLIT, $0-24\n\tMOVQ a+0(FP), AX\n\tMOVQ b+8(FP), BX\n\tADDQ BX, AX\n\tMOVQ AX, ret+16(FP)\n\tRET\n",
+			"dep/add_amd64.s": addAsm,
 		},
-		setup: func(t *testing.T, base string) {
-			if runtime.GOARCH != "amd64" {
-				t.Skip("the assembly is amd64's")
-			}
-		},
-		change: func(t *testing.T, base string) []string {
-			p := filepath.Join(base, "dep/add_amd64.s")
-			data, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			writeInPlace(t, p, strings.Replace(string(data), "MOVQ a+0(FP), AX", "MOVQ a+0(FP) AX", 1))
-			return nil
-		},
+		setup:  amd64Only,
+		change: breakAsm("dep/add_amd64.s"),
 	},
 	{
 		name:       "go.work appears in the parent directory",
@@ -473,3 +449,27 @@ func errorsOf(res *capabilities.Result) []string {
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", " | ") }
+
+// addAsm is dep.Add in amd64 assembly.
+const addAsm = "#include \"textflag.h\"\n\nTEXT ·Add(SB), NOSPLIT, $0-24\n\tMOVQ a+0(FP), AX\n\tMOVQ b+8(FP), BX\n\tADDQ BX, AX\n\tMOVQ AX, ret+16(FP)\n\tRET\n"
+
+// amd64Only skips a scenario whose assembly is amd64's elsewhere.
+func amd64Only(t *testing.T, _ string) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the assembly is amd64's")
+	}
+}
+
+// breakAsm is a change that puts a syntax error in the assembly file rel
+// (in place, as an editor would).
+func breakAsm(rel string) func(*testing.T, string) []string {
+	return func(t *testing.T, base string) []string {
+		p := filepath.Join(base, rel)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeInPlace(t, p, strings.Replace(string(data), "MOVQ a+0(FP), AX", "MOVQ a+0(FP) AX", 1))
+		return nil
+	}
+}
