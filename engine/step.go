@@ -79,7 +79,8 @@ var steps = []*Step{
 	def(StepApplyPatch, "", true, "{patch}", checkApplyPatch, (*ApplyPatchArgs).named),
 	def[WriteArgs](StepWrite, "", false, "{paths?, force?}", nil, nil),
 	def(StepSearch, "", false, "{pattern, regex?, paths?}", checkSearch, nil),
-	def(StepFormat, Format, true, "{paths?}", nil, func(a *FormatArgs) []string { return slices.Clone(a.Paths) }),
+	hint(def(StepFormat, Format, true, "{paths?}", nil, func(a *FormatArgs) []string { return slices.Clone(a.Paths) }),
+		"force", "force is only for write: it lets a write change read-only files"),
 	def(StepLint, Lint, true, "{paths?, fix?}", nil, func(a *LintArgs) []string { return slices.Clone(a.Paths) }),
 	callWith(def[CheckArgs](StepCheck, Check, false, "{}", nil, nil), func(c *checkCall) (Args, []string) { return &c.CheckArgs, c.Paths }),
 	def(StepDefinition, Definition, false, "{path, symbol? | line+column?}", checkAt[*DefinitionArgs], atPath[*DefinitionArgs]),
@@ -233,6 +234,13 @@ func def[A any, P interface {
 		}
 		return names(a.(P))
 	}
+	return s
+}
+
+// hint makes the refusal of name, an argument s does not take, say hint
+// too: whose argument it is.
+func hint(s *Step, name, hint string) *Step {
+	s.spec.WithHint(name, hint)
 	return s
 }
 

@@ -116,8 +116,9 @@ type Spec struct {
 	Args []Arg
 
 	typ      reflect.Type
-	sel      string    // the selector argument, "" for none
-	variants []Variant // sel's values
+	sel      string            // the selector argument, "" for none
+	variants []Variant         // sel's values
+	hints    map[string]string // what to say of an unknown argument, by name
 }
 
 // For describes the arguments of the struct type T.
@@ -275,6 +276,20 @@ func (s *Spec) WithLen(name string, n int) *Spec {
 	return s
 }
 
+// WithHint makes the refusal of name, an argument the spec does not
+// take, say hint too (whose argument it is, what to give instead), and
+// returns s.
+func (s *Spec) WithHint(name, hint string) *Spec {
+	if s.Arg(name) != nil {
+		panic(fmt.Sprintf("jsonarg: %v takes %s: no hint for it", s.typ, name))
+	}
+	if s.hints == nil {
+		s.hints = map[string]string{}
+	}
+	s.hints[name] = hint
+	return s
+}
+
 // Select makes the string argument sel select which optional arguments a
 // call takes: its values are the variants', in order, and a call with a
 // value takes the required arguments and the variant's Takes, nothing
@@ -386,7 +401,7 @@ func (s *Spec) Decode(data []byte, v any) error {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return &Error{Msg: "not valid JSON: " + strings.TrimPrefix(err.Error(), "json: "), Err: err}
 	}
-	if err := checkNames(raw, s.Args, ""); err != nil {
+	if err := checkNames(raw, s.Args, "", s.hints); err != nil {
 		return err
 	}
 	if err := s.checkTaken(raw); err != nil {
@@ -414,8 +429,9 @@ func jsonKind(c byte) string {
 }
 
 // checkNames refuses an argument of raw, the object at where, that args
-// do not describe, and does so in the objects args describe inside it.
-func checkNames(raw map[string]json.RawMessage, args []Arg, where string) error {
+// do not describe, and does so in the objects args describe inside it;
+// hints say more of an unknown top-level argument.
+func checkNames(raw map[string]json.RawMessage, args []Arg, where string, hints map[string]string) error {
 	var unknown []string
 	for k := range raw {
 		if !slices.ContainsFunc(args, func(a Arg) bool { return a.Name == k }) {
@@ -431,6 +447,11 @@ func checkNames(raw map[string]json.RawMessage, args []Arg, where string) error 
 		msg := "unknown argument " + quoted[0]
 		if len(unknown) > 1 {
 			msg = "unknown arguments " + strings.Join(quoted, ", ")
+		}
+		for _, u := range unknown {
+			if h := hints[u]; h != "" {
+				msg += ": " + h
+			}
 		}
 		if where == "" {
 			msg += "; the arguments are: " + listArgs(args, nil)
@@ -449,7 +470,7 @@ func checkNames(raw map[string]json.RawMessage, args []Arg, where string) error 
 		case a.Fields != nil:
 			var m map[string]json.RawMessage
 			if json.Unmarshal(r, &m) == nil && m != nil {
-				if err := checkNames(m, a.Fields, at); err != nil {
+				if err := checkNames(m, a.Fields, at, nil); err != nil {
 					return err
 				}
 			}
@@ -461,7 +482,7 @@ func checkNames(raw map[string]json.RawMessage, args []Arg, where string) error 
 			for i, e := range elems {
 				var m map[string]json.RawMessage
 				if json.Unmarshal(e, &m) == nil && m != nil {
-					if err := checkNames(m, a.Items.Fields, fmt.Sprintf("%s[%d]", at, i)); err != nil {
+					if err := checkNames(m, a.Items.Fields, fmt.Sprintf("%s[%d]", at, i), nil); err != nil {
 						return err
 					}
 				}

@@ -37,7 +37,7 @@ type stepArgs struct {
 }
 
 func newSpec() *Spec {
-	return For[stepArgs]().WithEnum("mode", "fast", "slow").WithLen("range", 2)
+	return For[stepArgs]().WithEnum("mode", "fast", "slow").WithLen("range", 2).WithHint("force", "force is only for write")
 }
 
 // The spec reads what the tags say: names in field order (an embedded
@@ -98,6 +98,7 @@ func TestSpecDecode(t *testing.T) {
 		{"trailing", `{"path":"a","start":1} {}`, "unexpected data after the JSON value", ""},
 		{"unknown", `{"path":"a","start":1,"stop":2}`, `unknown argument "stop"; the arguments are: path (required), start (required), end, mode, fix, paths, pairs, range, raw, ratio, inner, counts`, "stop"},
 		{"unknowns", `{"b":1,"a":2}`, `unknown arguments "a", "b"; the arguments are: path (required), start (required), end, mode, fix, paths, pairs, range, raw, ratio, inner, counts`, "a"},
+		{"hint", `{"path":"a","start":1,"force":true}`, `unknown argument "force": force is only for write; the arguments are: path (required), start (required), end, mode, fix, paths, pairs, range, raw, ratio, inner, counts`, "force"},
 		{"case matters", `{"Path":"a","start":1}`, `unknown argument "Path"; the arguments are: path (required), start (required), end, mode, fix, paths, pairs, range, raw, ratio, inner, counts`, "Path"},
 		{"unknown nested", `{"path":"a","start":1,"pairs":[{"find":"x","replace":"y"},{"find":"x","with":"y"}]}`, `unknown argument "with" in pairs[1]; its arguments are: find (required), replace (required)`, "with"},
 		{"unknown in an object", `{"path":"a","start":1,"inner":{"x":1}}`, `unknown argument "x" in inner; its arguments are: find (required), replace (required)`, "x"},
@@ -201,6 +202,7 @@ func TestSpecSelect(t *testing.T) {
 func TestSpecPanicsOnABadBuild(t *testing.T) {
 	for name, build := range map[string]func(){
 		"unknown enum argument": func() { For[call]().WithEnum("nope", "a") },
+		"hint for an argument":  func() { For[call]().WithHint("file", "a") },
 		"unknown variant argument": func() {
 			For[call]().Select("command", Variant{Value: "view", Takes: []string{"nope"}})
 		},
