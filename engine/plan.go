@@ -75,6 +75,8 @@ type (
 		// Force writes, deletes and moves files that have no write
 		// permission for their owner.
 		Force bool `json:"force,omitempty"`
+		// Merge, when false, refuses a file changed on disk since it was read instead of merging the two changes when they touch different lines; default true.
+		Merge *bool `json:"merge,omitempty"`
 	}
 	// FormatArgs are format's arguments.
 	FormatArgs struct {

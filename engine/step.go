@@ -72,7 +72,7 @@ var steps = []*Step{
 	def(StepReadLines, "", false, "{path, start, end?}", checkReadLines, func(a *ReadLinesArgs) []string { return []string{a.Path} }),
 	def(StepEdit, "", true, "{path, edits: [{find, replace}]}", checkEdit, func(a *EditArgs) []string { return []string{a.Path} }),
 	def(StepApplyPatch, "", true, "{patch}", checkApplyPatch, (*ApplyPatchArgs).named),
-	def[WriteArgs](StepWrite, "", false, "{paths?, force?}", nil, nil),
+	def[WriteArgs](StepWrite, "", false, "{paths?, force?, merge?}", nil, nil),
 	def(StepSearch, "", false, "{pattern, regex?, paths?}", checkSearch, nil),
 	withDecode(def(StepFormat, Format, true, "{paths?}", nil, func(a *FormatArgs) []string { return slices.Clone(a.Paths) }), decodeFormat),
 	def(StepLint, Lint, true, "{paths?, fix?}", nil, func(a *LintArgs) []string { return slices.Clone(a.Paths) }),

@@ -43,7 +43,7 @@ func (e *Engine) runStep(ctx context.Context, i int, op *Op, sc scope, r *Result
 	case *ApplyPatchArgs:
 		return e.applyPatch(a)
 	case *WriteArgs:
-		return e.write(ctx, a.Paths, a.Force, r)
+		return e.write(ctx, a.Paths, workspace.WriteOptions{Force: a.Force, Merge: a.Merge == nil || *a.Merge}, r)
 	case *FormatArgs:
 		return e.capability(ctx, Format, a.Paths, sc, false, r)
 	case *LintArgs:
@@ -73,11 +73,13 @@ func (e *Engine) runStep(ctx context.Context, i int, op *Op, sc scope, r *Result
 // write writes the workspace (or the files selectors match) holding the
 // write lock, then verifies that the disk still holds what it wrote: a
 // file an outside process changed since is reported in ChangedAfterWrite.
-func (e *Engine) write(ctx context.Context, selectors []string, force bool, r *Result) error {
+// A file whose change on disk it merged (opt.Merge) is in Merged.
+func (e *Engine) write(ctx context.Context, selectors []string, opt workspace.WriteOptions, r *Result) error {
 	e.wlock.Lock()
 	defer e.wlock.Unlock()
-	written, err := e.ws.WriteWith(ctx, selectors, workspace.WriteOptions{Force: force})
+	written, merged, err := e.ws.WriteMerging(ctx, selectors, opt)
 	r.Written = append(r.Written, written...)
+	r.Merged = append(r.Merged, merged...)
 	for _, p := range e.ws.ChangedOnDisk(written) {
 		if !slices.Contains(r.ChangedAfterWrite, p) {
 			r.ChangedAfterWrite = append(r.ChangedAfterWrite, p)
