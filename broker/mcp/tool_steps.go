@@ -127,6 +127,7 @@ func (s *Server) applyPatchTool() (*sdk.Tool, sdk.ToolHandler) {
 type WriteParams struct {
 	Paths []string `json:"paths,omitempty" jsonschema:"write only these paths (relative to the root) or globs; omit to write every unwritten change. A path or glob that matches no unwritten change is an error."`
 	Force bool     `json:"force,omitempty" jsonschema:"also overwrite, delete or move files whose owner has no write permission (mode such as 0444); a written file keeps its mode. Without it the write is refused before anything is written, naming each such file and its mode."`
+	Merge *bool    `json:"merge,omitempty" jsonschema:"false: refuse a file changed on disk since it was read instead of merging the change there with yours (default true: merged when the two touch different lines)"`
 }
 
 func (s *Server) writeTool() (*sdk.Tool, sdk.ToolHandler) {
@@ -134,13 +135,13 @@ func (s *Server) writeTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:         string(engine.StepWrite),
 		Title:        "Save in-memory changes to disk",
-		Description:  "Write the changes that dev_plan left unwritten in " + workspace + " to disk: all of them, or those under paths (relative to the root). Use write_file instead to put content you give into one file on disk by absolute path. Renames go first, then deletions, then new and changed files, each file replaced atomically. If any of those files changed on disk since it was read, nothing is written (error kind conflict, files listed in stale): discard those paths, make the change again, then write. A read-only file (mode such as 0444) is refused unless force is true. Not atomic across files: a failure reports what was already written.",
+		Description:  "Write the changes that dev_plan left unwritten in " + workspace + " to disk: all of them, or those under paths (relative to the root). Use write_file instead to put content you give into one file on disk by absolute path. Renames go first, then deletions, then new and changed files, each file replaced atomically. A file changed on disk since it was read is merged when that change and yours touch different lines: merged lists it with both changes' lines. When they touch the same or adjacent lines (or merge is false), nothing is written (error kind conflict, files listed in stale with those lines): discard those paths, make the change again, then write. A read-only file (mode such as 0444) is refused unless force is true. Not atomic across files: a failure reports what was already written.",
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
 	destructive(tool, true)
 	return tool, run(s, engine.StepWrite, in, func(p *WriteParams) broker.StepRequest {
-		return broker.StepRequest{Args: &engine.WriteArgs{Paths: p.Paths, Force: p.Force}}
+		return broker.StepRequest{Args: &engine.WriteArgs{Paths: p.Paths, Force: p.Force, Merge: p.Merge}}
 	})
 }
 
