@@ -81,6 +81,8 @@ type (
 	// FormatArgs are format's arguments.
 	FormatArgs struct {
 		Paths []string `json:"paths,omitempty"`
+		// Only "changed" formats just the lines this session changed (against the disk, or edit_file's undo base), leaving files it cannot format so and saying why.
+		Only string `json:"only,omitempty"`
 	}
 	// LintArgs are lint's arguments.
 	LintArgs struct {

@@ -31,6 +31,9 @@ type Result struct {
 	// workspace's (they touched different lines): what was written holds
 	// both.
 	Merged []workspace.Merged
+	// Formatted says what each format step did with each file it
+	// formatted or left, with the diff of what it changed.
+	Formatted []Formatted
 	// Diagnostics are the findings of lint and check, most severe first.
 	Diagnostics []Diagnostic
 	// Answers are the answers of the language and search steps, in plan

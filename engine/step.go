@@ -74,7 +74,7 @@ var steps = []*Step{
 	def(StepApplyPatch, "", true, "{patch}", checkApplyPatch, (*ApplyPatchArgs).named),
 	def[WriteArgs](StepWrite, "", false, "{paths?, force?, merge?}", nil, nil),
 	def(StepSearch, "", false, "{pattern, regex?, paths?}", checkSearch, nil),
-	withDecode(def(StepFormat, Format, true, "{paths?}", nil, func(a *FormatArgs) []string { return slices.Clone(a.Paths) }), decodeFormat),
+	withDecode(def(StepFormat, Format, true, "{paths?, only?}", func(a *FormatArgs) error { return checkOnly(a.Only) }, func(a *FormatArgs) []string { return slices.Clone(a.Paths) }), decodeFormat),
 	def(StepLint, Lint, true, "{paths?, fix?}", nil, func(a *LintArgs) []string { return slices.Clone(a.Paths) }),
 	def[CheckArgs](StepCheck, Check, false, "{}", nil, nil),
 	def(StepDefinition, Definition, false, "{path, symbol? | line+column?}", checkAt[*DefinitionArgs], atPath[*DefinitionArgs]),
@@ -264,6 +264,7 @@ func checkApplyPatch(a *ApplyPatchArgs) error {
 func decodeFormat(raw []byte) (Args, error) {
 	var a struct {
 		Paths []string `json:"paths,omitempty"`
+		Only  string   `json:"only,omitempty"`
 		Force bool     `json:"force,omitempty"`
 	}
 	if err := planJSON.Decode(raw, &a); err != nil {
@@ -272,7 +273,7 @@ func decodeFormat(raw []byte) (Args, error) {
 	if a.Force {
 		return nil, fault.New(fault.BadArgument, "force is only for write: it lets a write change read-only files")
 	}
-	return &FormatArgs{Paths: a.Paths}, nil
+	return &FormatArgs{Paths: a.Paths, Only: a.Only}, nil
 }
 
 // envelope parses the patch once; later calls return the first answer.

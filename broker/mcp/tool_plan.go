@@ -47,7 +47,7 @@ var stepNotes = map[engine.StepName]string{
 	engine.StepApplyPatch: ": '*** Begin Patch', then '*** Add File: p' with '+' lines, '*** Delete File: p', or '*** Update File: p' (optionally '*** Move to: q') with '@@' hunks of ' ', '-' and '+' lines matching once, then '*** End Patch'",
 	engine.StepWrite:      ": write the workspace's changes (all, or those under paths) to disk; a file changed on disk since it was read is merged if that change touches other lines (merged says where), else nothing is written (conflict: discard it, redo the change; merge: false never merges); force overwrites read-only files",
 	engine.StepSearch:     ": find literal text (RE2 with regex) in every file of the root, unwritten changes included",
-	engine.StepFormat:     ": the project's formatters",
+	engine.StepFormat:     ": the project's formatters; only \"changed\": just the lines you changed; formatted has each file's diff",
 	engine.StepLint:       ": the project's linters; fix applies their fixes",
 	engine.StepCheck:      ": type-check the workspace; findings most severe first",
 }

@@ -148,6 +148,7 @@ func (s *Server) writeTool() (*sdk.Tool, sdk.ToolHandler) {
 // FormatParams are format's parameters.
 type FormatParams struct {
 	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to format, read from disk first if needed; omit to format the whole root: every file a configured language covers (testdata, vendor and version control passed over), with every file the workspace holds"`
+	Only  string   `json:"only,omitempty" jsonschema:"changed: format only the lines this session changed (unwritten, or written by edit_file), by range where the formatter can; a file that cannot be is left, saying why"`
 }
 
 func (s *Server) formatTool() (*sdk.Tool, sdk.ToolHandler) {
@@ -155,13 +156,13 @@ func (s *Server) formatTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool := &sdk.Tool{
 		Name:         string(engine.StepFormat),
 		Title:        "Format files",
-		Description:  "Format files with the project's formatter for their language (gofumpt for Go, for example); it formats the content of " + workspace + ", including unwritten changes. Without paths it formats the whole root, as devbroker format does. " + nothing + persists,
+		Description:  "Format files with the project's formatter for their language (gofumpt for Go, for example); it formats the content of " + workspace + ", including unwritten changes. Without paths it formats the whole root, as devbroker format does. With only: \"changed\" it formats just the lines you changed, so lines you did not touch stay as you read them. formatted gives each file's diff: the text your next edit must match. " + nothing + persists,
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
 	destructive(tool, true)
 	return tool, run(s, engine.StepFormat, in, func(p *FormatParams) broker.StepRequest {
-		return broker.StepRequest{Args: &engine.FormatArgs{Paths: p.Paths}}
+		return broker.StepRequest{Args: &engine.FormatArgs{Paths: p.Paths, Only: p.Only}}
 	})
 }
 

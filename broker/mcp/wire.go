@@ -62,6 +62,10 @@ func devResultText(r *wire.DevResult, plan bool) string {
 	if len(r.Written) > 0 {
 		fmt.Fprintf(&b, "written: %s\n", strings.Join(r.Written, ", "))
 	}
+	for _, f := range r.Formatted {
+		fmt.Fprintln(&b, f.Line())
+		b.WriteString(f.Diff)
+	}
 	for _, m := range r.Merged {
 		fmt.Fprintln(&b, m.Line())
 	}

@@ -43,7 +43,9 @@ type DevResult struct {
 	ChangedAfterWrite []string `json:"changed_after_write,omitempty" jsonschema:"written paths whose content on disk was no longer what this call wrote when it finished: something outside the broker changed them meanwhile. The write succeeded; read them again before relying on them"`
 	// Merged lists the written files whose change on disk since they
 	// were read the write merged with the session's change.
-	Merged      []Merged       `json:"merged,omitempty" jsonschema:"written files that had changed on disk since they were read, where the write merged that change with yours because the two touch different lines: what was written holds both. Read the lines of the change on disk before editing near them"`
+	Merged []Merged `json:"merged,omitempty" jsonschema:"written files that had changed on disk since they were read, where the write merged that change with yours because the two touch different lines: what was written holds both. Read the lines of the change on disk before editing near them"`
+	// Formatted says what the format steps did with each file.
+	Formatted   []Formatted    `json:"formatted,omitempty" jsonschema:"what format did with each file it formatted or left: how (whole, range: only the lines you changed; left: not formatted, reason says why) and the unified diff of what it changed, so you know the text you will edit next"`
 	Diagnostics []Diagnostic   `json:"diagnostics" jsonschema:"findings of lint and check, most severe first; they describe the workspace, including unwritten changes"`
 	Drivers     []DriverStatus `json:"drivers,omitempty" jsonschema:"per driver, whether its part of the answer is complete"`
 	// Coverage says what the answer did not cover and why: notes, not
@@ -68,6 +70,35 @@ type Stale struct {
 	BaseRevision string `json:"base_revision,omitempty" jsonschema:"the revision the workspace read, which its change is based on; empty when the workspace created the file"`
 	DiskRevision string `json:"disk_revision,omitempty" jsonschema:"the revision on disk now; empty when the file is gone"`
 	NotMerged    string `json:"not_merged,omitempty" jsonschema:"why the write did not merge the change on disk with yours: the lines both changes touch (of the content you read), adjacent lines counting as touching"`
+}
+
+// Formatted is what a format step did with one file.
+type Formatted struct {
+	Path   string `json:"path"`
+	How    string `json:"how" jsonschema:"whole (the whole file formatted), range (only the lines you changed, and what the formatter takes with them), or left (not formatted)"`
+	Driver string `json:"driver,omitempty" jsonschema:"the formatter"`
+	Reason string `json:"reason,omitempty" jsonschema:"why the file was left, or its diff left out"`
+	Diff   string `json:"diff,omitempty" jsonschema:"the unified diff of what formatting changed (a/PATH before, b/PATH after); empty when it changed nothing"`
+}
+
+// Line is the entry's first line of text: "formatted a.go (range,
+// prettier)" or "left a.go (gofumpt): why".
+func (f Formatted) Line() string {
+	who := f.Driver
+	if who != "" {
+		who = ", " + who
+	}
+	if f.How == "left" {
+		return fmt.Sprintf("format left %s as it was (%s): %s", f.Path, strings.TrimPrefix(who, ", "), f.Reason)
+	}
+	line := fmt.Sprintf("formatted %s (%s%s)", f.Path, f.How, who)
+	if f.Diff == "" && f.Reason == "" {
+		line += ": no change"
+	}
+	if f.Reason != "" {
+		line += ": " + f.Reason
+	}
+	return line
 }
 
 // Merged is a written file whose change on disk since it was read the
@@ -236,6 +267,9 @@ func NewDevResult(r *engine.Result, unwritten []string, opts Options) *DevResult
 	}
 	out.Written = append(out.Written, r.Written...)
 	out.ChangedAfterWrite = append(out.ChangedAfterWrite, r.ChangedAfterWrite...)
+	for _, f := range r.Formatted {
+		out.Formatted = append(out.Formatted, Formatted{Path: f.Path, How: string(f.How), Driver: f.Driver, Reason: f.Reason, Diff: f.Diff})
+	}
 	for _, m := range r.Merged {
 		out.Merged = append(out.Merged, Merged{
 			Path: m.Path, BaseRevision: m.BaseRevision, DiskRevision: m.DiskRevision, Revision: m.Revision,
