@@ -413,8 +413,8 @@ type serverCapabilities struct {
 	DocumentFormatting json.RawMessage `json:"documentFormattingProvider,omitempty"`
 	// DocumentRangeFormatting offers textDocument/rangeFormatting.
 	DocumentRangeFormatting json.RawMessage `json:"documentRangeFormattingProvider,omitempty"`
-	CodeActionProvider json.RawMessage `json:"codeActionProvider,omitempty"`
-	DiagnosticProvider json.RawMessage `json:"diagnosticProvider,omitempty"`
+	CodeActionProvider      json.RawMessage `json:"codeActionProvider,omitempty"`
+	DiagnosticProvider      json.RawMessage `json:"diagnosticProvider,omitempty"`
 	// The requests that answer about code: true or an options object
 	// when offered (see navcaps.go).
 	DefinitionProvider      json.RawMessage `json:"definitionProvider,omitempty"`
