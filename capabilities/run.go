@@ -7,6 +7,7 @@ package capabilities
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -121,6 +122,11 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 				f.Driver = dn
 			}
 			resp.Formatted = append(resp.Formatted, f)
+		}
+		if req.Kind == engine.Format && req.Ranges == nil {
+			for _, p := range slices.Sorted(maps.Keys(r.Edits)) {
+				resp.Formatted = append(resp.Formatted, engine.Formatted{Path: p, How: engine.FormatWhole, Driver: dn})
+			}
 		}
 		if len(r.Edits) > 0 && req.Kind != engine.Check {
 			// Later drivers (lint --fix) see earlier drivers' edits, as
