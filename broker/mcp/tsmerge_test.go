@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,5 +103,95 @@ func tsMergedWrite(t *testing.T, p Profile) {
 	checkOutcome(t, 8, writeAgain, out[8], wantConflict)
 	if o := out[8]; o.Result != nil && !strings.Contains(string(o.Result.StructuredContent), `"not_merged":"not merged: your change and the change on disk touch the same or adjacent lines`) {
 		t.Errorf("the conflict's stale entry does not say why: %s", o.Result.StructuredContent)
+	}
+}
+
+// TestTypeScriptClientFormatOnlyChanged: through the TypeScript SDK's
+// client, in every profile, a format of only the changed lines of Go
+// (gofumpt), TypeScript (prettier, by range) and Python (yapf, by
+// range_args) files answers with each file's diff, valid against the
+// format tool's or dev_plan's output schema.
+func TestTypeScriptClientFormatOnlyChanged(t *testing.T) {
+	tsClient(t)
+	for _, tool := range []string{"prettier", "yapf3"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("needs %s (make tools installs it)", tool)
+		}
+	}
+	for _, p := range Profiles() {
+		t.Run(string(p), func(t *testing.T) { tsFormatOnlyChanged(t, p) })
+	}
+}
+
+func tsFormatOnlyChanged(t *testing.T, p Profile) {
+	env := tsEnv(t)
+	// The user's configuration formats Python with yapf, by range.
+	testtree.Write(t, filepath.Join(env["XDG_CONFIG_HOME"], "devbroker"), map[string]string{"config.toml": `[languages.python]
+format = ["yapf"]
+lint = []
+check = []
+
+[drivers.yapf]
+type = "external"
+command = ["yapf3"]
+version_command = ["yapf3", "--version"]
+input = "stdin"
+output = "stdout"
+range_args = ["--lines={start_line}-{end_line}"]
+`})
+	root := testtree.New(t, map[string]string{
+		"go.mod":  "module example.com/m\n\ngo 1.22\n",
+		"main.go": "package main\n\nfunc main() {\n\tprintln(1)\n}\n",
+		"app.ts":  "const a = {b:1}\nexport function f(x: number): number {\n  return x;\n}\n",
+		"app.py":  "x = [1,2,\n  3]\n\n\ndef f(a):\n    return a\n",
+	})
+	// prettier runs the project's code (its configuration): trust the
+	// root, as the user would.
+	trust := exec.Command(devbrokerBinary(t), "trust", root)
+	for k, v := range env {
+		trust.Env = append(trust.Environ(), k+"="+v)
+	}
+	if out, err := trust.CombinedOutput(); err != nil {
+		t.Fatalf("devbroker trust: %v\n%s", err, out)
+	}
+	edit := func(path, find, replace string) any {
+		return map[string]any{"step": "edit", "args": map[string]any{"path": path, "edits": []any{map[string]any{"find": find, "replace": replace}}}}
+	}
+	format, w := tsCall(p, "format", map[string]any{"only": "changed", "paths": []string{"main.go", "app.ts", "app.py"}}, want{text: []string{
+		"formatted main.go (whole, gofumpt)", "+\tprintln(1, 2)",
+		"formatted app.ts (range, prettier)", "+  return x + 1;",
+		"formatted app.py (range, yapf)", "+    return {'a': a}",
+	}})
+	steps := []tsStep{
+		{Op: "call", Name: "probe", Arguments: map[string]any{}},
+		{Op: "call", Name: "dev_plan", Arguments: map[string]any{"paths": []string{"main.go", "app.ts", "app.py"}, "ops": []any{
+			edit("main.go", "\tprintln(1)", "\tprintln( 1,2 )"),
+			edit("app.ts", "  return x;", "  return   x+1"),
+			edit("app.py", "    return a", "    return {  'a':a}"),
+		}}},
+		format,
+	}
+	out := tsScenario(t, p, root, env, steps)
+	if o := out[1]; o.Error != nil || o.Result == nil || o.Result.IsError {
+		t.Fatalf("edits: %+v", o)
+	}
+	checkOutcome(t, 2, format, out[2], w)
+	var got struct {
+		Formatted []struct {
+			Path string `json:"path"`
+			How  string `json:"how"`
+		} `json:"formatted"`
+	}
+	if out[2].Result != nil {
+		if err := json.Unmarshal(out[2].Result.StructuredContent, &got); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(got.Formatted) != 3 {
+		t.Errorf("formatted = %+v", got.Formatted)
+	}
+	// The untouched line keeps its layout.
+	if c := testtree.Read(t, root)["app.ts"]; !strings.HasPrefix(c, "const a = {b:1}\n") {
+		t.Errorf("app.ts = %q", c)
 	}
 }
