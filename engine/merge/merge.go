@@ -103,7 +103,7 @@ func ranges(rs []Range) string {
 // Split splits s into lines, each with its terminator ("\n", which a
 // "\r\n" ends in too); a last line without one is a line. "" is no line.
 func Split(s string) []string {
-	var out []string
+	out := make([]string, 0, strings.Count(s, "\n")+1)
 	for len(s) > 0 {
 		i := strings.IndexByte(s, '\n')
 		if i < 0 {
@@ -141,6 +141,7 @@ func Lines(base, ours, theirs string) (*Result, *Conflict) {
 	// Each side's hunks are in order; merge the two lists by start
 	// (ours first among equals).
 	sorted := make([]hunk, 0, len(hs))
+
 	i, j := 0, nours
 	for i < nours || j < len(hs) {
 		if j == len(hs) || (i < nours && hs[i].start <= hs[j].start) {
@@ -164,6 +165,7 @@ func Lines(base, ours, theirs string) (*Result, *Conflict) {
 			}
 		}
 	)
+	out.Grow(len(ours) + len(theirs) - len(base) + 64)
 	for k := 0; k < len(sorted); {
 		// A group: hunks that overlap or touch, whichever side.
 		gs, ge := sorted[k].start, sorted[k].end
