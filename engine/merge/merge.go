@@ -165,7 +165,7 @@ func Lines(base, ours, theirs string) (*Result, *Conflict) {
 			}
 		}
 	)
-	out.Grow(len(ours) + len(theirs) - len(base) + 64)
+	out.Grow(max(len(ours), len(theirs)))
 	for k := 0; k < len(sorted); {
 		// A group: hunks that overlap or touch, whichever side.
 		gs, ge := sorted[k].start, sorted[k].end
