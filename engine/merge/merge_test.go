@@ -130,9 +130,11 @@ func check(t *testing.T, base, ours, theirs string) {
 		t.Fatalf("merge of %q, %q, %q = %q", base, ours, theirs, res.Content)
 	}
 	// Both sides' diffs applied to the base (go-udiff's merge of edits,
-	// which coalesces only identical edits) give the same text.
+	// which coalesces only identical edits) give the same text, unless
+	// the sides made a change alike whose diffs differ (each deleting
+	// one of two blank lines): applying both would make it twice.
 	x, y := udiff.Lines(base, ours), udiff.Lines(base, theirs)
-	if m, ok := udiff.Merge(x, y); ok {
+	if m, ok := udiff.Merge(x, y); ok && !shared(res) {
 		want, err := udiff.Apply(base, m)
 		if err != nil {
 			t.Fatal(err)
@@ -140,7 +142,7 @@ func check(t *testing.T, base, ours, theirs string) {
 		if want != res.Content {
 			t.Fatalf("merged %q; both diffs applied give %q", res.Content, want)
 		}
-	} else if !shared(res) {
+	} else if !ok && !shared(res) {
 		t.Fatalf("merged %q where the diffs meet", res.Content)
 	}
 	// The lines outside every part are the base's outside every part.
