@@ -79,10 +79,18 @@ type (
 		// Force writes, deletes and moves files that have no write
 		// permission for their owner.
 		Force bool `json:"force,omitempty" jsonschema:"also overwrite, delete or move files whose owner has no write permission (mode such as 0444); a written file keeps its mode. Without it the write is refused before anything is written, naming each such file and its mode."`
+		// Merge, when false, refuses a file changed on disk since it
+		// was read instead of merging the two changes when they touch
+		// different lines; default true.
+		Merge *bool `json:"merge,omitempty" jsonschema:"false: refuse a file changed on disk since it was read instead of merging the change there with yours (default true: merged when the two touch different lines)"`
 	}
 	// FormatArgs are format's arguments.
 	FormatArgs struct {
 		Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to format, read from disk first if needed; omit to format the whole root: every file a configured language covers (testdata, vendor and version control passed over), with every file the workspace holds"`
+		// Only "changed" formats just the lines this session changed
+		// (against the disk, or edit_file's undo base), leaving files it
+		// cannot format so and saying why.
+		Only string `json:"only,omitempty" jsonschema:"changed: format only the lines this session changed (unwritten, or written by edit_file), by range where the formatter can; a file that cannot be is left, saying why"`
 	}
 	// LintArgs are lint's arguments.
 	LintArgs struct {

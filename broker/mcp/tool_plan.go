@@ -31,9 +31,9 @@ var stepNotes = map[engine.StepName]string{
 	engine.StepReadLines:  ": 1-based lines, end inclusive; the text is in reads[label or path]",
 	engine.StepEdit:       ": each find is whole lines copied exactly from the file, matching once after the previous edit; an empty replace deletes them",
 	engine.StepApplyPatch: ": '*** Begin Patch', then '*** Add File: p' with '+' lines, '*** Delete File: p', or '*** Update File: p' (optionally '*** Move to: q') with '@@' hunks of ' ', '-' and '+' lines matching once, then '*** End Patch'",
-	engine.StepWrite:      ": write the workspace's changes (all, or those under paths) to disk; if a file changed on disk since it was read, nothing is written (conflict: discard it, redo the change); force overwrites read-only files",
+	engine.StepWrite:      ": write the workspace's changes (all, or those under paths) to disk; a file changed on disk since it was read is merged if that change touches other lines (merged says where), else nothing is written (conflict: discard it, redo the change; merge: false never merges); force overwrites read-only files",
 	engine.StepSearch:     ": find literal text (RE2 with regex) in every file of the root, unwritten changes included",
-	engine.StepFormat:     ": the project's formatters",
+	engine.StepFormat:     ": the project's formatters; only \"changed\": just the lines you changed; formatted has each file's diff",
 	engine.StepLint:       ": the project's linters; fix applies their fixes",
 	engine.StepCheck:      ": type-check the workspace; findings most severe first",
 }

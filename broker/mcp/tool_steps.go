@@ -113,14 +113,14 @@ func (s *Server) applyPatchTool() (*sdk.Tool, sdk.ToolHandler) {
 
 func (s *Server) writeTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool, h := s.stepTool(engine.StepWrite, "Save in-memory changes to disk",
-		"Write the changes that dev_plan left unwritten in "+workspace+" to disk: all of them, or those under paths (relative to the root). Use write_file instead to put content you give into one file on disk by absolute path. Renames go first, then deletions, then new and changed files, each file replaced atomically. If any of those files changed on disk since it was read, nothing is written (error kind conflict, files listed in stale): discard those paths, make the change again, then write. A read-only file (mode such as 0444) is refused unless force is true. Not atomic across files: a failure reports what was already written.")
+		"Write the changes that dev_plan left unwritten in "+workspace+" to disk: all of them, or those under paths (relative to the root). Use write_file instead to put content you give into one file on disk by absolute path. Renames go first, then deletions, then new and changed files, each file replaced atomically. A file changed on disk since it was read is merged when that change and yours touch different lines: merged lists it with both changes' lines. When they touch the same or adjacent lines (or merge is false), nothing is written (error kind conflict, files listed in stale with those lines): discard those paths, make the change again, then write. A read-only file (mode such as 0444) is refused unless force is true. Not atomic across files: a failure reports what was already written.")
 	destructive(tool, true)
 	return tool, h
 }
 
 func (s *Server) formatTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool, h := s.stepTool(engine.StepFormat, "Format files",
-		"Format files with the project's formatter for their language (gofumpt for Go, for example); it formats the content of "+workspace+", including unwritten changes. Without paths it formats the whole root, as devbroker format does. "+nothing+persists)
+		"Format files with the project's formatter for their language (gofumpt for Go, for example); it formats the content of "+workspace+", including unwritten changes. Without paths it formats the whole root, as devbroker format does. With only: \"changed\" it formats just the lines you changed, so lines you did not touch stay as you read them. formatted gives each file's diff: the text your next edit must match. "+nothing+persists)
 	destructive(tool, true)
 	return tool, h
 }

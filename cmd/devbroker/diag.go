@@ -138,7 +138,7 @@ func writeAfter(ctx context.Context, eng *engine.Engine, res *engine.Result) {
 		return
 	}
 	wr := eng.Run(ctx, &engine.Plan{Paths: []string{}, Ops: []engine.Op{{Step: engine.StepWrite}}})
-	res.Written, res.Changes = wr.Written, wr.Changes
+	res.Written, res.Changes, res.Merged = wr.Written, wr.Changes, wr.Merged
 	if wr.Error != nil {
 		e := *wr.Error
 		e.Step = 2
