@@ -46,13 +46,19 @@ package main
 //     sent in order over stdio to devbroker serve --mcp --tools full with
 //     the Go SDK's client, one server per session; the answer block is the
 //     last call's structured content, its JSON-RPC response (a block with
-//     "jsonrpc"), or its text (a text block). call= is the request of an
-//     answer block shown alone.
-//   - editor SESSION FIXTURE [order=N] [root=PATH] [trust]: the block's ">>"
+//     "jsonrpc"; a member alone, "coverage": [...], is one of the
+//     structured content's), or its text (a text block), and each line of
+//     text the prose after it quotes as Text: `LINE` is a line of the
+//     answer's text. call= is the request (or requests) of an answer
+//     block shown alone.
+//   - editor SESSION FIXTURE [order=N] [root=PATH] [trust] [init]: the block's ">>"
 //     messages are sent to devbroker serve --stdio (the "jsonrpc" member
 //     added), and its "<<" messages are what comes back (messages of a
 //     method the block does not show are left aside); the session's
-//     blocks run by order=, then as the document has them.
+//     blocks run by order=, then as the document has them. The session's
+//     first block initializes, or init does (asking for the diagnostics
+//     push). trust serves it with --trust (the fixture's .devbroker.toml
+//     applies).
 //   - nvim [root=PATH]: a Lua snippet of a Neovim configuration; a
 //     headless Neovim runs it (root= is the path the snippet writes for the
 //     repository), and the plugin's commands then exist.
@@ -105,6 +111,8 @@ type docBlock struct {
 	// adjacent says that only blank lines stand between the previous
 	// block and this one.
 	adjacent bool
+	// after is the prose between this block and the next one.
+	after string
 }
 
 func (b *docBlock) where() string { return fmt.Sprintf("%s:%d", b.file, b.line) }
@@ -166,6 +174,9 @@ func scanBlocks(file, text string) ([]*docBlock, error) {
 			out = append(out, b)
 			lastMarker, lastMarkerLine, sinceBlock, prevText = "", -1, true, ""
 			continue
+		}
+		if len(out) > 0 {
+			out[len(out)-1].after += l + "\n"
 		}
 		if blank {
 			continue
@@ -237,7 +248,7 @@ func parseExample(b *docBlock, text string) (*docExample, error) {
 	for _, a := range f[1:] {
 		if k, v, ok := strings.Cut(a, "="); ok {
 			e.args[k] = v
-		} else if a == "trust" {
+		} else if a == "trust" || a == "init" {
 			e.args[a] = "true"
 		} else {
 			e.pos = append(e.pos, a)
@@ -952,6 +963,7 @@ func (d *docEnv) runMCP(t *testing.T, exs []*docExample) {
 			for _, a := range answers {
 				compareMCP(t, r, a, res)
 			}
+			checkTextSpans(t, r, answers[len(answers)-1], res)
 		}
 	}
 }
@@ -967,6 +979,10 @@ func compareMCP(t *testing.T, r replacer, a *docBlock, res *sdk.CallToolResult) 
 		return
 	}
 	p, err := parsePattern(a.body)
+	if err != nil && strings.HasPrefix(strings.TrimSpace(a.body), `"`) {
+		// A member of the answer, shown alone.
+		p, err = parsePattern("{" + a.body + ", …}")
+	}
 	if err != nil {
 		t.Fatalf("%s: %v", a.where(), err)
 	}
@@ -997,6 +1013,28 @@ func compareMCP(t *testing.T, r replacer, a *docBlock, res *sdk.CallToolResult) 
 	got = r.shownJSON(got)
 	if err := matchJSON(p, got); err != nil {
 		t.Errorf("%s: %v\nthe whole answer: %s", a.where(), err, short(got))
+	}
+}
+
+// textSpanRE finds the text content a document quotes after an answer:
+// "Text: `LINE`".
+var textSpanRE = regexp.MustCompile("(?:^|\\s)Text: `([^`]+)`")
+
+// checkTextSpans checks the lines of text the prose after an answer block
+// quotes ("Text: `...`"): each is a line of the tool's text content.
+func checkTextSpans(t *testing.T, r replacer, a *docBlock, res *sdk.CallToolResult) {
+	t.Helper()
+	text := splitLines(r.toShown(resultText(res)))
+	for _, m := range textSpanRE.FindAllStringSubmatch(a.after, -1) {
+		found := false
+		for _, l := range text {
+			if linePattern(m[1]).MatchString(normText(l)) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: the text after the answer quotes %q, which is no line of the tool's text:\n%s", a.where(), m[1], strings.Join(text, "\n"))
+		}
 	}
 }
 
@@ -1136,19 +1174,37 @@ func (d *docEnv) runEditor(t *testing.T, exs []*docExample) {
 	c := &editorConn{in: stdin, out: bufio.NewReader(stdout)}
 	barrier := 900000
 	initialized := false
+	if exs[0].args["init"] != "" {
+		// The session starts as every session does (docs/editor-protocol.md's
+		// initialize), before the examples.
+		c.send([]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"processId":1,"capabilities":{},"initializationOptions":{"publishDiagnostics":true}}}`))
+		for {
+			m, err := c.read()
+			if err != nil {
+				t.Fatalf("initialize: %v", err)
+			}
+			if m["id"] == float64(0) {
+				break
+			}
+		}
+		c.send([]byte(`{"jsonrpc":"2.0","method":"initialized","params":{}}`))
+		initialized = true
+	}
 	for _, e := range exs {
 		x, err := parseExchange(e.block.body)
 		if err != nil {
 			t.Fatalf("%s: %v", e.where(), err)
 		}
+		waiting := map[string]bool{}
 		for _, s := range x.sent {
 			s = r.toReal(s)
-			var raw []byte
 			if strings.HasPrefix(s, "Content-Length:") {
-				raw = []byte(strings.ReplaceAll(s, `\r\n`, "\r\n"))
-				if _, err := stdin.Write(raw); err != nil {
+				// A malformed frame, sent as the document writes it: it
+				// is answered with a null id.
+				if _, err := stdin.Write([]byte(strings.ReplaceAll(s, `\r\n`, "\r\n"))); err != nil {
 					t.Fatal(err)
 				}
+				waiting[fmt.Sprint(nil)] = true
 				continue
 			}
 			var m map[string]any
@@ -1158,6 +1214,9 @@ func (d *docEnv) runEditor(t *testing.T, exs []*docExample) {
 			m["jsonrpc"] = "2.0"
 			if m["method"] == "initialize" {
 				initialized = true
+			}
+			if id, ok := m["id"]; ok && m["method"] != "exit" {
+				waiting[fmt.Sprint(id)] = true
 			}
 			b, _ := json.Marshal(m)
 			if err := c.send(b); err != nil {
@@ -1181,8 +1240,11 @@ func (d *docEnv) runEditor(t *testing.T, exs []*docExample) {
 			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": barrier, "method": "devbroker/pending", "params": map[string]any{}})
 			c.send(b)
 		}
+		// Requests are handled in order, but an answer may be written
+		// after the next request's: read until every request of the
+		// block and the barrier are answered.
 		var got []map[string]any
-		for {
+		for barred := ended; !barred || len(waiting) > 0; {
 			m, err := c.read()
 			if err != nil {
 				if ended && err == io.EOF {
@@ -1190,8 +1252,12 @@ func (d *docEnv) runEditor(t *testing.T, exs []*docExample) {
 				}
 				t.Fatalf("%s: reading the answers: %v", e.where(), err)
 			}
-			if id, ok := m["id"].(float64); ok && int(id) == barrier {
-				break
+			if id, ok := m["id"]; ok {
+				if f, ok := id.(float64); ok && int(f) == barrier {
+					barred = true
+					continue
+				}
+				delete(waiting, fmt.Sprint(id))
 			}
 			delete(m, "jsonrpc")
 			got = append(got, r.shownJSON(m).(map[string]any))
