@@ -276,13 +276,23 @@ func docFiles(t *testing.T) []string {
 // returned all together.
 func collectExamples(t *testing.T) (examples []*docExample, notRun map[string]int, problems []string) {
 	t.Helper()
-	notRun = map[string]int{}
+	var docs [][2]string
 	for _, file := range docFiles(t) {
 		data, err := os.ReadFile(filepath.Join(repoRoot, file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		blocks, err := scanBlocks(file, string(data))
+		docs = append(docs, [2]string{file, string(data)})
+	}
+	return collectFrom(docs)
+}
+
+// collectFrom pairs the blocks of documents (name and text) into examples.
+func collectFrom(docs [][2]string) (examples []*docExample, notRun map[string]int, problems []string) {
+	notRun = map[string]int{}
+	for _, doc := range docs {
+		file := doc[0]
+		blocks, err := scanBlocks(file, doc[1])
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
@@ -425,6 +435,132 @@ func TestDocsMarkers(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("blocks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+
+	// Pairing: an example and its answers, and every block that is
+	// neither checked nor marked, or marked wrong, reported with its
+	// file and line.
+	examples, notRun, problems := collectFrom([][2]string{{"x.md", doc}, {"y.md", "" +
+		"<!-- example: mcp s examples/lang -->\n```json\n{}\n```\n\nText:\n\n<!-- example: answer -->\n```text\nok\n```\n\n" +
+		"<!-- not run:   -->\n```sh\nx\n```\n\n<!-- example: answer -->\n```text\nalone\n```\n\n<!-- example: nope -->\n```sh\ny\n```\n"}})
+	if len(examples) != 2 || examples[0].kind != "sh" || len(examples[0].answers) != 1 || examples[0].answers[0].line != 19 ||
+		examples[1].kind != "mcp" || examples[1].arg(0) != "s" || examples[1].arg(1) != "examples/lang" || len(examples[1].answers) != 1 {
+		t.Errorf("examples: %+v", examples)
+	}
+	if notRun["x.md"] != 1 || notRun["y.md"] != 1 {
+		t.Errorf("not run: %v", notRun)
+	}
+	wantProblems := []string{
+		"x.md:5: a ```sh block that is neither checked nor marked",
+		"x.md:25: a ``` block that is neither checked nor marked",
+		"y.md:14: a not run marker must say why",
+		"y.md:19: an answer block with no example before it",
+		"y.md:24: unknown example kind \"nope\"",
+	}
+	if len(problems) != len(wantProblems) {
+		t.Errorf("problems:\n%s", strings.Join(problems, "\n"))
+	}
+	for i, w := range wantProblems {
+		if i >= len(problems) || !strings.HasPrefix(problems[i], w) {
+			t.Errorf("problem %d: want %q…, got:\n%s", i, w, strings.Join(problems, "\n"))
+		}
+	}
+}
+
+// TestDocsMatch holds the comparison to its rules: ellipses elide, and
+// nothing else is let through.
+func TestDocsMatch(t *testing.T) {
+	for _, tc := range []struct {
+		want, got string
+		ok        bool
+	}{
+		{"a\nb\n", "a\nb", true},
+		{"a\n…\nd", "a\nb\nc\nd", true},
+		{"a\n...\nd", "a\nd", true},
+		{"a\nd", "a\nb\nd", false},
+		{"go version go1.26.8 linux/amd64  /usr/local/go/bin/go", "go version go1.27.1 linux/amd64 /usr/local/go/bin/go", true},
+		{"sha256:a7a6…", "sha256:a7a6ecb0137c", true},
+		{"sha256:3f1c…", "sha256:a7a6", false},
+		{"exit 1", "exit 2", false},
+	} {
+		if got := matchText(tc.want, tc.got); got != tc.ok {
+			t.Errorf("matchText(%q, %q) = %v, want %v", tc.want, tc.got, got, tc.ok)
+		}
+	}
+	for _, tc := range []struct {
+		want, got string
+		ok        bool
+	}{
+		{`{"a": 1, "b": [1, 2]}`, `{"b": [1, 2], "a": 1}`, true},
+		{`{"a": 1}`, `{"a": 1, "b": 2}`, false},
+		{`{"a": 1, ...}`, `{"a": 1, "b": 2}`, true},
+		{`{"a": …}`, `{"a": {"x": [1]}}`, true},
+		{`{"a": [1, ...]}`, `{"a": [1, 2, 3]}`, true},
+		{`{"a": [1, ...]}`, `{"a": [2, 1]}`, false},
+		{`{"a": [..., 3]}`, `{"a": [1, 2, 3]}`, true},
+		{`{"a": [1, 2]}`, `{"a": [1, 2, 3]}`, false},
+		{`{"m": "check found 1 error: …"}`, `{"m": "check found 1 error: main.go:4:10: x"}`, true},
+		{`{"m": "check found 2 errors: …"}`, `{"m": "check found 1 error: main.go:4:10: x"}`, false},
+		{`{"v": null}`, `{"v": 4}`, false},
+		{`{"v": 4}`, `{"v": 4.0}`, true},
+		{`{"ok": true, "reads": {...}, ...}`, `{"ok": true, "reads": {"x": "y"}}`, true},
+	} {
+		p, err := parsePattern(tc.want)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.want, err)
+		}
+		var got any
+		if err := json.Unmarshal([]byte(tc.got), &got); err != nil {
+			t.Fatal(err)
+		}
+		if err := matchJSON(p, got); (err == nil) != tc.ok {
+			t.Errorf("matchJSON(%s, %s) = %v, want ok %v", tc.want, tc.got, err, tc.ok)
+		}
+	}
+	for _, bad := range []string{`{"a": }`, `{"a" 1}`, `[1 2]`, `{"a": "x`, `{"a": 1, "a": 2}`, `{"a": 1} x`} {
+		if _, err := parsePattern(bad); err == nil {
+			t.Errorf("parsePattern(%q) parsed", bad)
+		}
+	}
+}
+
+// FuzzParsePattern: the pattern parser never panics, and a pattern it
+// parses prints as one it parses to the same.
+func FuzzParsePattern(f *testing.F) {
+	for _, s := range []string{`{"ok": true, "reads": {...}, "a": [1, …, {"b": null}], ...}`, `"x…y"`, `[...]`, `{"a": -1.5e3}`, `{`, `"\u00e9"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := parsePattern(s)
+		if err != nil {
+			return
+		}
+		again, err := parsePattern(p.String())
+		if err != nil {
+			t.Fatalf("%q printed as %q, which does not parse: %v", s, p.String(), err)
+		}
+		if again.String() != p.String() {
+			t.Fatalf("%q: %q, then %q", s, p.String(), again.String())
+		}
+	})
+}
+
+// FuzzScanBlocks: the scanner never panics, and every block it finds
+// starts at a line of the document.
+func FuzzScanBlocks(f *testing.F) {
+	f.Add("# T\n\n<!-- example: sh - -->\n```sh\necho\n```\n\n```text\nx\n```\n\nP:\n\n\tcode\n")
+	f.Add("```\nnot closed\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		blocks, err := scanBlocks("f.md", s)
+		if err != nil {
+			return
+		}
+		n := strings.Count(s, "\n") + 1
+		for _, b := range blocks {
+			if b.line < 1 || b.line > n {
+				t.Fatalf("a block at line %d of %d", b.line, n)
+			}
+		}
+	})
 }
 
 // docEnv is what every example runs with: the binary, and an environment
