@@ -22,7 +22,7 @@ package main
 //     the fixture's copy ("-": an empty directory; ".": the repository
 //     itself, for commands that only read); $DEVBROKER is the binary, and
 //     devbroker is on PATH. Its output (stdout and stderr) is the answer
-//     block's; without one, it must exit 0. The blocks of one session run
+//     block's; without one, each of its commands must succeed. The blocks of one session run
 //     in one shell, in order. root= is the path the document writes for
 //     the fixture's copy.
 //   - transcript FIXTURE [root=PATH] [home=PATH] [at=~/PATH] [without=TOOL,...]: a
@@ -738,7 +738,9 @@ func (d *docEnv) runShell(t *testing.T, exs []*docExample) {
 	for _, e := range exs {
 		body := r.toReal(e.block.body)
 		if e.answer() == nil {
-			body += "__docs_status=$?; [ $__docs_status -eq 0 ] || echo \"@@docs-test: exit $__docs_status\"\n"
+			// Each command must succeed: one that fails says so, and
+			// the shell goes on.
+			body = "trap 'echo \"@@docs-test: exit $? from: $BASH_COMMAND\"' ERR\n" + body + "\ntrap - ERR\n"
 		}
 		pieces = append(pieces, body)
 	}
@@ -750,7 +752,13 @@ func (d *docEnv) runShell(t *testing.T, exs []*docExample) {
 				t.Errorf("%s: the output differs from %s's:\n%s", e.where(), a.where(), lineDiff(a.body, got))
 			}
 		} else if strings.Contains(got, "@@docs-test: exit ") {
-			t.Errorf("%s: the block failed (it shows no output, so it must exit 0):\n%s", e.where(), got)
+			var failed []string
+			for _, l := range splitLines(got) {
+				if f, ok := strings.CutPrefix(l, "@@docs-test: "); ok {
+					failed = append(failed, f)
+				}
+			}
+			t.Errorf("%s: a command failed (the block shows no output, so each of its commands must succeed): %s\nthe output:\n%s", e.where(), strings.Join(failed, "; "), got)
 		}
 	}
 }
