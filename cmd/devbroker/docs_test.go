@@ -22,16 +22,16 @@ package main
 //     the fixture's copy ("-": an empty directory; ".": the repository
 //     itself, for commands that only read); $DEVBROKER is the binary, and
 //     devbroker is on PATH. Its output (stdout and stderr) is the answer
-//     block's; without one, each of its commands must succeed. The blocks of one session run
-//     in one shell, in order. root= is the path the document writes for
-//     the fixture's copy.
-//   - transcript FIXTURE [root=PATH] [home=PATH] [at=~/PATH] [without=TOOL,...]: a
-//     text block of "$ CMD" lines, each followed by what it prints; the
-//     commands run in one shell in the fixture's copy (at=: the copy is
-//     there, in a new home directory, which is the shell's directory).
-//     home= is the home directory the document shows. without=: on a
-//     machine without those tools (gopls is hidden; another that is
-//     installed skips the example).
+//     block's; without one, each of its commands must succeed. The blocks
+//     of one session run in one shell, in order. root= is the path the
+//     document writes for the fixture's copy.
+//   - transcript FIXTURE [root=PATH] [home=PATH] [at=~/PATH]
+//     [without=TOOL,...]: a text block of "$ CMD" lines, each followed by
+//     what it prints; the commands run in one shell in the fixture's copy
+//     (at=: the copy is there, in a new home directory, which is the
+//     shell's directory). home= is the home directory the document shows.
+//     without=: on a machine without those tools (gopls is hidden; another
+//     that is installed skips the example).
 //   - usage: each line is a usage line of devbroker help.
 //   - flags: each line is a devbroker command whose flags its --help lists.
 //   - refs: the commands' packages, files, make targets and the tests,
@@ -51,10 +51,11 @@ package main
 //     text the prose after it quotes as Text: `LINE` is a line of the
 //     answer's text. call= is the request (or requests) of an answer
 //     block shown alone.
-//   - editor SESSION FIXTURE [order=N] [root=PATH] [trust] [init]: the block's ">>"
-//     messages are sent to devbroker serve --stdio (the "jsonrpc" member
-//     added), and its "<<" messages are what comes back (messages of a
-//     method the block does not show are left aside); the session's
+//   - editor SESSION FIXTURE [order=N] [root=PATH] [trust] [init]: the
+//     block's ">>" messages are sent to devbroker serve --stdio (the
+//     "jsonrpc" member added), and its "<<" messages are what comes back
+//     (messages of a method the block does not show are left aside; "<<
+//     ..." stands for any number of those it shows); the session's
 //     blocks run by order=, then as the document has them. The session's
 //     first block initializes, or init does (asking for the diagnostics
 //     push). trust serves it with --trust (the fixture's .devbroker.toml
@@ -68,8 +69,10 @@ package main
 //     one of the fixture's directories, each a root with a .devbroker.toml.
 //
 // Output is compared as docs_match_test.go says: ellipses elide, version
-// numbers and column widths are normalised, and the fixture's temporary
-// path reads as the path the document writes.
+// numbers and column widths are normalised, the fixture's temporary path
+// reads as the path the document writes, and this machine's Go
+// installation and GOPATH as /usr/local/go and /root/go. The examples
+// need gopls (make tools); without it, only the markers are checked.
 
 import (
 	"bufio"
@@ -1490,7 +1493,7 @@ end
 	}
 }
 
-// configFor writes a configuration as a root's .devbroker.toml over a
+// configRoot writes a configuration as a root's .devbroker.toml over a
 // copy of the fixture.
 func configRoot(t *testing.T, fixtureDir, toml string) string {
 	t.Helper()
