@@ -72,20 +72,25 @@ func realPath(p string) (string, error) {
 }
 
 // resolveRead is where a file a tool read (p, relative to the tool's
-// directory cwd) really is, and whether it still exists; a file gone
-// since is judged by its path as written, its directory resolved.
+// directory cwd) really is, and whether it still exists. The path is
+// resolved as the system resolves it, never cleaned first: "link/../x"
+// is x beside the link's target. A file gone since is judged by its
+// directory, resolved, and its name.
 func resolveRead(cwd, p string) (string, bool) {
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(cwd, p)
+		p = cwd + string(filepath.Separator) + p
 	}
-	p = filepath.Clean(p)
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		return r, true
 	}
-	if d, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
-		return filepath.Join(d, filepath.Base(p)), false
+	if i := strings.LastIndexByte(p, filepath.Separator); i > 0 {
+		if base := p[i+1:]; base != "" && base != "." && base != ".." {
+			if d, err := filepath.EvalSymlinks(p[:i]); err == nil {
+				return filepath.Join(d, base), false
+			}
+		}
 	}
-	return p, false
+	return filepath.Clean(p), false
 }
 
 // exists reports whether p names an existing entry (following symlinks).

@@ -144,11 +144,9 @@ func checkAsmFile(cwd, file, real string, dirs []string, ok *allowed, seen map[s
 // itself (relative to the working directory), else name in the first of
 // dirs where it exists; "" when none does.
 func asmOpens(cwd, name string, dirs []string) string {
-	p := name
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(cwd, p)
-	}
-	if exists(p) {
+	// As the assembler: os.Open(name) first (relative to its working
+	// directory, not cleaned), then filepath.Join(dir, name).
+	if p := pathIn(cwd, name); exists(p) {
 		return p
 	}
 	for _, d := range dirs {

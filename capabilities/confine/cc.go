@@ -238,10 +238,7 @@ func includeFiles(cwd string, a gccArgs, system []string) []string {
 		}
 		dirs = append(append(append(dirs, a.quoteDirs...), a.searchDirs...), system...)
 		for _, d := range dirs {
-			if !filepath.IsAbs(d) {
-				d = filepath.Join(cwd, d)
-			}
-			if p := filepath.Join(d, inc); exists(p) {
+			if p := pathIn(pathIn(cwd, d), inc); exists(p) {
 				out = append(out, p)
 				break
 			}
