@@ -32,6 +32,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // compile runs the real C (or, cxx, C++) compiler with args, confined as
@@ -129,6 +130,10 @@ func compile(dir string, cxx bool, args []string) int {
 	var at place
 	if verb == "includes" {
 		at = locate(real, args, env, stdin, cwd, outsideReal, a)
+		if strings.HasPrefix(at.file, "<") {
+			// Included by the command line itself: an -include flag.
+			at, verb = place{}, "an -include flag reads"
+		}
 	}
 	fmt.Fprintln(os.Stderr, refusal(at, verb, shownPath(cwd, outside, outsideReal), "C code"))
 	return 1
@@ -262,6 +267,9 @@ func locate(real, args, env []string, stdin []byte, cwd, outside string, a gccAr
 			}
 			return true
 		})
+		if strings.HasPrefix(at.file, "<") {
+			return at // <command-line>: the caller names the flag
+		}
 	}
 	if at.file == "" && len(a.sources) > 0 {
 		at = place{file: a.sources[0]}
@@ -276,17 +284,16 @@ func locate(real, args, env []string, stdin []byte, cwd, outside string, a gccAr
 }
 
 // shownPath is how the refusal names an outside file: its path as the
-// tool read it, made absolute, and where it really is when a symlink
-// leads there.
+// tool read it, made absolute (not cleaned: a ".." after a symlink is not
+// the link's own parent), and where it really is when that differs.
 func shownPath(cwd, p, real string) string {
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(cwd, p)
+		p = cwd + string(filepath.Separator) + p
 	}
-	p = filepath.Clean(p)
-	if real != "" && real != p {
+	if real != "" && real != filepath.Clean(p) {
 		return p + " (" + real + ")"
 	}
-	return p
+	return filepath.Clean(p)
 }
 
 // refusal is the one line a confined tool prints instead of its output:

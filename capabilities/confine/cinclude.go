@@ -62,15 +62,13 @@ func includesIn(src string, lang *lex.Language) []cInclude {
 			}
 			continue
 		case lex.Comment:
-			if strings.HasPrefix(text, "//") {
-				// A line comment ends at its line's end (the Space after
-				// it holds the break), or at the end of the input.
-				continue
-			}
+			// A comment is a space: a line comment ends before its line
+			// break (the Space after it holds it), a block comment's
+			// breaks are its own.
 			continue
 		}
 		switch {
-		case lineStart && (t.Kind == lex.Directive || strings.HasPrefix(text, "#") || strings.HasPrefix(text, "%:")):
+		case lineStart && (t.Kind == lex.Directive || strings.HasPrefix(text, "#") || strings.HasPrefix(src[t.Start:], "%:")):
 			if inc, ok := directiveAt(src, t.Start); ok {
 				inc.line = t.Line
 				out = append(out, inc)
