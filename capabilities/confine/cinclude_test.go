@@ -10,28 +10,28 @@ import (
 
 func TestCIncludes(t *testing.T) {
 	src := strings.Join([]string{
-		`#include "a.h"`,                      // 1
-		`  #  include <sys/b.h> // note`,      // 2
-		`/* c */ #include "../c.h"`,           // 3: a comment before '#' is a space
-		`/* multi`,                            // 4
-		`   line */ #include "d.h"`,           // 5: the comment's line break is inside it
-		`int x; /* not`,                       // 6
-		`*/ #include "not-a-directive.h"`,     // 7: after code on the logical line
-		`#inc\`,                               // 8
-		`lude "spliced.h"`,                    // 9
-		`#include /* c */ "e/*x*/.h"`,         // 10: a quoted name keeps its /*
-		`%:include "digraph.h"`,               // 11
-		`#include_next <next.h>`,              // 12
-		`#import "objc.h"`,                    // 13
-		`#include MACRO_H`,                    // 14: computed
-		`#include FT(x)`,                      // 15: computed
+		`#include "a.h"`,                       // 1
+		`  #  include <sys/b.h> // note`,       // 2
+		`/* c */ #include "../c.h"`,            // 3: a comment before '#' is a space
+		`/* multi`,                             // 4
+		`   line */ #include "d.h"`,            // 5: the comment's line break is inside it
+		`int x; /* not`,                        // 6
+		`*/ #include "not-a-directive.h"`,      // 7: after code on the logical line
+		`#inc\`,                                // 8
+		`lude "spliced.h"`,                     // 9
+		`#include /* c */ "e/*x*/.h"`,          // 10: a quoted name keeps its /*
+		`%:include "digraph.h"`,                // 11
+		`#include_next <next.h>`,               // 12
+		`#import "objc.h"`,                     // 13
+		`#include MACRO_H`,                     // 14: computed
+		`#include FT(x)`,                       // 15: computed
 		`const char *s = "#include \"no.h\"";`, // 16: a string
-		`// #include "commented.h"`,           // 17
-		`#define X 1`,                         // 18
-		`import "unit.h";`,                    // 19: a C++ header unit
-		`#embed "data.bin"`,                   // 20
-		`#pragma once`,                        // 21
-		`#include`,                            // 22: names nothing
+		`// #include "commented.h"`,            // 17
+		`#define X 1`,                          // 18
+		`import "unit.h";`,                     // 19: a C++ header unit
+		`#embed "data.bin"`,                    // 20
+		`#pragma once`,                         // 21
+		`#include`,                             // 22: names nothing
 	}, "\n") + "\n"
 	got := cIncludes(src, lex.ForFile("x.cc"))
 	want := []cInclude{
