@@ -101,19 +101,20 @@ func (d *Driver) confined(ctx context.Context, req *capabilities.Request) (*capa
 			first = why
 		}
 	}
-	switch {
-	case len(held) == 0:
+	if len(held) == 0 {
 		return req, ""
-	case len(keep) == 0:
-		return nil, d.trustHint(fsys.Root(), first)
 	}
-	out := *req
-	out.Files = keep
 	names := strings.Join(engine.FewPaths(held), ", ")
 	if n := len(held) - engine.NotePaths; n > 0 {
 		names += fmt.Sprintf(" and %d more", n)
 	}
-	return &out, fmt.Sprintf("%s not checked: %s", names, d.trustHint(fsys.Root(), first))
+	why := fmt.Sprintf("%s not checked: %s", names, d.trustHint(fsys.Root(), first))
+	if len(keep) == 0 {
+		return nil, why
+	}
+	out := *req
+	out.Files = keep
+	return &out, why
 }
 
 // trustHint is the answer's message for a reason the server is withheld.
