@@ -42,11 +42,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -122,11 +120,12 @@ func Cleanup() {
 // the same variables, so a language server's configuration does not
 // change from one load to the next.
 //
-// On Unix: CC and CXX are the wrapper (cc.go); GOFLAGS adds the toolexec
-// that checks the assembler's includes (asm.go); TMPDIR and GOTMPDIR are
-// the root's private temporary directory. On Windows, where no wrapper is
-// written, cgo is off (CGO_ENABLED=0) and the assembler is confined by
-// the toolexec alone.
+// GOFLAGS adds the toolexec that checks the assembler's includes
+// (asm.go); TMPDIR and GOTMPDIR are the root's private temporary
+// directory; on Unix, CC and CXX are the wrapper (cc.go, wrappers_unix.go).
+// On Windows, where no wrapper is written, cgo is off (CGO_ENABLED=0:
+// the Go files that import "C" are left out of the build, which
+// [Coverage] says).
 func Env(root string, base []string) ([]string, error) {
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
@@ -197,15 +196,11 @@ func Env(root string, base []string) ([]string, error) {
 		return nil, fmt.Errorf("the assembler cannot be confined to the root: %w", err)
 	}
 	env := []string{EnvVar + "=" + dir, "GOFLAGS=" + goflags, "TMPDIR=" + spec.Tmp, "GOTMPDIR=" + spec.Tmp}
-	if runtime.GOOS == "windows" {
-		return append(env, "CGO_ENABLED=0", "TMP="+spec.Tmp, "TEMP="+spec.Tmp), nil
-	}
-	cc, err := joinQuoted([]string{filepath.Join(dir, "cc")})
+	more, err := compilerEnv(dir, spec.Tmp)
 	if err != nil {
 		return nil, fmt.Errorf("the C toolchain cannot be confined to the root: %w", err)
 	}
-	cxx, _ := joinQuoted([]string{filepath.Join(dir, "c++")})
-	return append(env, "CC="+cc, "CXX="+cxx), nil
+	return append(env, more...), nil
 }
 
 // writeSpec makes dir with spec.json, the private temporary directory and
@@ -226,13 +221,8 @@ func writeSpec(dir, exe string, spec *Spec) error {
 	if err := os.WriteFile(filepath.Join(dir, "spec.json"), data, 0o600); err != nil {
 		return err
 	}
-	if runtime.GOOS != "windows" {
-		for _, name := range []string{"cc", "c++"} {
-			link := filepath.Join(dir, name)
-			if err := os.Symlink(exe, link); err != nil && !errors.Is(err, os.ErrExist) {
-				return err
-			}
-		}
+	if err := writeWrappers(dir, exe); err != nil {
+		return err
 	}
 	if private.made == nil {
 		private.made = map[string]bool{}

@@ -146,9 +146,13 @@ func inert(cfg *configs.Config, env []string) {
 // the go command's compilers and assembler, and the language servers of C
 // and C++ are marked to answer only about files whose includes stay
 // inside. A driver whose environment cannot be set up gets cgo turned off
-// instead, and the returned warning says why.
+// instead, and the returned warning says why (as it says, on Windows,
+// that cgo is off in such a root).
 func confineC(cfg *configs.Config, root string) []string {
 	var warnings []string
+	if confine.Coverage != "" {
+		warnings = append(warnings, confine.Coverage)
+	}
 	names := make([]string, 0, len(cfg.Drivers))
 	for name := range cfg.Drivers {
 		names = append(names, name)
