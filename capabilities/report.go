@@ -54,7 +54,16 @@ type DriverReport struct {
 }
 
 // Report returns the latest probe results.
-func (s *Set) Report() *Report {
+func (s *Set) Report() *Report { return s.report(nil) }
+
+// ReportWithheld is [Set.Report] with, for each found driver that does
+// not answer about some files of a root the user has not trusted
+// ([Withholder]), which files and why: it scans the root, so it is the
+// probe's answer, not every request's.
+func (s *Set) ReportWithheld(ctx context.Context) *Report { return s.report(ctx) }
+
+// report is the report; with ctx, with what drivers withhold.
+func (s *Set) report(ctx context.Context) *Report {
 	r := &Report{Available: map[engine.Kind][]string{}, Answering: map[engine.Kind]map[string]string{}, Root: s.root}
 	s.mu.Lock()
 	r.Project = s.project
@@ -80,8 +89,8 @@ func (s *Set) Report() *Report {
 	s.mu.Unlock()
 	for i := range r.Drivers {
 		d := &r.Drivers[i]
-		if w, ok := s.drivers[d.Name].(Withholder); ok && d.State == Found {
-			d.Withheld = w.Withheld(context.Background())
+		if w, ok := s.drivers[d.Name].(Withholder); ok && ctx != nil && d.State == Found {
+			d.Withheld = w.Withheld(ctx)
 		}
 	}
 	for _, kind := range reportedKinds() {

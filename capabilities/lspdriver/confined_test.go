@@ -113,7 +113,14 @@ func TestClangdConfined(t *testing.T) {
 		t.Errorf("hover: %+v %q", hover.Drivers, hover.Hover)
 	}
 
-	rep := set.Report()
+	if rep := set.Report(); rep.Drivers != nil {
+		for _, d := range rep.Drivers {
+			if d.Withheld != "" {
+				t.Errorf("a request's report scans the root: %s: %q", d.Name, d.Withheld)
+			}
+		}
+	}
+	rep := set.ReportWithheld(context.Background())
 	quoted("the report", rep)
 	withheld := ""
 	for _, d := range rep.Drivers {

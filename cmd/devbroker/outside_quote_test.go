@@ -226,6 +226,10 @@ func TestOutsideMacroNeverAnswered(t *testing.T) {
 		never(strings.Join(args[:1], " "), run(args...))
 	}
 	if clangd == nil {
+		const withheld = "clangd: not sent the files that would make it read outside the root before you trust it: "
+		if out := run("probe", "--root", root); !strings.Contains(out, withheld+"cf/cf.c:1: #include") || !strings.Contains(out, "devbroker trust "+root) {
+			t.Errorf("probe does not say what clangd is not sent:\n%s", out)
+		}
 		if !strings.Contains(text, "x/x.c not checked") {
 			t.Errorf("check does not say that clangd did not check x/x.c:\n%s", text)
 		}
@@ -245,6 +249,12 @@ func TestOutsideMacroNeverAnswered(t *testing.T) {
 		t.Errorf("the MCP check does not say which include it refused:\n%s", resultText(res))
 	}
 	if clangd == nil {
+		res = callTool(t, cs, "probe", map[string]any{})
+		structured, _ = json.Marshal(res.StructuredContent)
+		never("the MCP probe", resultText(res)+string(structured))
+		if !strings.Contains(resultText(res), "clangd: not sent the files") || !strings.Contains(string(structured), `"withheld":`) {
+			t.Errorf("the MCP probe does not say what clangd is not sent:\n%s", resultText(res))
+		}
 		res = callTool(t, cs, "dev_plan", map[string]any{"paths": []string{"x/x.c"}, "ops": []any{map[string]any{"step": "hover", "args": map[string]any{"path": "x/x.c", "line": 3, "column": 17}}}})
 		structured, _ = json.Marshal(res.StructuredContent)
 		never("the MCP hover", resultText(res)+string(structured))

@@ -40,6 +40,7 @@ func cmdProbe(args []string, stdout, stderr io.Writer) int {
 		return exitBadUsage
 	}
 	defer set.Close()
+	report = set.ReportWithheld(ctx) // and which files a C language server is not sent
 	if *asJSON {
 		// The MCP probe tool's structured content, and devbroker/probe's.
 		eng, err := engine.New(*root, engine.Options{Capabilities: confirmed{set}})
