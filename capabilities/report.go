@@ -54,16 +54,16 @@ type DriverReport struct {
 }
 
 // Report returns the latest probe results.
-func (s *Set) Report() *Report { return s.report(nil) }
+func (s *Set) Report() *Report { return s.report(context.Background(), false) }
 
 // ReportWithheld is [Set.Report] with, for each found driver that does
 // not answer about some files of a root the user has not trusted
 // ([Withholder]), which files and why: it scans the root, so it is the
 // probe's answer, not every request's.
-func (s *Set) ReportWithheld(ctx context.Context) *Report { return s.report(ctx) }
+func (s *Set) ReportWithheld(ctx context.Context) *Report { return s.report(ctx, true) }
 
-// report is the report; with ctx, with what drivers withhold.
-func (s *Set) report(ctx context.Context) *Report {
+// report is the report; withheld: with what drivers withhold.
+func (s *Set) report(ctx context.Context, withheld bool) *Report {
 	r := &Report{Available: map[engine.Kind][]string{}, Answering: map[engine.Kind]map[string]string{}, Root: s.root}
 	s.mu.Lock()
 	r.Project = s.project
@@ -89,7 +89,7 @@ func (s *Set) report(ctx context.Context) *Report {
 	s.mu.Unlock()
 	for i := range r.Drivers {
 		d := &r.Drivers[i]
-		if w, ok := s.drivers[d.Name].(Withholder); ok && ctx != nil && d.State == Found {
+		if w, ok := s.drivers[d.Name].(Withholder); ok && withheld && d.State == Found {
 			d.Withheld = w.Withheld(ctx)
 		}
 	}
