@@ -339,7 +339,7 @@ func (r *Root) Report() *capabilities.Report {
 // the current drivers stay.
 func (r *Root) Reprobe(ctx context.Context) (*capabilities.Report, error) {
 	if r.load == nil {
-		return r.Report(), nil
+		return r.reportWithheld(ctx), nil
 	}
 	r.reprobeMu.Lock()
 	defer r.reprobeMu.Unlock()
@@ -383,7 +383,18 @@ func (r *Root) Reprobe(ctx context.Context) (*capabilities.Report, error) {
 		}()
 	}
 	r.probed()
-	return r.Report(), nil
+	return r.reportWithheld(ctx), nil
+}
+
+// reportWithheld is the probe's report, with what drivers withhold (see
+// capabilities.Set.ReportWithheld) when the drivers can say.
+func (r *Root) reportWithheld(ctx context.Context) *capabilities.Report {
+	if w, ok := r.current().(interface {
+		ReportWithheld(context.Context) *capabilities.Report
+	}); ok {
+		return w.ReportWithheld(ctx)
+	}
+	return r.Report()
 }
 
 func equalKinds(a, b []engine.Kind) bool {

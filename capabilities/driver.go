@@ -151,6 +151,13 @@ type Result struct {
 	// driver did with each file it was given (a [RangeFormatter]'s
 	// entries with How "" are files it could not format by range).
 	Formatted []engine.Formatted
+	// Withheld: the driver was not asked, as the request's files would
+	// have made it read files outside a root the user has not trusted
+	// (see [Withholder]); the status is unchecked, Message says which and
+	// how to trust the root. Nothing the caller changes fixes it but the
+	// trust, so a language request reports it as unchecked, not as a
+	// request the server declined.
+	Withheld bool
 }
 
 // RangeFormatter is a Driver that can format parts of files: Run with
@@ -171,6 +178,14 @@ type RangeFormatter interface {
 type Canonical interface {
 	Driver
 	Canonical() bool
+}
+
+// Withholder is a driver that, in a root the user has not trusted, does
+// not answer about some of its files (a C language server that would
+// read files outside the root through them): Withheld says which and
+// why, "" when it answers about all. The probe's report carries it.
+type Withholder interface {
+	Withheld(ctx context.Context) string
 }
 
 // ProbeState is what the probe found of a driver.

@@ -315,6 +315,13 @@ type Driver struct {
 	// user's or the project's wrote a key of it that decides what runs
 	// ([ExecKeys]): nobody asked for this program by name.
 	Defaulted bool `toml:"-"`
+	// ConfineIncludes is set by the loader, never by a file: the root is
+	// not trusted and the driver is a language server of C or C++ (a
+	// language whose file types are C's, C++'s or Objective-C's), which
+	// reads what its sources include. It answers only about files whose
+	// includes, flags and compile commands reach no file outside the root
+	// but the system's own (capabilities/confine.Reach).
+	ConfineIncludes bool `toml:"-"`
 }
 
 // ExitCodes classifies an external command's exit status. A code may not

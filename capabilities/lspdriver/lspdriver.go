@@ -244,7 +244,7 @@ func (d *Driver) Inherit(old capabilities.Driver) {
 func (d *Driver) config(bin, root string) lsp.Config {
 	cfg := lsp.Config{
 		Name:        d.name,
-		Command:     append([]string{bin}, d.cfg.Command[1:]...),
+		Command:     append([]string{bin}, d.serverArgs()...),
 		Root:        root,
 		Env:         d.cfg.Env,
 		Settings:    d.cfg.Settings,

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/capabilities/confine"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/lsp/privtemp"
 )
@@ -128,6 +129,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		if c.name == name {
+			// The C toolchain wrappers of the roots it did not trust.
+			defer confine.Cleanup()
 			return c.run(args[1:], stdin, stdout, stderr)
 		}
 	}

@@ -252,6 +252,11 @@ var diskDoors = map[string]string{
 	"capabilities/staticcheck/lint.go":        "staticcheck's cache directory and the executable's own hash",
 	"capabilities/staticcheck/convert.go":     "staged copies, to map positions of files the workspace does not hold",
 	"capabilities/gofumpt/module.go":          "the go.mod of the root's module context above the root (capabilities.GoModule)",
+	"capabilities/confine/confine.go":         "the process's private directory of compiler wrappers (their specifications and links), and the go command's env file",
+	"capabilities/confine/toolchain.go":       "the wrapper's record of the real compilers, in its private directory",
+	"capabilities/confine/wrappers_unix.go":   "the links to the compiler wrapper, in the process's private directory",
+	"capabilities/confine/cc.go":              "the compiler wrapper, run by the go command: the dependency file the compiler writes in the private directory (nothing read reaches an answer but the names it lists)",
+	"capabilities/confine/asm.go":             "the assembler wrapper, run by the go command: reads the assembly it checks (under the root, GOROOT or the go command's work directory) for its #include names, which alone reach an answer",
 
 	"configs/project.go":                      "the root's .devbroker.toml: configs depends on no other layer, and refuses a symlinked file",
 	"configs/layers.go":                       "the user's own config.toml, outside every root",
