@@ -17,6 +17,8 @@ const (
 	Format Kind = "format"
 	Lint   Kind = "lint"
 	Check  Kind = "check"
+	// Test runs the tests the change affects.
+	Test Kind = "test"
 )
 
 // Capabilities answers the format, lint and check steps. The engine defines
