@@ -21,6 +21,11 @@ const (
 	Test Kind = "test"
 )
 
+// CapabilityKinds lists the capability kinds that drivers serve over
+// files, in their order: format, lint, check, test. The language kinds
+// are [LanguageKinds].
+func CapabilityKinds() []Kind { return []Kind{Format, Lint, Check, Test} }
+
 // Capabilities answers the format, lint and check steps. The engine defines
 // this interface and never learns how it is served (language servers,
 // linked-in tools, commands): see capabilities/ for the implementations.

@@ -77,6 +77,7 @@ var steps = []*Step{
 	withDecode(def(StepFormat, Format, true, "{paths?}", nil, func(a *FormatArgs) []string { return slices.Clone(a.Paths) }), decodeFormat),
 	def(StepLint, Lint, true, "{paths?, fix?}", nil, func(a *LintArgs) []string { return slices.Clone(a.Paths) }),
 	def[CheckArgs](StepCheck, Check, false, "{}", nil, nil),
+	def(StepTest, Test, false, "{paths?}", nil, func(a *TestArgs) []string { return slices.Clone(a.Paths) }),
 	def(StepDefinition, Definition, false, "{path, symbol? | line+column?}", checkAt[*DefinitionArgs], atPath[*DefinitionArgs]),
 	def(StepReferences, References, false, "{path, symbol? | line+column?, include_declaration?}", checkAt[*ReferencesArgs], atPath[*ReferencesArgs]),
 	def(StepHover, Hover, false, "{path, symbol? | line+column?}", checkAt[*HoverArgs], atPath[*HoverArgs]),

@@ -50,6 +50,8 @@ func (e *Engine) runStep(ctx context.Context, i int, op *Op, sc scope, r *Result
 		return e.capability(ctx, Lint, a.Paths, sc, a.Fix, r)
 	case *CheckArgs:
 		return e.capability(ctx, Check, nil, sc, false, r)
+	case *TestArgs:
+		return e.capability(ctx, Test, a.Paths, sc, false, r)
 	case *SearchArgs:
 		return e.search(ctx, i, a, r)
 	case *DefinitionArgs:
@@ -242,6 +244,9 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 		if paths, err = e.selectPaths(selectors); err != nil {
 			return err
 		}
+	case kind == Test && len(e.ws.Unwritten()) > 0:
+		// Without paths, test runs the tests the changes affect, not
+		// those of every file the session holds.
 	case sc.unnamed:
 		if err := e.acquireRoot(kind, r); err != nil {
 			return err
@@ -253,6 +258,9 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	req := e.request(kind, r)
 	req.Fix = fix
 	req.Paths = paths
+	if kind == Test && len(paths) == 0 && len(req.Changed) > 0 {
+		req.Paths = slices.Clone(req.Changed)
+	}
 	if len(req.Paths) == 0 && len(req.Files) == 0 {
 		return nothingLooked(kind, nil, sc.unnamed)
 	}

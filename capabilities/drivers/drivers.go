@@ -11,6 +11,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/external"
 	"github.com/devbroker/devbroker/capabilities/gofumpt"
+	"github.com/devbroker/devbroker/capabilities/gotest"
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
 	"github.com/devbroker/devbroker/capabilities/staticcheck"
 	"github.com/devbroker/devbroker/configs"
@@ -24,6 +25,7 @@ var Types = []capabilities.Type{
 	staticcheck.Type, // linked in: lint Go
 	external.Type,    // any command: argv, input mode, output parser
 	lspdriver.Type,   // a language server: gopls, or any configured one
+	gotest.Type,      // go test of the packages a change affects
 }
 
 // Options are how [LoadWith] decides trust.
