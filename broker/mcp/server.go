@@ -99,6 +99,7 @@ var stepTools = map[engine.StepName]func(*Server) (*sdk.Tool, sdk.ToolHandler){
 	engine.StepFormat:      (*Server).formatTool,
 	engine.StepLint:        (*Server).lintTool,
 	engine.StepCheck:       (*Server).checkTool,
+	engine.StepTest:        (*Server).testTool,
 	engine.StepSearch:      (*Server).searchTool,
 	engine.StepDefinition:  (*Server).definitionTool,
 	engine.StepReferences:  (*Server).referencesTool,

@@ -50,6 +50,7 @@ var stepNotes = map[engine.StepName]string{
 	engine.StepFormat:     ": the project's formatters",
 	engine.StepLint:       ": the project's linters; fix applies their fixes",
 	engine.StepCheck:      ": type-check the workspace; findings most severe first",
+	engine.StepTest:       ": run the tests the changes affect on the unwritten content (trusted roots); a failing test stops the plan",
 }
 
 // pointAt is the synopsis the language steps that point at code share.

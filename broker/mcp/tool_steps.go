@@ -206,3 +206,24 @@ func (s *Server) checkTool() (*sdk.Tool, sdk.ToolHandler) {
 		return broker.StepRequest{Args: &engine.CheckArgs{}, Acquire: p.Paths}
 	})
 }
+
+// TestParams are test's parameters.
+type TestParams struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"files, directories or globs (relative to the root) whose tests to run besides those the changes affect; omit to run the tests the workspace's changes affect (with no change: every test of the root)"`
+}
+
+func (s *Server) testTool() (*sdk.Tool, sdk.ToolHandler) {
+	in := schemaFor[TestParams]()
+	tool := &sdk.Tool{
+		Name:  string(engine.StepTest),
+		Title: "Run the affected tests",
+		Description: "Run the tests the workspace's changes affect (for Go: the changed packages and the module's packages that import them, by go test) on the unwritten content, before anything is written; changes nothing on disk. Each failing test is an error finding at the line that reports it; a note says what ran (passed, failed, skipped). It runs the project's code, so only in a root the user trusts. ok is false when a test fails, when no test ran, or when the run timed out (the tests are killed with their processes). " +
+			"Failing tests come back with error kind diagnostics: they are the answer, not a tool failure. " + nothing + " Long runs send progress notifications and stop when cancelled.",
+		InputSchema:  in,
+		OutputSchema: schemaFor[wire.DevResult](),
+	}
+	readOnly(tool)
+	return tool, run(s, engine.StepTest, in, func(p *TestParams) broker.StepRequest {
+		return broker.StepRequest{Args: &engine.TestArgs{Paths: p.Paths}}
+	})
+}

@@ -54,6 +54,7 @@ func lifecycleConfigs(t *testing.T) map[string]*configs.Driver {
 		"staticcheck": def.Drivers["staticcheck"],
 		"lsp":         def.Drivers["gopls"],
 		"external":    catDriver(),
+		"gotest":      def.Drivers["go-test"],
 	}
 }
 
@@ -86,7 +87,7 @@ func treeBytes(t *testing.T, dir string) (entries int, bytes int64) {
 	return entries, bytes
 }
 
-// goModule writes a one-package module and returns its root and its
+// goModule writes a one-package module with a test and returns its root and its
 // workspace content.
 func goModule(t *testing.T) (string, map[string]*text.Doc) {
 	t.Helper()
@@ -94,6 +95,8 @@ func goModule(t *testing.T) (string, map[string]*text.Doc) {
 	files := map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.22\n",
 		"a.go":   "package m\n\nfunc F(s string) int {\n\tx := len(s)\n\tx = 2\n\treturn x\n}\n",
+		// A test, so that go-test has one to run.
+		"a_test.go": "package m\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { F(\"\") }\n",
 	}
 	all := map[string]*text.Doc{}
 	for p, c := range files {
