@@ -222,7 +222,9 @@ func (s *Server) testTool() (*sdk.Tool, sdk.ToolHandler) {
 		InputSchema:  in,
 		OutputSchema: schemaFor[wire.DevResult](),
 	}
-	readOnly(tool)
+	// Not read-only: the tests are the project's code, and may write
+	// (their own temporary files, a database); never the workspace.
+	additive(tool, false)
 	return tool, run(s, engine.StepTest, in, func(p *TestParams) broker.StepRequest {
 		return broker.StepRequest{Args: &engine.TestArgs{Paths: p.Paths}}
 	})
