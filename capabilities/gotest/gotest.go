@@ -170,8 +170,9 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 type mod struct {
 	dir            string
 	asked, changed []string
-	all            bool   // go.mod or go.sum changed: every package moved
-	first          string // the first file of the request in the module
+	unseen         []string // changed files a test would read from the disk
+	all            bool     // go.mod or go.sum changed: every package moved
+	first          string   // the first file of the request in the module
 }
 
 // modules groups the directories of req's Go files and changes by the
@@ -194,8 +195,17 @@ func (d *Driver) modules(req *capabilities.Request) []*mod {
 		switch {
 		case changed && (base == "go.mod" || base == "go.sum"):
 			m.all = true
-		case changed:
+		case changed && strings.HasSuffix(base, "_test.go"):
+			// A test changed, not the code: its package's
+			// tests run, not its importers'.
+			m.asked = append(m.asked, dir)
+		case changed && path.Ext(base) == ".go":
 			m.changed = append(m.changed, dir)
+		case changed:
+			// The go command reads Go files through the
+			// overlay, but a test reads other files (testdata,
+			// fixtures) from the disk.
+			m.unseen = append(m.unseen, p)
 		default:
 			m.asked = append(m.asked, dir)
 		}
@@ -249,6 +259,13 @@ func (d *Driver) module(ctx context.Context, req *capabilities.Request, m *mod, 
 	run := affected(pkgs, m.asked, changed)
 	if len(run) == 0 {
 		return true
+	}
+	if unseen := under(req.Root, m.unseen, run); len(unseen) > 0 {
+		// The tests would read the disk's content of these, not the
+		// workspace's: the verdict would not be about the change.
+		res.Status = engine.StatusUnchecked
+		res.Message = fmt.Sprintf("the tests would read %s from the disk, which does not hold the workspace's changes to %s (only Go files reach the go command unwritten): write %s first, then run the tests", strings.Join(unseen, ", "), plural(len(unseen), "it", "them"), plural(len(unseen), "it", "them"))
+		return false
 	}
 	byPath := map[string]*listed{}
 	args := []string{"test", "-json", "-overlay", overlay}
@@ -422,6 +439,31 @@ func (c *capped) Write(p []byte) (int, error) {
 		c.Buffer.Write(p[:min(room, len(p))])
 	}
 	return len(p), nil
+}
+
+// under lists the workspace paths of files that lie in the directory
+// tree of a package of run (its directory, testdata and the rest below
+// it): the files its tests read by relative path.
+func under(root string, files []string, run []*listed) []string {
+	var out []string
+	for _, p := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		for _, pkg := range run {
+			if rel, err := filepath.Rel(pkg.Dir, full); err == nil && filepath.IsLocal(rel) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // tail is the end of a command's output, for a message.

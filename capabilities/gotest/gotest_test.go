@@ -177,3 +177,20 @@ func TestHangIsKilledWithItsGroup(t *testing.T) {
 }
 
 func strconvQuote(s string) string { return "`" + s + "`" }
+
+// TestUnwrittenTestdataIsUnchecked: a test reads its testdata from the
+// disk, so a run with an unwritten change there would not be about the
+// change: unchecked, saying to write it first. A changed test file runs
+// its own package's tests only.
+func TestUnwrittenTestdataIsUnchecked(t *testing.T) {
+	needGo(t)
+	root := module(t)
+	res := run(t, request(root, map[string]string{"b/testdata/want.txt": "4\n", "b/b_test.go": "package b\n\nimport \"testing\"\n\nfunc TestTwice(t *testing.T) {}\n"}), 10*time.Minute)
+	if res.Status != engine.StatusUnchecked || !strings.Contains(res.Message, "b/testdata/want.txt from the disk") {
+		t.Errorf("status %s: %s", res.Status, res.Message)
+	}
+	res = run(t, request(root, map[string]string{"b/b_test.go": "package b\n\nimport \"testing\"\n\nfunc TestTwice(t *testing.T) {}\n"}), 10*time.Minute)
+	if res.Status != engine.StatusOK || !slices.Equal(res.Coverage[0].Paths, []string{"example.com/m/b"}) {
+		t.Errorf("status %s %s, coverage %+v", res.Status, res.Message, res.Coverage)
+	}
+}
