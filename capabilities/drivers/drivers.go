@@ -13,6 +13,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities/gofumpt"
 	"github.com/devbroker/devbroker/capabilities/gotest"
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
+	"github.com/devbroker/devbroker/capabilities/pytest"
 	"github.com/devbroker/devbroker/capabilities/staticcheck"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/configs/trust"
@@ -26,6 +27,7 @@ var Types = []capabilities.Type{
 	external.Type,    // any command: argv, input mode, output parser
 	lspdriver.Type,   // a language server: gopls, or any configured one
 	gotest.Type,      // go test of the packages a change affects
+	pytest.Type,      // pytest of the test files a change affects
 }
 
 // Options are how [LoadWith] decides trust.

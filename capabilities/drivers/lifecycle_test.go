@@ -55,6 +55,7 @@ func lifecycleConfigs(t *testing.T) map[string]*configs.Driver {
 		"lsp":         def.Drivers["gopls"],
 		"external":    catDriver(),
 		"gotest":      def.Drivers["go-test"],
+		"pytest":      def.Drivers["pytest"],
 	}
 }
 
@@ -95,8 +96,9 @@ func goModule(t *testing.T) (string, map[string]*text.Doc) {
 	files := map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.22\n",
 		"a.go":   "package m\n\nfunc F(s string) int {\n\tx := len(s)\n\tx = 2\n\treturn x\n}\n",
-		// A test, so that go-test has one to run.
+		// Tests, so that go-test and pytest have one to run.
 		"a_test.go": "package m\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { F(\"\") }\n",
+		"test_a.py": "def test_a():\n    pass\n",
 	}
 	all := map[string]*text.Doc{}
 	for p, c := range files {
@@ -142,7 +144,11 @@ func TestDriverLifecycle(t *testing.T) {
 				t.Errorf("New created %d files in the temporary directory", n)
 			}
 			kind := d.Spec().Kinds[0]
-			req := &capabilities.Request{Kind: kind, Root: root, Files: []string{"a.go"}, All: all}
+			file := "a.go"
+			if typ.Name == "pytest" {
+				file = "test_a.py"
+			}
+			req := &capabilities.Request{Kind: kind, Root: root, Files: []string{file}, All: all}
 			if r := d.Run(context.Background(), req); r.Status != engine.StatusOK {
 				t.Fatalf("Run: %s: %s", r.Status, r.Message)
 			}
