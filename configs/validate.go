@@ -17,7 +17,7 @@ import (
 
 // Driver types devbroker has, and the values of the enumerated keys.
 var (
-	driverTypes = []string{"gofumpt", "staticcheck", "external", "lsp", "gotest", "pytest"}
+	driverTypes = []string{"gofumpt", "staticcheck", "external", "lsp", "gotest", "pytest", "vitest"}
 	inputs      = []string{"stdin", "staged", "overlay"}
 	outputs     = []string{"stdout", "file"}
 	streams     = []string{"stdout", "stderr"}

@@ -15,6 +15,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
 	"github.com/devbroker/devbroker/capabilities/pytest"
 	"github.com/devbroker/devbroker/capabilities/staticcheck"
+	"github.com/devbroker/devbroker/capabilities/vitest"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/configs/trust"
 )
@@ -28,6 +29,7 @@ var Types = []capabilities.Type{
 	lspdriver.Type,   // a language server: gopls, or any configured one
 	gotest.Type,      // go test of the packages a change affects
 	pytest.Type,      // pytest of the test files a change affects
+	vitest.Type,      // vitest of the tests a change affects
 }
 
 // Options are how [LoadWith] decides trust.

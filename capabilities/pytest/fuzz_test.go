@@ -3,6 +3,8 @@ package pytest
 import (
 	"bytes"
 	"testing"
+
+	"github.com/devbroker/devbroker/capabilities/testrun"
 )
 
 // FuzzReadJUnit: any report reads or fails with an error, never a panic.
@@ -11,7 +13,7 @@ func FuzzReadJUnit(f *testing.F) {
 	f.Add([]byte(`<testsuite><testcase name="x"/></testsuite>`))
 	f.Add([]byte(`<html/>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cases, err := readJUnit(bytes.NewReader(data))
+		cases, err := testrun.ReadJUnit(bytes.NewReader(data))
 		if err != nil {
 			return
 		}

@@ -34,9 +34,7 @@ package pytest
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path"
@@ -48,10 +46,10 @@ import (
 	"time"
 
 	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/capabilities/testrun"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/lsp/privtemp"
-	"github.com/devbroker/devbroker/lsp/procgroup"
 )
 
 // Type is the "pytest" driver type.
@@ -98,8 +96,8 @@ func (d *Driver) Probe(ctx context.Context) capabilities.Probe {
 		p.State, p.Reason = capabilities.Missing, fmt.Sprintf("%s was not found%s", d.command[0], d.hint())
 		return p
 	}
-	var out bytes.Buffer
-	code, err := d.run(ctx, "", "", append(slices.Clone(d.command[1:]), "--version"), &out)
+	var out testrun.Tail
+	code, err := testrun.Run(ctx, testrun.Command{Argv: append(slices.Clone(d.command), "--version"), Env: d.env}, &out)
 	switch {
 	case err != nil:
 		p.State, p.Reason = capabilities.Failed, err.Error()
@@ -167,14 +165,14 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 			return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("making a temporary directory: %v", err)}
 		}
 	}
-	if err := stage(tree, req.Root, req.All, req.Changed, req.Deleted); err != nil {
+	if err := testrun.Stage(tree, req.Root, req.All, req.Changed, req.Deleted); err != nil {
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
 	}
 	report := filepath.Join(temp, "report.xml")
-	args := append(slices.Clone(d.command[1:]), "-q", "-p", "no:cacheprovider", "-o", "junit_family=xunit1", "--junitxml="+report, "--rootdir="+tree)
-	args = append(args, tests...)
-	var out capped
-	code, err := d.run(ctx, tree, tmp, args, &out)
+	argv := append(slices.Clone(d.command), "-q", "-p", "no:cacheprovider", "-o", "junit_family=xunit1", "--junitxml="+report, "--rootdir="+tree)
+	argv = append(argv, tests...)
+	var out testrun.Tail
+	code, err := testrun.Run(ctx, testrun.Command{Argv: argv, Dir: tree, Tmp: tmp, Env: append([]string{"PYTHONDONTWRITEBYTECODE=1"}, d.env...)}, &out)
 	switch {
 	case ctx.Err() != nil:
 		res.Status = engine.StatusTimeout
@@ -189,15 +187,15 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 		return res
 	case code != 0 && code != 1:
 		res.Status = engine.StatusCrashed
-		res.Message = fmt.Sprintf("pytest exited with code %d (%s): %s", code, exitMeaning(code), tail(out.String()))
+		res.Message = fmt.Sprintf("pytest exited with code %d (%s): %s", code, exitMeaning(code), out.String())
 		return res
 	}
 	data, err := os.ReadFile(report)
 	if err != nil {
-		res.Status, res.Message = engine.StatusCrashed, fmt.Sprintf("pytest wrote no report: %v: %s", err, tail(out.String()))
+		res.Status, res.Message = engine.StatusCrashed, fmt.Sprintf("pytest wrote no report: %v: %s", err, out.String())
 		return res
 	}
-	cases, err := readJUnit(bytes.NewReader(data))
+	cases, err := testrun.ReadJUnit(bytes.NewReader(data))
 	if err != nil {
 		res.Status, res.Message = engine.StatusCrashed, err.Error()
 		return res
@@ -216,7 +214,7 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	}
 	if code == 1 && failed == 0 {
 		res.Status = engine.StatusCrashed
-		res.Message = "pytest said tests failed, but its report names no failure: " + tail(out.String())
+		res.Message = "pytest said tests failed, but its report names no failure: " + out.String()
 		return res
 	}
 	shown := tests[:min(len(tests), engine.NotePaths)]
@@ -251,7 +249,7 @@ func exitMeaning(code int) string {
 var entryLine = regexp.MustCompile(`(?m)^(\S+\.py):(\d+): `)
 
 // failed is a failed test case's diagnostic.
-func (d *Driver) failed(c tcase, tree string, tests []string, read func(string) []byte) engine.Diagnostic {
+func (d *Driver) failed(c testrun.Case, tree string, tests []string, read func(string) []byte) engine.Diagnostic {
 	pr := c.Failure
 	if pr == nil {
 		pr = c.Error
@@ -307,61 +305,4 @@ func local(tree, p string) (string, bool) {
 	}
 	p = path.Clean(filepath.ToSlash(p))
 	return p, filepath.IsLocal(filepath.FromSlash(p))
-}
-
-// run runs the command with args in dir (the driver's first word), its
-// output to out, in its own process group killed whole when ctx ends;
-// tmp, if not "", is its TMPDIR. It returns the exit code.
-func (d *Driver) run(ctx context.Context, dir, tmp string, args []string, out io.Writer) (int, error) {
-	cmd := exec.CommandContext(ctx, d.command[0], args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1", "NO_COLOR=1", "PY_COLORS=0")
-	if tmp != "" {
-		cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
-	}
-	cmd.Env = append(cmd.Env, d.env...)
-	cmd.Stdout, cmd.Stderr = out, out
-	procgroup.Set(cmd)
-	cmd.Cancel = func() error { return procgroup.Kill(cmd.Process) }
-	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Run()
-	if cmd.Process != nil {
-		_ = procgroup.Kill(cmd.Process) // what it left behind in its group
-	}
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit):
-		return exit.ExitCode(), nil
-	case err != nil && ctx.Err() == nil:
-		return -1, fmt.Errorf("%s could not run: %w", d.command[0], err)
-	}
-	return cmd.ProcessState.ExitCode(), nil
-}
-
-// capped keeps the last 64 KiB written to it (pytest's summary is at
-// the end).
-type capped struct{ buf []byte }
-
-func (c *capped) Write(p []byte) (int, error) {
-	c.buf = append(c.buf, p...)
-	if n := len(c.buf) - 64<<10; n > 0 {
-		c.buf = c.buf[n:]
-	}
-	return len(p), nil
-}
-
-func (c *capped) String() string { return string(c.buf) }
-
-// tail is the end of pytest's output, for a message.
-func tail(s string) string {
-	s = strings.TrimSpace(s)
-	lines := strings.Split(s, "\n")
-	if len(lines) > 15 {
-		lines = lines[len(lines)-15:]
-	}
-	s = strings.Join(lines, "\n")
-	if len(s) > 2000 {
-		s = "..." + s[len(s)-2000:]
-	}
-	return s
 }

@@ -1,4 +1,4 @@
-package pytest
+package testrun
 
 // This file stages the project for a test run: a private copy of the
 // root's files with the workspace's changes applied, so that the tests
@@ -20,9 +20,9 @@ import (
 // change. Version control is left out.
 var linkDirs = map[string]bool{".venv": true, "venv": true, "node_modules": true}
 
-// stage copies root into dst (which exists) and applies the workspace:
+// Stage copies root into dst (which exists) and applies the workspace:
 // the changed files of all are written, the deleted ones removed.
-func stage(dst, root string, all map[string]*text.Doc, changed, deleted []string) error {
+func Stage(dst, root string, all map[string]*text.Doc, changed, deleted []string) error {
 	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err

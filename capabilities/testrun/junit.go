@@ -1,7 +1,7 @@
-package pytest
+package testrun
 
 // This file reads a JUnit XML report (pytest's --junitxml, family xunit1,
-// which gives each test case its file and line).
+// which gives each test case its file and line; vitest's junit reporter).
 
 import (
 	"encoding/xml"
@@ -14,26 +14,26 @@ import (
 type suites struct {
 	XMLName xml.Name
 	Suites  []suite `xml:"testsuite"`
-	Cases   []tcase `xml:"testcase"` // a lone <testsuite> root's cases
+	Cases   []Case  `xml:"testcase"` // a lone <testsuite> root's cases
 }
 
 type suite struct {
-	Cases []tcase `xml:"testcase"`
+	Cases []Case `xml:"testcase"`
 }
 
-// tcase is one test case.
-type tcase struct {
+// Case is one test case.
+type Case struct {
 	Classname string    `xml:"classname,attr"`
 	Name      string    `xml:"name,attr"`
 	File      string    `xml:"file,attr"`
 	Line      string    `xml:"line,attr"`
-	Failure   *problem  `xml:"failure"`
-	Error     *problem  `xml:"error"`
+	Failure   *Problem  `xml:"failure"`
+	Error     *Problem  `xml:"error"`
 	Skipped   *struct{} `xml:"skipped"`
 }
 
-// problem is a failure or an error: its one-line message and its text.
-type problem struct {
+// Problem is a failure or an error: its one-line message and its text.
+type Problem struct {
 	Message string `xml:"message,attr"`
 	Text    string `xml:",chardata"`
 }
@@ -41,8 +41,8 @@ type problem struct {
 // maxCases bounds the test cases a report may hold.
 const maxCases = 1 << 20
 
-// readJUnit reads a JUnit XML report into its test cases.
-func readJUnit(r io.Reader) ([]tcase, error) {
+// ReadJUnit reads a JUnit XML report into its test cases.
+func ReadJUnit(r io.Reader) ([]Case, error) {
 	var s suites
 	dec := xml.NewDecoder(io.LimitReader(r, 256<<20))
 	if err := dec.Decode(&s); err != nil {
