@@ -310,7 +310,7 @@ var _ engine.DiskObserver = (*Root)(nil)
 // (engine.LanguageKinds).
 func (r *Root) Kinds() []engine.Kind {
 	var out []engine.Kind
-	for _, k := range append([]engine.Kind{engine.Format, engine.Lint, engine.Check}, engine.LanguageKinds()...) {
+	for _, k := range append(engine.CapabilityKinds(), engine.LanguageKinds()...) {
 		if r.serves(k) {
 			out = append(out, k)
 		}
@@ -324,7 +324,7 @@ func (r *Root) Report() *capabilities.Report {
 	d := r.current()
 	if d == nil {
 		return &capabilities.Report{Drivers: []capabilities.DriverReport{}, Available: map[engine.Kind][]string{
-			engine.Format: {}, engine.Lint: {}, engine.Check: {},
+			engine.Format: {}, engine.Lint: {}, engine.Check: {}, engine.Test: {},
 		}}
 	}
 	return d.Report()

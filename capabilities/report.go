@@ -115,7 +115,7 @@ func (s *Set) report(ctx context.Context, withheld bool) *Report {
 // reportedKinds are the kinds a report lists: format, lint, check, then
 // the language kinds.
 func reportedKinds() []engine.Kind {
-	return append([]engine.Kind{engine.Format, engine.Lint, engine.Check}, engine.LanguageKinds()...)
+	return append(engine.CapabilityKinds(), engine.LanguageKinds()...)
 }
 
 // WriteText writes the report as text: what the project file's trust

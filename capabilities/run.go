@@ -89,7 +89,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 	// Formatting and fixing drivers run in order, each on what the ones
 	// before left.
 	done := make([]*Result, len(rf.order))
-	if req.Kind == engine.Check || (req.Kind == engine.Lint && !req.Fix) {
+	if req.Kind == engine.Check || req.Kind == engine.Test || (req.Kind == engine.Lint && !req.Fix) {
 		var wg sync.WaitGroup
 		for i := range rf.order {
 			wg.Go(func() { done[i] = runOne(i) })
@@ -128,7 +128,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 				resp.Formatted = append(resp.Formatted, engine.Formatted{Path: p, How: engine.FormatWhole, Driver: dn})
 			}
 		}
-		if len(r.Edits) > 0 && req.Kind != engine.Check {
+		if len(r.Edits) > 0 && req.Kind != engine.Check && req.Kind != engine.Test {
 			// Later drivers (lint --fix) see earlier drivers' edits, as
 			// changed content: drivers that overlay only the changed
 			// files would otherwise read the stale disk file.

@@ -187,7 +187,7 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 			lang.defaulted[engine.Kind(k)] = true
 		}
 		names := slices.Clone(l.Intelligence)
-		for kind, entries := range map[engine.Kind][]string{engine.Format: l.Format, engine.Lint: l.Lint, engine.Check: l.Check} {
+		for kind, entries := range map[engine.Kind][]string{engine.Format: l.Format, engine.Lint: l.Lint, engine.Check: l.Check, engine.Test: l.Test} {
 			for _, e := range entries {
 				slot, err := configs.ParseSlot(e)
 				if err != nil {

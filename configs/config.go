@@ -136,6 +136,11 @@ type Language struct {
 	// unchecked. Default for Go:
 	// "gopls | go-build + go-vet".
 	Check []string `toml:"check"`
+	// Test names the drivers that run the tests a change affects (they
+	// run the repository's code, so only in a trusted root). Every slot
+	// runs, each served by its first working alternative. Default for
+	// Go: "go-test".
+	Test []string `toml:"test"`
 	// Intelligence names the language servers that answer definition,
 	// references, hover, symbols, rename and code_actions for the
 	// language's files, in order: for each of these, the first server the

@@ -87,7 +87,9 @@
 // the tsserver plugins its tsconfig.json names), cargo clippy (build.rs,
 // procedural macros, .cargo/config.toml aliases, even for cargo clippy
 // --version) and rust-analyzer (the build scripts and procedural macros
-// it builds with cargo). In a root you have not trusted, with a
+// it builds with cargo), go-test, pytest and vitest (they run the
+// repository's tests). In a
+// root you have not trusted, with a
 // .devbroker.toml or without, they are untrusted: neither probed nor run,
 // and their files are reported unchecked, as for a missing driver. The
 // other defaults read configuration files but run none of the

@@ -17,7 +17,7 @@ import (
 
 // Driver types devbroker has, and the values of the enumerated keys.
 var (
-	driverTypes = []string{"gofumpt", "staticcheck", "external", "lsp"}
+	driverTypes = []string{"gofumpt", "staticcheck", "external", "lsp", "gotest", "pytest", "vitest"}
 	inputs      = []string{"stdin", "staged", "overlay"}
 	outputs     = []string{"stdout", "file"}
 	streams     = []string{"stdout", "stderr"}
@@ -79,7 +79,7 @@ func (v *validator) language(name string, l *Language) {
 	for _, list := range []struct {
 		key   string
 		names []string
-	}{{"format", l.Format}, {"lint", l.Lint}, {"check", l.Check}} {
+	}{{"format", l.Format}, {"lint", l.Lint}, {"check", l.Check}, {"test", l.Test}} {
 		for i, entry := range list.names {
 			ep := elem(p+"."+list.key, i)
 			slot, err := ParseSlot(entry)

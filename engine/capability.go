@@ -17,7 +17,14 @@ const (
 	Format Kind = "format"
 	Lint   Kind = "lint"
 	Check  Kind = "check"
+	// Test runs the tests the change affects.
+	Test Kind = "test"
 )
+
+// CapabilityKinds lists the capability kinds that drivers serve over
+// files, in their order: format, lint, check, test. The language kinds
+// are [LanguageKinds].
+func CapabilityKinds() []Kind { return []Kind{Format, Lint, Check, Test} }
 
 // Capabilities answers the format, lint and check steps. The engine defines
 // this interface and never learns how it is served (language servers,

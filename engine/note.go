@@ -35,6 +35,9 @@ const (
 	// NoteConfig: configuration that does not apply (a project file
 	// ignored until the root is trusted), and why.
 	NoteConfig NoteKind = "config"
+	// NoteRan: what a test run ran: the packages or files, and how
+	// many tests passed, failed and were skipped.
+	NoteRan NoteKind = "ran"
 )
 
 // Note is what an answer says about itself that is not a finding: which

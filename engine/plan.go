@@ -274,7 +274,7 @@ func (e *Engine) unavailable(step string) error {
 	if x, ok := e.caps.(Explainer); ok {
 		st, _ := LookupStep(StepName(step))
 		if why := x.Unavailable(st.Kind); why != "" {
-			return fault.New(fault.Unavailable, "%s is unavailable: no working driver serves it: %s. Install what is missing, then probe again (`devbroker probe`); until then do not retry. Available steps: %s", step, why, strings.Join(e.AvailableSteps(), ", "))
+			return fault.New(fault.Unavailable, "%s is unavailable: no working driver serves it: %s. Do what that says (install what is missing, or trust the root), then probe again (`devbroker probe`); until then do not retry. Available steps: %s", step, why, strings.Join(e.AvailableSteps(), ", "))
 		}
 	}
 	return fault.New(fault.Unavailable, "%s is unavailable: no working driver is configured for it (see `devbroker probe`); do not retry. Available steps: %s", step, strings.Join(e.AvailableSteps(), ", "))

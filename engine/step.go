@@ -83,6 +83,7 @@ var steps = []*Step{
 		"force", "force is only for write: it lets a write change read-only files"),
 	def(StepLint, Lint, true, "{paths?, fix?}", nil, func(a *LintArgs) []string { return slices.Clone(a.Paths) }),
 	callWith(def[CheckArgs](StepCheck, Check, false, "{}", nil, nil), func(c *checkCall) (Args, []string) { return &c.CheckArgs, c.Paths }),
+	def(StepTest, Test, false, "{paths?}", nil, func(a *TestArgs) []string { return slices.Clone(a.Paths) }),
 	def(StepDefinition, Definition, false, "{path, symbol? | line+column?}", checkAt[*DefinitionArgs], atPath[*DefinitionArgs]),
 	def(StepReferences, References, false, "{path, symbol? | line+column?, include_declaration?}", checkAt[*ReferencesArgs], atPath[*ReferencesArgs]),
 	def(StepHover, Hover, false, "{path, symbol? | line+column?}", checkAt[*HoverArgs], atPath[*HoverArgs]),

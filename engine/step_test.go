@@ -31,6 +31,7 @@ func TestRegistry(t *testing.T) {
 		{StepFormat, Format, true, &FormatArgs{Paths: []string{"f.go"}}, []string{"f.go"}},
 		{StepLint, Lint, true, &LintArgs{Paths: []string{"l/**"}, Fix: true}, []string{"l/**"}},
 		{StepCheck, Check, false, &CheckArgs{}, nil},
+		{StepTest, Test, false, &TestArgs{Paths: []string{"t/**"}}, []string{"t/**"}},
 		{StepDefinition, Definition, false, &DefinitionArgs{At{Path: "d.go", Symbol: "F"}}, []string{"d.go"}},
 		{StepReferences, References, false, &ReferencesArgs{At: At{Path: "r.go", Symbol: "F"}}, []string{"r.go"}},
 		{StepHover, Hover, false, &HoverArgs{At{Path: "h.go", Symbol: "F"}}, []string{"h.go"}},

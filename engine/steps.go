@@ -50,6 +50,8 @@ func (e *Engine) runStep(ctx context.Context, i int, op *Op, sc scope, r *Result
 		return e.capability(ctx, Lint, a.Paths, sc, capOpts{fix: a.Fix}, r)
 	case *CheckArgs:
 		return e.capability(ctx, Check, nil, sc, capOpts{}, r)
+	case *TestArgs:
+		return e.capability(ctx, Test, a.Paths, sc, capOpts{}, r)
 	case *SearchArgs:
 		return e.search(ctx, i, a, r)
 	case *DefinitionArgs:
@@ -251,6 +253,9 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 		if paths, err = e.selectPaths(selectors); err != nil {
 			return err
 		}
+	case kind == Test && len(e.ws.Unwritten()) > 0:
+		// Without paths, test runs the tests the changes affect, not
+		// those of every file the session holds.
 	case sc.unnamed:
 		if err := e.acquireRoot(kind, r); err != nil {
 			return err
@@ -262,6 +267,9 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	req := e.request(kind, r)
 	req.Fix = opt.fix
 	req.Paths = paths
+	if kind == Test && len(paths) == 0 && len(req.Changed) > 0 {
+		req.Paths = slices.Clone(req.Changed)
+	}
 	if len(req.Paths) == 0 && len(req.Files) == 0 {
 		return nothingLooked(kind, nil, sc.unnamed)
 	}

@@ -125,7 +125,9 @@ func (c *conn) plan(ctx context.Context, params json.RawMessage) (any, error) {
 	// The protocol has no fixes (docs/editor-protocol.md): diagnostics go
 	// out without them.
 	out.DevResult = *wire.NewDevResult(res, c.sess.Pending(), wire.Options{OmitFixes: true})
-	if c.wantDiagnostics() && slices.ContainsFunc(plan.Ops, func(op engine.Op) bool { return op.Step == engine.StepLint || op.Step == engine.StepCheck }) {
+	if c.wantDiagnostics() && slices.ContainsFunc(plan.Ops, func(op engine.Op) bool {
+		return op.Step == engine.StepLint || op.Step == engine.StepCheck || op.Step == engine.StepTest
+	}) {
 		c.publish(ctx, res.Diagnostics, reverts)
 	}
 	return out, nil

@@ -100,6 +100,7 @@ var stepTools = map[engine.StepName]func(*Server) (*sdk.Tool, sdk.ToolHandler){
 	engine.StepFormat:      (*Server).formatTool,
 	engine.StepLint:        (*Server).lintTool,
 	engine.StepCheck:       (*Server).checkTool,
+	engine.StepTest:        (*Server).testTool,
 	engine.StepSearch:      (*Server).searchTool,
 	engine.StepDefinition:  (*Server).definitionTool,
 	engine.StepReferences:  (*Server).referencesTool,
@@ -376,7 +377,7 @@ func (s *Server) unavailable(next sdk.MethodHandler) sdk.MethodHandler {
 		}
 		why := "no working driver is configured for it (see the probe tool); do not retry"
 		if w := s.root.Unavailable(st.Kind); w != "" {
-			why = "no working driver serves it: " + w + ". Install what is missing, then call the probe tool; until then do not retry"
+			why = "no working driver serves it: " + w + ". Do what that says (install what is missing, or trust the root), then call the probe tool; until then do not retry"
 		}
 		err := fault.New(fault.Unavailable, "%s is unavailable: %s. Available steps: %s", name, why, strings.Join(s.availableSteps(), ", "))
 		r := &engine.Result{Error: &engine.StepError{Step: 1, Name: name, Kind: fault.Unavailable, Message: err.Error()}}

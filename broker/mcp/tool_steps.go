@@ -140,3 +140,13 @@ func (s *Server) checkTool() (*sdk.Tool, sdk.ToolHandler) {
 	readOnly(tool)
 	return tool, h
 }
+
+func (s *Server) testTool() (*sdk.Tool, sdk.ToolHandler) {
+	tool, h := s.stepTool(engine.StepTest, "Run the affected tests",
+		"Run the tests the workspace's changes affect (Go: the changed packages and the module's packages that import them; Python: the test files importing a changed module; JavaScript and TypeScript: vitest's related tests) on the unwritten content, before anything is written; changes nothing on disk. Each failing test is an error finding at the line that reports it; a note says what ran (passed, failed, skipped). It runs the project's code, so only in a root the user trusts. ok is false when a test fails, when no test ran, or when the run timed out (the tests are killed with their processes). "+
+			"Failing tests come back with error kind diagnostics: they are the answer, not a tool failure. "+nothing+" Long runs send progress notifications and stop when cancelled.")
+	// Not read-only: the tests are the project's code, and may write
+	// (their own temporary files, a database); never the workspace.
+	additive(tool, false)
+	return tool, h
+}

@@ -37,7 +37,7 @@ var readOnlyTools = []string{"check", "definition", "hover", "probe", "read_file
 
 // allKinds are every kind a root's drivers can serve.
 func allKinds() []engine.Kind {
-	return append([]engine.Kind{engine.Format, engine.Lint, engine.Check}, engine.LanguageKinds()...)
+	return append(engine.CapabilityKinds(), engine.LanguageKinds()...)
 }
 
 // listTools lists the tools and the instructions of a server with the

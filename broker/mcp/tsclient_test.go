@@ -285,8 +285,8 @@ func tsCall(p Profile, name string, args map[string]any, w want) (tsStep, want) 
 	case string:
 		plan["paths"] = []string{path}
 	}
-	if name == string(engine.StepCheck) {
-		// check's paths are the plan's.
+	if name == string(engine.StepCheck) || name == string(engine.StepTest) {
+		// check's and test's paths are the plan's.
 		plan["paths"], op["args"] = args["paths"], map[string]any{}
 	}
 	plan["ops"] = []any{op}

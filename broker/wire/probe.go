@@ -84,11 +84,11 @@ func DriverReports(r *capabilities.Report) []DriverReport {
 	return out
 }
 
-// Available lists, for each of format, lint and check, the languages that
+// Available lists, for each of format, lint, check and test, the languages that
 // have a working driver; every kind is present, with [] when none has one.
 func Available(r *capabilities.Report) map[string][]string {
 	out := map[string][]string{}
-	for _, k := range []engine.Kind{engine.Format, engine.Lint, engine.Check} {
+	for _, k := range engine.CapabilityKinds() {
 		out[string(k)] = append([]string{}, r.Available[k]...)
 	}
 	return out

@@ -15,8 +15,11 @@ import (
 	"github.com/devbroker/devbroker/capabilities/confine"
 	"github.com/devbroker/devbroker/capabilities/external"
 	"github.com/devbroker/devbroker/capabilities/gofumpt"
+	"github.com/devbroker/devbroker/capabilities/gotest"
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
+	"github.com/devbroker/devbroker/capabilities/pytest"
 	"github.com/devbroker/devbroker/capabilities/staticcheck"
+	"github.com/devbroker/devbroker/capabilities/vitest"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/configs/trust"
 	"github.com/devbroker/devbroker/engine/lex"
@@ -29,6 +32,9 @@ var Types = []capabilities.Type{
 	staticcheck.Type, // linked in: lint Go
 	external.Type,    // any command: argv, input mode, output parser
 	lspdriver.Type,   // a language server: gopls, or any configured one
+	gotest.Type,      // go test of the packages a change affects
+	pytest.Type,      // pytest of the test files a change affects
+	vitest.Type,      // vitest of the tests a change affects
 }
 
 // Options are how [LoadWith] decides trust.

@@ -1,7 +1,7 @@
 package main
 
-// This file defines the format, lint and check commands: the capability
-// steps over the files on disk, for people and CI.
+// This file defines the format, lint, check and test commands: the
+// capability steps over the files on disk, for people and CI.
 
 import (
 	"context"
@@ -45,7 +45,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	// are the files the plan reads in.
 	sf := newStepFlags(fl, string(kind))
 	write := false
-	if kind != engine.Check {
+	if kind == engine.Format || kind == engine.Lint {
 		fl.BoolVar(&write, "write", false, "write the formatted or fixed files to disk")
 	}
 	fl.Usage = func() {

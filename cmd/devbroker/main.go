@@ -37,11 +37,12 @@ var commands = []struct {
 	{"probe", `devbroker probe [--root DIR] [--all] [--json] [--trust]
                                            report which drivers work, and the commands that fix what
                                            is missing`, func(a []string, _ io.Reader, o, e io.Writer) int { return cmdProbe(a, o, e) }},
-	{"format", `devbroker format|lint|check [--root DIR] [--trust] [--quiet] [--format text|json|sarif] [--fix] [--write] [PATH...]
-                                           format, lint or check files on disk
+	{"format", `devbroker format|lint|check|test [--root DIR] [--trust] [--quiet] [--format text|json|sarif] [--fix] [--write] [PATH...]
+                                           format, lint or check files on disk, or run their tests
                                            (exit 0 clean, 1 findings, 2 tool failure)`, diagCommand(engine.Format)},
 	{"lint", "", diagCommand(engine.Lint)},
 	{"check", "", diagCommand(engine.Check)},
+	{"test", "", diagCommand(engine.Test)},
 	{"definition", `devbroker definition|references|hover [--root DIR] [--trust] [--json] POSITION [--symbol NAME]
                                            where the code at POSITION is defined, used, or what it is;
                                            POSITION is PATH:LINE:COL, or PATH[:LINE] with --symbol NAME
