@@ -23,6 +23,8 @@ type StepRequest struct {
 	// files a step names itself (see engine.Named) are acquired without
 	// being listed here.
 	Acquire []string
+	// FailOn is the step's fail_on, as a plan's (engine.Plan.FailOn).
+	FailOn string
 }
 
 // Step runs one step on its own. The files it names are acquired first (a
@@ -61,7 +63,7 @@ func (s *Session) step(ctx context.Context, req StepRequest) *engine.Result {
 	if req.Args != nil {
 		name = req.Args.Step()
 	}
-	plan := &engine.Plan{Paths: acquire, Ops: []engine.Op{{Step: name, Args: req.Args, Label: req.Label}}}
+	plan := &engine.Plan{Paths: acquire, Ops: []engine.Op{{Step: name, Args: req.Args, Label: req.Label}}, FailOn: req.FailOn}
 	if plan.Paths == nil {
 		plan.Paths = []string{}
 	}

@@ -21,6 +21,8 @@ import (
 type PlanParams struct {
 	Paths []string `json:"paths,omitempty" jsonschema:"files to read into the workspace before the steps run: paths relative to the root, or globs (* within one path segment, ** any depth; a directory is dir/**). A path must exist and a glob must match. A file the workspace holds with no unwritten change is read again if the disk changed; one with unwritten changes keeps them, listed in stale if the disk changed under them. At most 500 files: unchanged ones leave to make room. May be empty: then format, lint and check work on the whole root."`
 	Ops   []PlanOp `json:"ops" jsonschema:"the steps, run in order"`
+	// FailOn says which error findings stop the plan.
+	FailOn string `json:"fail_on,omitempty" jsonschema:"introduced: only errors the session introduced stop it (older: pre_existing)"`
 }
 
 // PlanOp is one step of a plan.
@@ -60,6 +62,7 @@ func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
 	steps := s.availableSteps()
 	op := in.Properties["ops"].Items
 	setEnum(op, "step", steps)
+	setEnum(in, "fail_on", []string{engine.FailOnAny, engine.FailOnIntroduced})
 	// args stay raw for their step's decoder, but are an object.
 	op.Properties["args"] = &jsonschema.Schema{Type: "object", Description: op.Properties["args"].Description}
 	lines := planSteps(s.root.Has)
@@ -129,7 +132,7 @@ func planSteps(has func(engine.Kind) bool) []string {
 // plan makes the engine's plan from the decoded parameters, each op's
 // arguments decoded by its step: the request is decoded once.
 func (p *PlanParams) plan() *engine.Plan {
-	w := engine.PlanJSON{Paths: p.Paths, Ops: make([]engine.OpJSON, len(p.Ops))}
+	w := engine.PlanJSON{Paths: p.Paths, Ops: make([]engine.OpJSON, len(p.Ops)), FailOn: p.FailOn}
 	if w.Paths == nil {
 		w.Paths = []string{}
 	}

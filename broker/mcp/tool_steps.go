@@ -168,10 +168,13 @@ func (s *Server) formatTool() (*sdk.Tool, sdk.ToolHandler) {
 type LintParams struct {
 	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to lint, read from disk first if needed; omit to lint the whole root: every file a configured language covers (testdata, vendor and version control passed over), with every file the workspace holds"`
 	Fix   bool     `json:"fix,omitempty" jsonschema:"apply the fixes the linters offer (then the fixed files are written)"`
+	// FailOn says which error findings fail the call.
+	FailOn string `json:"fail_on,omitempty" jsonschema:"introduced: only errors the session introduced fail it"`
 }
 
 func (s *Server) lintTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[LintParams]()
+	setEnum(in, "fail_on", []string{engine.FailOnAny, engine.FailOnIntroduced})
 	tool := &sdk.Tool{
 		Name:  string(engine.StepLint),
 		Title: "Lint files",
@@ -182,17 +185,20 @@ func (s *Server) lintTool() (*sdk.Tool, sdk.ToolHandler) {
 	}
 	destructive(tool, false)
 	return tool, run(s, engine.StepLint, in, func(p *LintParams) broker.StepRequest {
-		return broker.StepRequest{Args: &engine.LintArgs{Paths: p.Paths, Fix: p.Fix}}
+		return broker.StepRequest{Args: &engine.LintArgs{Paths: p.Paths, Fix: p.Fix}, FailOn: p.FailOn}
 	})
 }
 
 // CheckParams are check's parameters.
 type CheckParams struct {
 	Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to read into the workspace before checking, e.g. the files you changed or **/*.go; omit to check the whole root with what the workspace holds"`
+	// FailOn says which error findings fail the call.
+	FailOn string `json:"fail_on,omitempty" jsonschema:"introduced: only errors the session introduced fail it"`
 }
 
 func (s *Server) checkTool() (*sdk.Tool, sdk.ToolHandler) {
 	in := schemaFor[CheckParams]()
+	setEnum(in, "fail_on", []string{engine.FailOnAny, engine.FailOnIntroduced})
 	tool := &sdk.Tool{
 		Name:  string(engine.StepCheck),
 		Title: "Type-check the code",
@@ -203,6 +209,6 @@ func (s *Server) checkTool() (*sdk.Tool, sdk.ToolHandler) {
 	}
 	readOnly(tool)
 	return tool, run(s, engine.StepCheck, in, func(p *CheckParams) broker.StepRequest {
-		return broker.StepRequest{Args: &engine.CheckArgs{}, Acquire: p.Paths}
+		return broker.StepRequest{Args: &engine.CheckArgs{}, Acquire: p.Paths, FailOn: p.FailOn}
 	})
 }
