@@ -126,19 +126,19 @@ type baseline struct {
 // baselineOf is req's baseline, or nil when nothing differs from it and
 // no [BaseSource] asks for one: the answer is not over changed content.
 func (e *Engine) baselineOf(ctx context.Context, req Request) (*baseline, error) {
-	overrides := map[string]Base{}
+	var overrides map[string]Base
 	if e.since != nil {
 		files := slices.Concat(slices.Collect(maps.Keys(req.Files)), req.Deleted)
 		bs, err := e.since.Bases(ctx, files)
 		if err != nil {
 			return nil, err
 		}
-		overrides = bs
+		overrides = maps.Clone(bs)
 	} else {
 		overrides = e.bases.snapshot()
-		if overrides == nil {
-			overrides = map[string]Base{}
-		}
+	}
+	if overrides == nil {
+		overrides = map[string]Base{}
 	}
 	changed := map[string]bool{}
 	for _, p := range req.Changed {
