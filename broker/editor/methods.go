@@ -125,7 +125,7 @@ func (c *conn) plan(ctx context.Context, params json.RawMessage) (any, error) {
 	// out without them.
 	out.DevResult = *wire.NewDevResult(res, c.sess.Pending(), wire.Options{OmitFixes: true})
 	if c.wantDiagnostics() && slices.ContainsFunc(plan.Ops, func(op engine.Op) bool { return op.Step == engine.StepLint || op.Step == engine.StepCheck }) {
-		c.publish(ctx, res.Diagnostics, reverts)
+		c.publish(ctx, slices.Concat(res.Diagnostics, res.PreExisting), reverts)
 	}
 	return out, nil
 }
