@@ -5,6 +5,9 @@ package main
 // project (docs/verdicts.md, "Introduced or pre-existing").
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -203,4 +206,107 @@ func commentFor(p string) string {
 		return "#"
 	}
 	return "//"
+}
+
+// The editor endpoint: an unsaved buffer breaks a caller; the check's
+// published diagnostics carry introduced in their data, true for the
+// caller's error, false for the error the disk's content had, and the
+// plan's answer marks and counts them as every surface does.
+func TestEditorPublishesIntroduced(t *testing.T) {
+	p := introducedProjects[0]
+	if _, err := exec.LookPath(p.server); err != nil {
+		t.Skipf("%s is not installed (make tools)", p.server)
+	}
+	root := testtree.New(t, p.files)
+	c := startEditor(t, root)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{},"initializationOptions":{"publishDiagnostics":true}}}`)
+	c.answer(1)
+	c.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	broken := strings.Replace(p.files[p.lib], p.libOld, p.libNew, 1)
+	open, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
+		"uri": "file://" + filepath.ToSlash(filepath.Join(root, p.lib)), "languageId": "go", "version": 1, "text": broken}}})
+	c.send(string(open))
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"devbroker/plan","params":{"ops":[{"step":"check"}]}}`)
+	answer, notes := c.until(2)
+	b, _ := json.Marshal(answer)
+	if !strings.Contains(string(b), `"baseline":{"introduced":1,"pre_existing":1}`) {
+		t.Errorf("the plan's answer does not count the findings: %s", b)
+	}
+	var published struct {
+		URI         string `json:"uri"`
+		Diagnostics []struct {
+			Message string          `json:"message"`
+			Data    map[string]bool `json:"data"`
+		} `json:"diagnostics"`
+	}
+	marks := map[string]string{}
+	for _, n := range notes {
+		if n.Method != "textDocument/publishDiagnostics" {
+			continue
+		}
+		if err := json.Unmarshal(n.Params, &published); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range published.Diagnostics {
+			v, ok := d.Data["introduced"]
+			marks[d.Message] = fmt.Sprintf("%s %v %v", filepath.Base(published.URI), ok, v)
+		}
+	}
+	for msg, want := range map[string]string{p.broken: "b.go true true", p.old: "b.go true false"} {
+		found := false
+		for m, got := range marks {
+			if strings.Contains(m, msg) {
+				found = true
+				if got != want {
+					t.Errorf("published %q: %s, want %s (file, has introduced, introduced)", msg, got, want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no published diagnostic says %q: %v", msg, marks)
+		}
+	}
+}
+
+// editorNote is a notification the editor endpoint sent.
+type editorNote struct {
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// until reads messages until the answer to id, and returns it with the
+// notifications sent before it.
+func (c *editorClient) until(id int) (map[string]any, []editorNote) {
+	c.t.Helper()
+	var notes []editorNote
+	for {
+		n := -1
+		for {
+			l, err := c.out.ReadString('\n')
+			if err != nil {
+				c.t.Fatalf("reading the answer to %d: %v", id, err)
+			}
+			if v, ok := strings.CutPrefix(strings.TrimSpace(l), "Content-Length:"); ok {
+				fmt.Sscan(v, &n)
+			}
+			if strings.TrimSpace(l) == "" && n >= 0 {
+				break
+			}
+		}
+		b := make([]byte, n)
+		if _, err := io.ReadFull(c.out, b); err != nil {
+			c.t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			c.t.Fatalf("message %q: %v", b, err)
+		}
+		if m["id"] == float64(id) {
+			return m, notes
+		}
+		var note editorNote
+		if json.Unmarshal(b, &note) == nil && note.Method != "" {
+			notes = append(notes, note)
+		}
+	}
 }
