@@ -224,13 +224,17 @@ func (c *comparison) mark(ds []Diagnostic, live func(string) *text.Doc) {
 		if matched[i] {
 			continue
 		}
+		cands := candidates(d)
+		if !slices.ContainsFunc(cands, func(j int) bool { return !used[j] }) {
+			continue // the common case of an introduced finding: nothing to read
+		}
 		near, ok := mapOf(d.Path).toBase(d.Line)
 		if !ok {
 			near = d.Line
 		}
 		txt := lineText(live(d.Path), d.Line)
 		best := -1
-		for _, j := range candidates(d) {
+		for _, j := range cands {
 			b := c.found[j]
 			if used[j] || b.text != txt || !shareDriver(d, b.Diagnostic) {
 				continue

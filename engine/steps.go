@@ -287,7 +287,7 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	// A lint or check over changed content is compared with its
 	// baseline, asked for first (baseline.go).
 	var cmp *comparison
-	if kind != Format {
+	if kind != Format && !e.noBaseline {
 		var err error
 		if cmp, err = e.compareWith(ctx, req); err != nil {
 			return err
