@@ -136,4 +136,3 @@ func BenchmarkIntroducedLater(b *testing.B) {
 		}
 	}
 }
-
