@@ -82,63 +82,44 @@ func (e *Engine) settle(resp *Response, req Request, c *comparison, sc scope, r 
 			r.Baseline.Since = e.since.Name()
 		}
 	}
-	var keep, apart []Diagnostic
-	for _, d := range ds {
+	// Over the limit, the introduced findings are kept first, then the
+	// pre-existing ones, each in the answer's order.
+	take := func(int) bool { return true }
+	if lim, ok := e.caps.(DiagnosticLimiter); ok && req.Uncapped {
+		if n, limit := len(ds), lim.MaxDiagnostics(); limit > 0 && n > limit {
+			kept := make([]bool, n)
+			left := limit
+			for _, introduced := range []bool{true, false} {
+				for i := 0; i < n && left > 0; i++ {
+					if *ds[i].Introduced == introduced {
+						kept[i] = true
+						left--
+					}
+				}
+			}
+			take = func(i int) bool { return kept[i] }
+			resp.Coverage = append(resp.Coverage, OmittedNote(n-limit, limit))
+		}
+	}
+	keep := make([]Diagnostic, 0, len(ds))
+	var apart []Diagnostic
+	for i := range ds {
+		d := &ds[i]
 		if *d.Introduced {
 			r.Baseline.Introduced++
 		} else {
 			r.Baseline.PreExisting++
 		}
-		if !*d.Introduced && e.failOn(sc, d.Path) == FailOnIntroduced {
-			apart = append(apart, d)
-		} else {
-			keep = append(keep, d)
-		}
-	}
-	if lim, ok := e.caps.(DiagnosticLimiter); ok && req.Uncapped {
-		if n, limit := len(ds), lim.MaxDiagnostics(); limit > 0 && n > limit {
-			keep, apart = capMarked(keep, apart, limit)
-			resp.Coverage = append(resp.Coverage, OmittedNote(n-limit, limit))
+		switch {
+		case !take(i):
+		case !*d.Introduced && e.failOn(sc, d.Path) == FailOnIntroduced:
+			apart = append(apart, *d)
+		default:
+			keep = append(keep, *d)
 		}
 	}
 	resp.Diagnostics = keep
 	r.PreExisting = append(r.PreExisting, apart...)
-}
-
-// capMarked keeps limit of the findings of keep and apart: the introduced
-// ones first, then the pre-existing, each in the answer's order.
-func capMarked(keep, apart []Diagnostic, limit int) ([]Diagnostic, []Diagnostic) {
-	type tagged struct {
-		d     Diagnostic
-		apart bool
-	}
-	all := make([]tagged, 0, len(keep)+len(apart))
-	for _, d := range keep {
-		all = append(all, tagged{d, false})
-	}
-	for _, d := range apart {
-		all = append(all, tagged{d, true})
-	}
-	slices.SortStableFunc(all, func(a, b tagged) int {
-		if ia, ib := *a.d.Introduced, *b.d.Introduced; ia != ib {
-			if ia {
-				return -1
-			}
-			return 1
-		}
-		return compareDiagnostics(a.d, b.d)
-	})
-	var k, a []Diagnostic
-	for _, t := range all[:limit] {
-		if t.apart {
-			a = append(a, t.d)
-		} else {
-			k = append(k, t.d)
-		}
-	}
-	SortDiagnostics(k)
-	SortDiagnostics(a)
-	return k, a
 }
 
 func boolp(b bool) *bool { return &b }

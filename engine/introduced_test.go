@@ -402,3 +402,67 @@ func TestLineMap(t *testing.T) {
 		}
 	}
 }
+
+// The engine's own cost of comparing, without a language server: a check
+// of 100 files with 3,000 findings the edit introduced and 100 that were
+// there, against the same check uncompared (the toy checker's cost is in
+// each), a session's first (the baseline asked for) and a later one (the
+// baseline kept), in wall time and in the process's CPU time.
+//
+//	go test -run '^$' -bench 'Toy' -count 5 ./engine/
+func benchToy(b *testing.B, compare, first bool) {
+	files := map[string]string{"lib.toy": "def f\n"}
+	for i := range 100 {
+		var s strings.Builder
+		s.WriteString("bad old\n")
+		for j := range 30 {
+			fmt.Fprintf(&s, "x%d\ncall f\n", j)
+		}
+		files[fmt.Sprintf("p%d.toy", i)] = s.String()
+	}
+	caps := &toyCaps{limit: 200}
+	root := b.TempDir()
+	testtree.Write(b, root, files)
+	var e *Engine
+	session := func() {
+		var err error
+		if e, err = New(root, Options{Capabilities: caps}); err != nil {
+			b.Fatal(err)
+		}
+		caps.fs = e.FS()
+		e.noBaseline = !compare
+	}
+	session()
+	ctx := context.Background()
+	edit := func(from, to string) *Result {
+		p, err := ParsePlan([]byte(`{"paths": ["lib.toy"], "ops": [{"step": "edit", "args": {"path": "lib.toy", "edits": [{"find": "` + from + `", "replace": "` + to + `"}]}}, {"step": "check"}]}`))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return e.Run(ctx, p)
+	}
+	edit("def f", "def g0")
+	b.ResetTimer()
+	cpu := cpuTime()
+	for i := range b.N {
+		from := fmt.Sprintf("def g%d", i)
+		if first {
+			session() // a new session keeps nothing: the baseline is asked for
+			from = "def f"
+		}
+		r := edit(from, fmt.Sprintf("def g%d", i+1))
+		if compare && (r.Baseline == nil || r.Baseline.Introduced != 3000 || r.Baseline.PreExisting != 100) {
+			b.Fatalf("baseline %+v", r.Baseline)
+		}
+	}
+	// The machine may be loaded: the CPU time says what the work cost.
+	if used := cpuTime() - cpu; used > 0 {
+		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
+
+func BenchmarkToyPlain(b *testing.B) { benchToy(b, false, false) }
+
+func BenchmarkToyFirst(b *testing.B) { benchToy(b, true, true) }
+
+func BenchmarkToyLater(b *testing.B) { benchToy(b, true, false) }
