@@ -90,20 +90,43 @@ func Open(ctx context.Context, fsys *rootfs.FS, rev string) (*Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--since %s: listing its files: %w", rev, err)
 	}
+	s.tree = parseTree(out)
+	return s, nil
+}
+
+// parseTree reads git ls-tree -r -z's records ("MODE TYPE OID\tPATH",
+// NUL-terminated): the regular files, by path. A symlink or a submodule
+// has no source of its own, and a path that is not a clean relative path
+// (none from git is) is left out.
+func parseTree(out []byte) map[string]entry {
+	tree := map[string]entry{}
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		if len(rec) == 0 {
 			continue
 		}
 		meta, p, ok := bytes.Cut(rec, []byte{'\t'})
 		f := strings.Fields(string(meta))
-		if !ok || len(f) != 3 || f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") {
-			continue // a symlink, a submodule: no source of its own
+		if !ok || len(f) != 3 || f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") || !isHex(f[2]) {
+			continue
 		}
 		if c, err := rootfs.Clean(string(p)); err == nil && c == string(p) {
-			s.tree[c] = entry{oid: f[2]}
+			tree[c] = entry{oid: f[2]}
 		}
 	}
-	return s, nil
+	return tree
+}
+
+// isHex reports whether s is an object id: 40 or 64 lowercase hex digits.
+func isHex(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Name is the revision as given.
@@ -184,26 +207,37 @@ func (s *Source) catFile(ctx context.Context, oids []string) (map[string][]byte,
 	if err != nil {
 		return nil, fmt.Errorf("--since %s: reading its files: %w", s.rev, err)
 	}
+	blobs, err := parseBatch(out, oids)
+	if err != nil {
+		return nil, fmt.Errorf("--since %s: %w", s.rev, err)
+	}
+	return blobs, nil
+}
+
+// parseBatch reads git cat-file --batch's answer to oids: for each, in
+// order, "OID blob SIZE\n", SIZE bytes and a newline. Any other answer
+// ("OID missing", another type, a short read) is an error naming it.
+func parseBatch(out []byte, oids []string) (map[string][]byte, error) {
 	r := bufio.NewReader(bytes.NewReader(out))
 	blobs := map[string][]byte{}
-	for range oids {
+	for _, oid := range oids {
 		head, err := r.ReadString('\n')
 		if err != nil {
-			return nil, fmt.Errorf("--since %s: git cat-file ended early: %w", s.rev, err)
+			return nil, fmt.Errorf("git cat-file ended before %s", oid)
 		}
 		f := strings.Fields(head)
-		if len(f) != 3 || f[1] != "blob" {
-			return nil, fmt.Errorf("--since %s: git cat-file answered %q", s.rev, strings.TrimSpace(head))
+		if len(f) != 3 || f[0] != oid || f[1] != "blob" {
+			return nil, fmt.Errorf("git cat-file answered %q for %s", strings.TrimSpace(head), oid)
 		}
 		n, err := strconv.Atoi(f[2])
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("--since %s: git cat-file answered %q", s.rev, strings.TrimSpace(head))
+		if err != nil || n < 0 || n > len(out) { // a size past the output is no answer
+			return nil, fmt.Errorf("git cat-file answered %q for %s", strings.TrimSpace(head), oid)
 		}
 		data := make([]byte, n+1) // the content, then a newline
-		if _, err := io.ReadFull(r, data); err != nil {
-			return nil, fmt.Errorf("--since %s: git cat-file ended early: %w", s.rev, err)
+		if _, err := io.ReadFull(r, data); err != nil || data[n] != '\n' {
+			return nil, fmt.Errorf("git cat-file's answer for %s is shorter than its size %d", oid, n)
 		}
-		blobs[f[0]] = data[:n]
+		blobs[oid] = data[:n]
 	}
 	return blobs, nil
 }
