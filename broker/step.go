@@ -23,8 +23,6 @@ type StepRequest struct {
 	// files a step names itself (see engine.Named) are acquired without
 	// being listed here.
 	Acquire []string
-	// FailOn is the step's fail_on, as a plan's (engine.Plan.FailOn).
-	FailOn string
 }
 
 // Step runs one step on its own. The files it names are acquired first (a
@@ -63,7 +61,7 @@ func (s *Session) step(ctx context.Context, req StepRequest) *engine.Result {
 	if req.Args != nil {
 		name = req.Args.Step()
 	}
-	plan := &engine.Plan{Paths: acquire, Ops: []engine.Op{{Step: name, Args: req.Args, Label: req.Label}}, FailOn: req.FailOn}
+	plan := &engine.Plan{Paths: acquire, Ops: []engine.Op{{Step: name, Args: req.Args, Label: req.Label}}}
 	if plan.Paths == nil {
 		plan.Paths = []string{}
 	}
@@ -85,6 +83,7 @@ func (s *Session) step(ctx context.Context, req StepRequest) *engine.Result {
 	write := engine.Op{Step: engine.StepWrite, Args: &engine.WriteArgs{Paths: sel}}
 	wr := s.eng.Run(ctx, &engine.Plan{Paths: []string{}, Ops: []engine.Op{write}})
 	res.Written = wr.Written
+	res.Merged = wr.Merged
 	res.Changes = wr.Changes
 	if wr.Error != nil {
 		e := *wr.Error

@@ -135,7 +135,7 @@ func (e *Engine) baselineOf(ctx context.Context, req Request) (*baseline, error)
 		}
 		overrides = maps.Clone(bs)
 	} else {
-		overrides = e.bases.snapshot()
+		overrides = e.sessionBases.snapshot()
 	}
 	if overrides == nil {
 		overrides = map[string]Base{}

@@ -59,15 +59,18 @@ type Engine struct {
 	actions map[string]listed
 	// outlines are the outlines symbol lookups got, by file.
 	outlines outlines
-	// bases are what the files the session changed on disk held before
-	// its first change; since, another baseline (see baseline.go).
-	bases *Bases
-	since BaseSource
+	// sessionBases are what the files the session changed on disk held
+	// before its first change; since, another baseline (see baseline.go).
+	sessionBases *Bases
+	since        BaseSource
 	// bcache keeps the baselines' findings.
 	bcache *baseCache
 	// noBaseline leaves lint and check answers uncompared: for the
 	// benchmark that measures what comparing costs (export_test.go).
 	noBaseline bool
+	// bases are the bases of the files the session changed on disk
+	// (edit_file), for format's only: "changed"; nil: none.
+	bases BaseFunc
 }
 
 // New returns an Engine over root.
@@ -76,7 +79,7 @@ func New(root string, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{caps: opts.Capabilities, wlock: opts.WriteLock, bases: &Bases{}, since: opts.Since, bcache: &baseCache{}}
+	e := &Engine{caps: opts.Capabilities, wlock: opts.WriteLock, sessionBases: &Bases{}, since: opts.Since, bcache: &baseCache{}}
 	if e.wlock == nil {
 		e.wlock = &sync.Mutex{}
 	}
@@ -117,7 +120,7 @@ func (e *Engine) SetCapabilities(c Capabilities) {
 // Bases is where the session records what the files it changes on disk
 // held before its first change (edit_file records there too): the
 // baseline its lint and check answers are compared with.
-func (e *Engine) Bases() *Bases { return e.bases }
+func (e *Engine) Bases() *Bases { return e.sessionBases }
 
 // skipped is what a failed step's message adds when steps after it in
 // its plan did not run: which; "" when it was the last (a lone step's
