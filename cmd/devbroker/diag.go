@@ -35,7 +35,7 @@ const formatGCPercent = 300
 var cliLimits = workspace.Limits{MaxFiles: 50000, MaxFileBytes: 8 << 20, MaxTotalBytes: 1 << 30}
 
 // cmdDiag runs format, lint or check over files on disk:
-// devbroker format|lint|check [--root DIR] [--format text|json|sarif] [--fix] [--write] [PATH...]
+// devbroker format|lint|check [--root DIR] [--format text|json|sarif] [--since REV] [--fix] [--write] [PATH...]
 func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet(string(kind), flag.ContinueOnError)
 	fl.SetOutput(stderr)
