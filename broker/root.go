@@ -294,6 +294,24 @@ func (r *Root) Covers(p string) bool {
 
 var _ engine.Coverage = (*Root)(nil)
 
+// FailOn is the fail_on of the language of the file at p under the
+// current drivers (engine.FailPolicy).
+func (r *Root) FailOn(p string) string {
+	if f, ok := r.current().(engine.FailPolicy); ok {
+		return f.FailOn(p)
+	}
+	return ""
+}
+
+// MaxDiagnostics is the current drivers' cap on an answer's diagnostics
+// (engine.DiagnosticLimiter); 0 when they set none.
+func (r *Root) MaxDiagnostics() int {
+	if l, ok := r.current().(engine.DiagnosticLimiter); ok {
+		return l.MaxDiagnostics()
+	}
+	return 0
+}
+
 // DiskChanged passes the paths a session changed on disk to the drivers
 // that keep their own copy of the disk (see engine.DiskObserver).
 func (r *Root) DiskChanged(paths []string) {

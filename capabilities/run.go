@@ -152,12 +152,9 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 	s.confine(resp)
 	resp.Diagnostics = dropRepeated(resp.Diagnostics)
 	engine.SortDiagnostics(resp.Diagnostics)
-	if n := len(resp.Diagnostics); n > s.maxDiag {
+	if n := len(resp.Diagnostics); n > s.maxDiag && !req.Uncapped {
 		resp.Diagnostics = resp.Diagnostics[:s.maxDiag:s.maxDiag]
-		resp.Coverage = append(resp.Coverage, engine.Note{
-			Kind:    engine.NoteOmitted,
-			Message: fmt.Sprintf("%d more diagnostics were left out of this answer (the limit is %d; raise limits.max_diagnostics or narrow paths)", n-s.maxDiag, s.maxDiag),
-		})
+		resp.Coverage = append(resp.Coverage, engine.OmittedNote(n-s.maxDiag, s.maxDiag))
 	}
 	return resp, nil
 }

@@ -64,6 +64,8 @@ type language struct {
 	// intel are the language servers that answer the language kinds, in
 	// order (see intel.go).
 	intel []string
+	// failOn is the language's fail_on ("": any).
+	failOn string
 }
 
 // Set is the drivers of one configuration over one root. It implements
@@ -182,7 +184,7 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 	sort.Strings(names)
 	for _, ln := range names {
 		l := cfg.Languages[ln]
-		lang := language{name: ln, patterns: l.FileTypes, byKind: map[engine.Kind][]configs.Slot{}, defaulted: map[engine.Kind]bool{}, intel: l.Intelligence}
+		lang := language{name: ln, patterns: l.FileTypes, byKind: map[engine.Kind][]configs.Slot{}, defaulted: map[engine.Kind]bool{}, intel: l.Intelligence, failOn: l.FailOn}
 		for _, k := range l.Defaulted {
 			lang.defaulted[engine.Kind(k)] = true
 		}
@@ -245,6 +247,19 @@ func supports(d Driver, kind engine.Kind) bool {
 }
 
 // languageOf returns the first language whose file types match p.
+// FailOn is the fail_on of the language of the file at workspace path p
+// (engine.FailPolicy): "" for any, and for a file no language covers.
+func (s *Set) FailOn(p string) string {
+	if l := s.languageOf(p); l != nil {
+		return l.failOn
+	}
+	return ""
+}
+
+// MaxDiagnostics is the most diagnostics an answer lists
+// (limits.max_diagnostics; engine.DiagnosticLimiter).
+func (s *Set) MaxDiagnostics() int { return s.maxDiag }
+
 func (s *Set) languageOf(p string) *language {
 	base := path.Base(p)
 	for i := range s.langs {

@@ -156,6 +156,14 @@ type Language struct {
 	// the root. Defaults: go ["gopls"], python ["pyright"], javascript
 	// and typescript ["typescript-language-server"].
 	Intelligence []string `toml:"intelligence"`
+	// FailOn says which error findings of the language's files stop a
+	// plan at a lint or check step: "any" (the default: every error does)
+	// or "introduced" (only the errors the plan's session introduced: a
+	// lint or check answer over changed content tells each finding
+	// introduced or pre-existing against the content before the change,
+	// and lists the pre-existing findings of such files apart). A plan's
+	// own fail_on wins over it.
+	FailOn string `toml:"fail_on"`
 
 	// Defaulted is set by the loader, never by a file: which of format,
 	// lint, check and intelligence are the embedded defaults' lists, as

@@ -306,3 +306,20 @@ command = ["pylsp"]
 		t.Errorf("go's intelligence = %#v, want the project's empty list", got)
 	}
 }
+
+// fail_on is one more key of a language: a project that writes it alone
+// keeps the language's lists.
+func TestFailOnMergesKeyByKey(t *testing.T) {
+	cfg, err := writeProject(t, "[languages.go]\nfail_on = \"introduced\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, _ := Default()
+	goLang := cfg.Languages["go"]
+	if goLang.FailOn != "introduced" || len(goLang.Check) == 0 || !slices.Equal(goLang.Check, def.Languages["go"].Check) {
+		t.Errorf("go after fail_on: %+v, want fail_on introduced and the defaults' check list %v", goLang, def.Languages["go"].Check)
+	}
+	if def.Languages["go"].FailOn != "" {
+		t.Errorf("the defaults set fail_on %q for go, want none (any)", def.Languages["go"].FailOn)
+	}
+}

@@ -93,6 +93,11 @@ func (v *validator) language(name string, l *Language) {
 		}
 	}
 	v.intelligence(p+".intelligence", l.Intelligence)
+	switch l.FailOn {
+	case "", "any", "introduced":
+	default:
+		v.errorf(p+".fail_on", "%q is not a choice: give \"any\" (every error finding stops a plan, the default) or \"introduced\" (only the errors a session introduced do)", l.FailOn)
+	}
 }
 
 // intelligence checks a language's intelligence list: one defined

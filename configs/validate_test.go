@@ -42,6 +42,8 @@ func TestParseErrors(t *testing.T) {
 				`.devbroker.toml:3:15: languages.sh.lint[1]: driver "y" is not defined under [drivers]; defined: sc`},
 		{"empty alternative", strings.Replace(valid, `lint = ["sc"]`, `lint = ["sc |"]`, 1),
 			`.devbroker.toml:3:9: languages.sh.lint[0]: "sc |": alternative 2 is empty; separate alternatives with "|", like "gopls | go-build + go-vet" (a driver name cannot contain "|" or "+")`},
+		{"bad fail_on", strings.Replace(valid, `lint = ["sc"]`, "lint = [\"sc\"]\nfail_on = \"new\"", 1),
+			`.devbroker.toml:4:1: languages.sh.fail_on: "new" is not a choice: give "any" (every error finding stops a plan, the default) or "introduced" (only the errors a session introduced do)`},
 		{"no file types", strings.Replace(valid, `file_types = ["*.sh"]`, `file_types = []`, 1),
 			`.devbroker.toml:2:1: languages.sh.file_types: must list at least one file name pattern, like "*.go"`},
 		{"missing file types", strings.Replace(valid, "file_types = [\"*.sh\"]\n", "", 1),

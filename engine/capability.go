@@ -1,9 +1,10 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/devbroker/devbroker/engine/text"
@@ -70,6 +71,12 @@ type Request struct {
 	Swept []string
 	// Fix asks lint to apply the fixes it can.
 	Fix bool
+	// Uncapped asks for every diagnostic, past the configured limit:
+	// the engine caps the answer itself once it has told the findings
+	// the change introduced from those it found already there, so that
+	// the cap never drops an introduced one for a pre-existing one, nor
+	// a baseline's finding that a later answer must be matched with.
+	Uncapped bool
 	// Ranges, for a format of only the changed lines, holds for each
 	// file to format the runs of its lines (in Files' content) that the
 	// session changed; nil for a format of whole files. Before holds each
@@ -197,6 +204,11 @@ type Diagnostic struct {
 	// Related are the other places the finding involves (the other
 	// declaration of a name declared twice), in the driver's order.
 	Related []Related
+	// Introduced says, in an answer over changed content, whether the
+	// change introduced the finding (true) or its baseline, the content
+	// before the change, had it already (false); nil when the answer
+	// was not compared with a baseline (see baseline.go).
+	Introduced *bool
 }
 
 // Related is another place a diagnostic involves, and what it is there.
@@ -257,17 +269,19 @@ type FixEdit struct {
 
 // SortDiagnostics sorts by severity, then path, line and column.
 func SortDiagnostics(ds []Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.Severity.Rank() != b.Severity.Rank() {
-			return a.Severity.Rank() < b.Severity.Rank()
-		}
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Column < b.Column
-	})
+	slices.SortStableFunc(ds, compareDiagnostics)
+}
+
+// compareDiagnostics orders by severity, then path, line and column.
+func compareDiagnostics(a, b Diagnostic) int {
+	if a.Severity.Rank() != b.Severity.Rank() {
+		return cmp.Compare(a.Severity.Rank(), b.Severity.Rank())
+	}
+	if a.Path != b.Path {
+		return strings.Compare(a.Path, b.Path)
+	}
+	if a.Line != b.Line {
+		return cmp.Compare(a.Line, b.Line)
+	}
+	return cmp.Compare(a.Column, b.Column)
 }

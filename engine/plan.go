@@ -27,7 +27,21 @@ type Plan struct {
 	Swept []string
 	// Ops are the steps, run in order.
 	Ops []Op
+	// FailOn says which error findings stop the plan at a lint or check
+	// step: [FailOnAny] (or "", which leaves it to each language's
+	// configuration, whose default is any) or [FailOnIntroduced], only
+	// those the plan's session introduced (see baseline.go).
+	FailOn string
 }
+
+// The values of [Plan.FailOn] and of a language's fail_on.
+const (
+	// FailOnAny: every error finding stops the plan.
+	FailOnAny = "any"
+	// FailOnIntroduced: only the error findings the change introduced
+	// stop the plan; those its baseline had are listed apart.
+	FailOnIntroduced = "introduced"
+)
 
 // Op is one step of a plan.
 type Op struct {
@@ -144,8 +158,9 @@ func (*SearchArgs) Step() StepName { return StepSearch }
 // fields of its own embeds PlanJSON in its request's struct and decodes
 // the request once, with [DecodePlanJSON].
 type PlanJSON struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"files to read into the workspace before the steps run: paths relative to the root, or globs (* within one path segment, ** any depth; a directory is dir/**). A path must exist and a glob must match. A file the workspace holds with no unwritten change is read again if the disk changed; one with unwritten changes keeps them, listed in stale if the disk changed under them. At most 500 files: unchanged ones leave to make room. May be empty: then format, lint and check work on the whole root."`
-	Ops   []OpJSON `json:"ops" jsonschema:"the steps, run in order"`
+	Paths  []string `json:"paths,omitempty" jsonschema:"files to read into the workspace before the steps run: paths relative to the root, or globs (* within one path segment, ** any depth; a directory is dir/**). A path must exist and a glob must match. A file the workspace holds with no unwritten change is read again if the disk changed; one with unwritten changes keeps them, listed in stale if the disk changed under them. At most 500 files: unchanged ones leave to make room. May be empty: then format, lint and check work on the whole root."`
+	Ops    []OpJSON `json:"ops" jsonschema:"the steps, run in order"`
+	FailOn string   `json:"fail_on,omitempty" jsonschema:"introduced: only errors the session introduced stop it (older: pre_existing)"`
 }
 
 // OpJSON is one op of a [PlanJSON].
@@ -183,7 +198,7 @@ func DecodePlanJSON(data []byte, v any) error {
 // [Step.Decode]. An unknown step or arguments that do not decode are kept
 // in the op, for [Engine.Validate] to report.
 func (w *PlanJSON) Plan() *Plan {
-	p := &Plan{Paths: w.Paths}
+	p := &Plan{Paths: w.Paths, FailOn: w.FailOn}
 	if w.Ops != nil {
 		p.Ops = make([]Op, len(w.Ops))
 	}
@@ -227,6 +242,12 @@ func (e *Engine) Validate(p *Plan) error {
 			}
 			labels[key] = i + 1
 		}
+	}
+	switch p.FailOn {
+	case "", FailOnAny, FailOnIntroduced:
+	default:
+		problems = append(problems, fmt.Sprintf("fail_on: %q is not a choice: give \"any\" (every error finding stops the plan, the default) or \"introduced\" (only errors the change introduced do)", p.FailOn))
+		kind = fault.BadArgument
 	}
 	for _, pat := range p.Paths {
 		if pat == "" {

@@ -79,6 +79,32 @@ func (e *Engine) runStep(ctx context.Context, i int, op *Op, sc scope, r *Result
 func (e *Engine) write(ctx context.Context, selectors []string, opt workspace.WriteOptions, r *Result) error {
 	e.wlock.Lock()
 	defer e.wlock.Unlock()
+	// What each file holds on disk before the session's write (a change
+	// made there by someone else, which the write may merge, included)
+	// is its baseline from now on, unless an earlier change of the
+	// session's recorded what it held first (baseline.go).
+	before := map[string]Base{}
+	for _, p := range e.ws.Unwritten() {
+		b := Base{}
+		if d, ok := e.diskDoc(p); ok {
+			b = Base{Content: d.Bytes(), Exists: true}
+		}
+		if o, ok := e.ws.Origin(p); ok && o != "" && o != p {
+			b.From = o
+		}
+		before[p] = b
+	}
+	defer func() {
+		still := map[string]bool{}
+		for _, p := range e.ws.Unwritten() {
+			still[p] = true
+		}
+		for p, b := range before {
+			if !still[p] {
+				e.sessionBases.record(p, b)
+			}
+		}
+	}()
 	written, merged, err := e.ws.WriteMerging(ctx, selectors, opt)
 	r.Written = append(r.Written, written...)
 	r.Merged = append(r.Merged, merged...)
@@ -214,11 +240,13 @@ type scope struct {
 	// named are the files the plan names literally (not by a glob, nor
 	// listed in its Swept).
 	named map[string]bool
+	// failOn is the plan's fail_on ("": each language's).
+	failOn string
 }
 
 // planScope is the scope of p's paths.
 func planScope(p *Plan) scope {
-	sc := scope{unnamed: len(p.Paths) == 0, named: map[string]bool{}}
+	sc := scope{unnamed: len(p.Paths) == 0, named: map[string]bool{}, failOn: p.FailOn}
 	for _, a := range p.Paths {
 		if c, err := rootfs.Clean(a); err == nil && !rootfs.IsGlob(a) && !slices.Contains(p.Swept, c) && !slices.Contains(p.Swept, a) {
 			sc.named[c] = true
@@ -289,6 +317,16 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 		req.Paths = paths
 	}
 	req.Swept = swept(req, sc, selectors)
+	// A lint or check over changed content is compared with its
+	// baseline, asked for first (baseline.go).
+	var cmp *comparison
+	if kind != Format && !e.noBaseline {
+		var err error
+		if cmp, err = e.compareWith(ctx, req); err != nil {
+			return err
+		}
+		req.Uncapped = cmp != nil
+	}
 	resp, err := e.caps.Run(ctx, req)
 	if err != nil {
 		return err
@@ -299,6 +337,8 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 			before[p] = req.Files[p]
 		}
 		r.Formatted = append(r.Formatted, formatted(resp, before)...)
+	} else {
+		e.settle(resp, req, cmp, sc, r)
 	}
 	r.Diagnostics = append(r.Diagnostics, resp.Diagnostics...)
 	r.Drivers = append(r.Drivers, resp.Drivers...)

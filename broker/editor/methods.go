@@ -128,7 +128,7 @@ func (c *conn) plan(ctx context.Context, params json.RawMessage) (any, error) {
 	if c.wantDiagnostics() && slices.ContainsFunc(plan.Ops, func(op engine.Op) bool {
 		return op.Step == engine.StepLint || op.Step == engine.StepCheck || op.Step == engine.StepTest
 	}) {
-		c.publish(ctx, res.Diagnostics, reverts)
+		c.publish(ctx, slices.Concat(res.Diagnostics, res.PreExisting), reverts)
 	}
 	return out, nil
 }

@@ -40,7 +40,7 @@ var stepNotes = map[engine.StepName]string{
 }
 
 // planSpec describes dev_plan's arguments: the engine's plan.
-var planSpec = jsonarg.For[engine.PlanJSON]()
+var planSpec = jsonarg.For[engine.PlanJSON]().WithEnum("fail_on", engine.FailOnAny, engine.FailOnIntroduced)
 
 // pointAt is the synopsis the language steps that point at code share.
 const pointAt = "{path, symbol? | line+column?"

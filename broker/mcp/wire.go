@@ -83,19 +83,17 @@ func devResultText(r *wire.DevResult, plan bool) string {
 	for _, n := range r.Coverage {
 		fmt.Fprintln(&b, n.Line())
 	}
-	for _, d := range r.Diagnostics {
-		code := ""
-		if d.Code != "" {
-			code = " " + d.Code
+	if bl := r.Baseline; bl != nil {
+		against := "the content before the change"
+		if bl.Since != "" {
+			against = bl.Since
 		}
-		also := ""
-		if len(d.AlsoFrom) > 0 {
-			also = "; also " + strings.Join(d.AlsoFrom, ", ")
-		}
-		fmt.Fprintf(&b, "%s:%d:%d: %s: %s (%s%s%s)\n", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Source, code, also)
-		for _, r := range d.Related {
-			fmt.Fprintf(&b, "\t%s\n", engine.Related{Path: r.Path, Line: r.Line, Column: r.Column, Message: r.Message})
-		}
+		fmt.Fprintf(&b, "findings against %s: %d introduced, %d pre-existing\n", against, bl.Introduced, bl.PreExisting)
+	}
+	writeDiagnostics(&b, r.Diagnostics)
+	if len(r.PreExisting) > 0 {
+		fmt.Fprintf(&b, "pre-existing (they do not stop the plan: fail_on introduced):\n")
+		writeDiagnostics(&b, r.PreExisting)
 	}
 	for _, s := range r.Stale {
 		switch s.Disk {
@@ -115,6 +113,33 @@ func devResultText(r *wire.DevResult, plan bool) string {
 		fmt.Fprintf(&b, "unwritten (in the workspace, not on disk): %s\n", strings.Join(r.Unwritten, ", "))
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// writeDiagnostics writes one line per finding, as the command line
+// prints them, with [introduced] or [pre-existing] where the answer was
+// compared with its baseline, and each related place under it.
+func writeDiagnostics(b *strings.Builder, ds []wire.Diagnostic) {
+	for _, d := range ds {
+		code := ""
+		if d.Code != "" {
+			code = " " + d.Code
+		}
+		also := ""
+		if len(d.AlsoFrom) > 0 {
+			also = "; also " + strings.Join(d.AlsoFrom, ", ")
+		}
+		mark := ""
+		if d.Introduced != nil {
+			mark = " [pre-existing]"
+			if *d.Introduced {
+				mark = " [introduced]"
+			}
+		}
+		fmt.Fprintf(b, "%s:%d:%d: %s: %s (%s%s%s)%s\n", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Source, code, also, mark)
+		for _, r := range d.Related {
+			fmt.Fprintf(b, "\t%s\n", engine.Related{Path: r.Path, Line: r.Line, Column: r.Column, Message: r.Message})
+		}
+	}
 }
 
 // failedLine is the line a failure's text starts with: where it failed,

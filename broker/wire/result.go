@@ -45,9 +45,14 @@ type DevResult struct {
 	// were read the write merged with the session's change.
 	Merged []Merged `json:"merged,omitempty" jsonschema:"written files that had changed on disk since they were read, where the write merged that change with yours because the two touch different lines: what was written holds both. Read the lines of the change on disk before editing near them"`
 	// Formatted says what the format steps did with each file.
-	Formatted   []Formatted    `json:"formatted,omitempty" jsonschema:"what format did with each file it formatted or left: how (whole, range: only the lines you changed; left: not formatted, reason says why) and the unified diff of what it changed, so you know the text you will edit next"`
-	Diagnostics []Diagnostic   `json:"diagnostics" jsonschema:"findings of lint and check, most severe first; they describe the workspace, including unwritten changes"`
-	Drivers     []DriverStatus `json:"drivers,omitempty" jsonschema:"per driver, whether its part of the answer is complete"`
+	Formatted   []Formatted  `json:"formatted,omitempty" jsonschema:"what format did with each file it formatted or left: how (whole, range: only the lines you changed; left: not formatted, reason says why) and the unified diff of what it changed, so you know the text you will edit next"`
+	Diagnostics []Diagnostic `json:"diagnostics" jsonschema:"findings of lint and check, most severe first; they describe the workspace, including unwritten changes"`
+	// PreExisting lists apart the findings the baseline had, where only
+	// introduced errors stop the plan (fail_on introduced).
+	PreExisting []Diagnostic `json:"pre_existing,omitempty" jsonschema:"with fail_on introduced: the findings the content before the change had already, listed apart; they do not stop the plan or make ok false"`
+	// Baseline counts the findings compared with their baseline.
+	Baseline *Baseline      `json:"baseline,omitempty" jsonschema:"when lint or check compared its findings with the content before the change: how many the change introduced and how many were there before"`
+	Drivers  []DriverStatus `json:"drivers,omitempty" jsonschema:"per driver, whether its part of the answer is complete"`
 	// Coverage says what the answer did not cover and why: notes, not
 	// findings.
 	Coverage []Note `json:"coverage,omitempty" jsonschema:"what the answer did not cover and why (files no driver looked at: their language lists none, no language covers them, or a default tool is not installed, with how to install it or go without it), diagnostics left out, configuration that does not apply until the root is trusted. Notes, never findings: they do not make the answer not ok"`
@@ -177,6 +182,16 @@ type Diagnostic struct {
 	AlsoFrom []string `json:"also_from,omitempty" jsonschema:"the other drivers that reported the same finding on the same line"`
 	// Related are the other places the finding involves.
 	Related []Related `json:"related,omitempty" jsonschema:"the other places the finding involves, e.g. the other declaration of a name declared twice"`
+	// Introduced says whether the change introduced the finding.
+	Introduced *bool `json:"introduced,omitempty" jsonschema:"over changed content: true when the change introduced the finding, false when the content before the change had it already"`
+}
+
+// Baseline counts the findings of lint and check answers that were
+// compared with the content before the change.
+type Baseline struct {
+	Introduced  int    `json:"introduced" jsonschema:"findings the change introduced"`
+	PreExisting int    `json:"pre_existing" jsonschema:"findings the content before the change had already"`
+	Since       string `json:"since,omitempty" jsonschema:"the revision compared with, when it is not the content before the session's changes"`
 }
 
 // Related is another place a diagnostic involves. A place under the root
@@ -279,6 +294,12 @@ func NewDevResult(r *engine.Result, unwritten []string, opts Options) *DevResult
 	for _, d := range r.Diagnostics {
 		out.Diagnostics = append(out.Diagnostics, diagnostic(d, opts))
 	}
+	for _, d := range r.PreExisting {
+		out.PreExisting = append(out.PreExisting, diagnostic(d, opts))
+	}
+	if b := r.Baseline; b != nil {
+		out.Baseline = &Baseline{Introduced: b.Introduced, PreExisting: b.PreExisting, Since: b.Since}
+	}
 	for _, d := range r.Drivers {
 		out.Drivers = append(out.Drivers, DriverStatus{Driver: d.Driver, Language: d.Language, Status: string(d.Status), Message: d.Message})
 	}
@@ -313,6 +334,9 @@ func diagnostic(d engine.Diagnostic, opts Options) Diagnostic {
 	out := Diagnostic{
 		Path: d.Path, Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
 		Severity: string(d.Severity), Source: d.Source, Code: d.Code, Message: d.Message, AlsoFrom: d.AlsoFrom,
+	}
+	if d.Introduced != nil {
+		out.Introduced = new(*d.Introduced)
 	}
 	for _, r := range d.Related {
 		out.Related = append(out.Related, Related{Path: r.Path, Line: r.Line, Column: r.Column, Message: r.Message})

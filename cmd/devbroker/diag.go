@@ -15,8 +15,10 @@ import (
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/drivers"
+	"github.com/devbroker/devbroker/capabilities/gitrev"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/workspace"
 )
 
@@ -33,7 +35,7 @@ const formatGCPercent = 300
 var cliLimits = workspace.Limits{MaxFiles: 50000, MaxFileBytes: 8 << 20, MaxTotalBytes: 1 << 30}
 
 // cmdDiag runs format, lint or check over files on disk:
-// devbroker format|lint|check [--root DIR] [--format text|json|sarif] [--fix] [--write] [PATH...]
+// devbroker format|lint|check [--root DIR] [--format text|json|sarif] [--since REV] [--fix] [--write] [PATH...]
 func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet(string(kind), flag.ContinueOnError)
 	fl.SetOutput(stderr)
@@ -44,6 +46,10 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	// The step's own flags (lint's --fix), from its arguments; its PATHs
 	// are the files the plan reads in.
 	sf := newStepFlags(fl, string(kind))
+	since := ""
+	if kind != engine.Format {
+		fl.StringVar(&since, "since", "", "compare the findings with git revision `REV`'s content: list and count only those it did not have (git is read, nothing of the repository runs)")
+	}
 	write := false
 	if kind == engine.Format || kind == engine.Lint {
 		fl.BoolVar(&write, "write", false, "write the formatted or fixed files to disk")
@@ -52,7 +58,9 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: devbroker %s [--root DIR] [--trust] [--quiet] [--format text|json|sarif]", kind)
 		switch kind {
 		case engine.Lint:
-			fmt.Fprint(stderr, " [--fix] [--write]")
+			fmt.Fprint(stderr, " [--since REV] [--fix] [--write]")
+		case engine.Check:
+			fmt.Fprint(stderr, " [--since REV]")
 		case engine.Format:
 			fmt.Fprint(stderr, " [--write]")
 		}
@@ -90,6 +98,21 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	set.StartEarly() // a language server starts beside its probe
 	opts := engineOptions()
 	opts.Capabilities, opts.Limits = set, cliLimits.Overlay(broker.ConfigLimits(set.Limits()))
+	if since != "" {
+		// The revision's content is the baseline: read with git's
+		// plumbing, before anything runs.
+		fsys, err := rootfs.New(*root)
+		if err != nil {
+			fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
+			return exitBadUsage
+		}
+		src, err := gitrev.Open(ctx, fsys, since)
+		if err != nil {
+			fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
+			return exitBadUsage
+		}
+		opts.Since = src
+	}
 	eng, err := engine.New(*root, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
@@ -116,6 +139,11 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	// for: a default tool that is not installed leaves them uncovered,
 	// which the answer says, rather than unchecked.
 	plan := &engine.Plan{Paths: paths, Swept: swept, Ops: []engine.Op{op}}
+	if since != "" {
+		// Only what the revision did not have is a finding; the rest is
+		// listed apart (JSON's pre_existing, SARIF's unchanged results).
+		plan.FailOn = engine.FailOnIntroduced
+	}
 	pctx, endProgress := withProgress(ctx, string(kind), stderr, *quiet)
 	res := eng.Run(pctx, plan)
 	endProgress()
@@ -172,6 +200,13 @@ func diagExit(kind engine.Kind, res *engine.Result, write bool, stderr io.Writer
 		if n.Kind != engine.NoteConfig { // announce said it
 			fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, n)
 		}
+	}
+	if b := res.Baseline; b != nil && b.Since != "" {
+		noun := "findings"
+		if b.Introduced == 1 {
+			noun = "finding"
+		}
+		fmt.Fprintf(stderr, "devbroker %s: %d %s new since %s, %d there already (text shows the new; json lists the others in pre_existing, sarif as unchanged)\n", kind, b.Introduced, noun, b.Since, b.PreExisting)
 	}
 	if e := res.Error; e != nil && e.Kind != fault.Diagnostics && !e.Kind.Incomplete() {
 		fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, e.Message)

@@ -161,6 +161,7 @@ func contains(list []string, s string) bool {
 var starters = map[string]string{
 	"lsp":                     "language servers, and the go command that locates gopls (go env, go tool -n)",
 	"capabilities/external":   "the configured commands, from argv lists",
+	"capabilities/gitrev":     "git's plumbing (rev-parse, ls-tree, cat-file), read-only, for check and lint --since: a revision's content, never a repository's own command",
 	"bench/lspbench":          "the benchmark harness, not part of the product",
 	"bench/internal/modcache": "the benchmarks' go mod download, not part of the product",
 	"bench/startbench":        "the start-up benchmark, not part of the product",

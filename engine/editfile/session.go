@@ -60,7 +60,22 @@ type Session struct {
 	// dropped counts, per file, the undo entries dropped past UndoDepth.
 	dropped map[string]int
 	revs    revCache
+	// bases hears what each file held before the session's first change
+	// to it (see SetBaseRecorder); nil: nobody listens.
+	bases BaseRecorder
 }
+
+// BaseRecorder hears, before each change a session makes on disk, what
+// the file held (nil: no file), so that lint and check can tell the
+// findings the session's changes introduced from those that were there
+// before them (engine.Bases keeps the first it hears of each file).
+type BaseRecorder interface {
+	RecordBase(rel string, before []byte)
+}
+
+// SetBaseRecorder makes the session tell r what each file held before
+// each change it makes to it. Call it before the session is used.
+func (s *Session) SetBaseRecorder(r BaseRecorder) { s.bases = r }
 
 // undoEntry is the content a file had before one of this session's
 // mutations, and the revision that mutation produced.
@@ -247,6 +262,9 @@ func (s *Session) commit(f *file, data []byte, next revEntry, force bool) (rev s
 			return "", false, err
 		}
 		return "", false, fault.Wrap(fault.IO, err, "writing %s; nothing was written", f.abs)
+	}
+	if s.bases != nil {
+		s.bases.RecordBase(f.rel, f.data)
 	}
 	rev = next.rev
 	after = s.changedSince(f.rel, data)
