@@ -210,7 +210,16 @@ func (s *scoped) add(sc Scope, p string) {
 	if _, ok := s.files[sc]; !ok {
 		s.order = append(s.order, sc)
 	}
-	s.files[sc] = append(s.files[sc], p)
+	if !slices.Contains(s.files[sc], p) {
+		s.files[sc] = append(s.files[sc], p)
+	}
+}
+
+// drop takes p out: it was looked at after all.
+func (s *scoped) drop(p string) {
+	for sc, fs := range s.files {
+		s.files[sc] = slices.DeleteFunc(fs, func(f string) bool { return f == p })
+	}
 }
 
 // notes is one [NoteOutOfScope] per reason, in the order met: "12
@@ -222,6 +231,9 @@ func (s *scoped) notes(by string) []Note {
 	var out []Note
 	for _, sc := range s.order {
 		fs := s.files[sc]
+		if len(fs) == 0 {
+			continue
+		}
 		slices.Sort(fs)
 		noun := "file"
 		if sc.Language != "" {

@@ -344,12 +344,14 @@ type rootWalk struct {
 func (w *rootWalk) narrow(req Request) []string {
 	keep := []string{}
 	for _, p := range slices.Sorted(maps.Keys(req.Files)) {
-		if _, changed := slices.BinarySearch(req.Changed, p); !changed && w.scope != nil {
+		_, changed := slices.BinarySearch(req.Changed, p)
+		if !changed && w.scope != nil {
 			if sc, left := w.scope(p); left {
 				w.scoped.add(sc, p)
 				continue
 			}
 		}
+		w.scoped.drop(p)
 		keep = append(keep, p)
 	}
 	return keep
