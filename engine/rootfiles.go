@@ -135,7 +135,7 @@ func Select(fsys *rootfs.FS, w Walk, selectors []string) (Selection, error) {
 		seen[p] = true
 		out = append(out, p)
 	}
-	walk := func(pattern string) error {
+	walk := func(pattern string, whole bool) error {
 		// The walk starts at the pattern's literal base, which was
 		// asked for: below it, .gitignore decides (node_modules/** is
 		// walked, node_modules is not entered by **).
@@ -148,7 +148,7 @@ func Select(fsys *rootfs.FS, w Walk, selectors []string) (Selection, error) {
 			return tree.Ignored(rel, dir)
 		})
 		for _, p := range m {
-			add(p, false, pattern == "**")
+			add(p, false, whole)
 		}
 		return err
 	}
@@ -165,7 +165,7 @@ func Select(fsys *rootfs.FS, w Walk, selectors []string) (Selection, error) {
 			a = ""
 		}
 		if rootfs.IsGlob(a) {
-			if err := walk(a); err != nil {
+			if err := walk(a, false); err != nil {
 				return Selection{}, err
 			}
 			continue
@@ -182,7 +182,7 @@ func Select(fsys *rootfs.FS, w Walk, selectors []string) (Selection, error) {
 			}
 			pattern = a + "/**"
 		}
-		if err := walk(pattern); err != nil {
+		if err := walk(pattern, a == ""); err != nil {
 			return Selection{}, err
 		}
 	}
