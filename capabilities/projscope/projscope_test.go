@@ -268,7 +268,7 @@ func TestBadProjectFilesWarn(t *testing.T) {
 		{"pyproject not TOML", map[string]string{"pyproject.toml": "[tool.pyright]\ninclude = [\"src\"\n"}, false, false,
 			[]string{"pyproject.toml: line", "pyright's include and exclude in it are not used"}},
 		{"pyproject include not a list", map[string]string{"pyproject.toml": "[tool.pyright]\ninclude = \"src\"\n"}, false, false,
-			[]string{"pyproject.toml:", "not used"}},
+			[]string{"pyproject.toml: line 2, column 11: [tool.pyright] include must be a list of strings", "not used"}},
 		{"pyproject absolute include", map[string]string{"pyproject.toml": "[tool.pyright]\ninclude = [\"/abs/src\"]\n"}, false, false,
 			[]string{`include entry "/abs/src" is absolute or leads out of the root`, "pyright's scope is not used"}},
 		{"pyrightconfig not JSON", map[string]string{"pyrightconfig.json": "{\"include\": [src]}"}, false, false,

@@ -202,12 +202,22 @@ func jsonError(src []byte, err error) string {
 	return err.Error()
 }
 
-// tomlError says where a TOML decoding error is.
+// tomlError says where a TOML decoding error is and, for a value of the
+// wrong type, which key wants what (not the Go type it decodes into).
 func tomlError(err error) string {
+	what := err.Error()
+	if strings.Contains(what, "cannot decode") {
+		what = "[tool.pyright] include, exclude and ignore must be lists of strings"
+		for _, key := range []string{"Include", "Exclude", "Ignore"} {
+			if strings.Contains(err.Error(), "pyrightConfig."+key+" ") {
+				what = fmt.Sprintf("[tool.pyright] %s must be a list of strings", strings.ToLower(key))
+			}
+		}
+	}
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
 		row, col := de.Position()
-		return fmt.Sprintf("line %d, column %d: %v", row, col, err)
+		return fmt.Sprintf("line %d, column %d: %s", row, col, what)
 	}
-	return err.Error()
+	return what
 }

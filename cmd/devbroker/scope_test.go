@@ -305,3 +305,36 @@ func probeStates(t *testing.T, root string, flags ...string) map[string]string {
 	}
 	return states
 }
+
+// A project file that cannot be parsed narrows nothing, and the answer
+// warns naming it: on the command line (stderr) and over MCP (a config
+// note naming the driver).
+func TestBrokenProjectFileWarns(t *testing.T) {
+	root := testtree.New(t, map[string]string{
+		"go.mod":         "module example.com/m\n\ngo 1.22\n",
+		"a.go":           "package m\n",
+		"tsconfig.json":  "{\n  \"include\": [\"src\",\n",
+		"pyproject.toml": "[tool.pyright]\ninclude = \"src\"\n",
+	})
+	code, stdout, stderr := cliRun(t, "check", "--root", root, "a.go")
+	if code != 0 {
+		t.Fatalf("devbroker check a.go: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"devbroker check: note: warning: tsconfig.json: line 2: unexpected end of JSON input", "(the project scope of typescript-language-server)", "devbroker check: note: warning: pyproject.toml: line 2, column 11: [tool.pyright] include must be a list of strings", "(the project scope of pyright)"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	cs := connectStdio(t, root, "--tools", "full")
+	res := callTool(t, cs, "check", map[string]any{})
+	r := decodeStructured[scopeResult](t, res)
+	drivers := map[string]bool{}
+	for _, n := range r.Coverage {
+		if n.Kind == "config" && strings.HasPrefix(n.Message, "warning: ") {
+			drivers[n.Driver] = true
+		}
+	}
+	if !r.OK || !drivers["typescript-language-server"] || !drivers["pyright"] {
+		t.Fatalf("check without paths: ok %v, warnings from %v; want ok, warnings naming typescript-language-server and pyright:\n%s", r.OK, drivers, resultText(res))
+	}
+}
