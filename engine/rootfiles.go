@@ -122,6 +122,7 @@ func Select(fsys *rootfs.FS, w Walk, selectors []string) (Selection, error) {
 	add := func(p string, explicit, whole bool) {
 		if explicit {
 			named[p] = true
+			scoped.drop(p) // named by another selector too: looked at
 		}
 		if seen[p] || (!explicit && (workspace.InVCS(p) || (w.Covers != nil && !w.Covers(p)))) {
 			return

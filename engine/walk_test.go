@@ -192,6 +192,10 @@ func TestNoPathsHonourTheProjectScope(t *testing.T) {
 	if !slices.Equal(s.Paths, []string{"src/a.go"}) || len(s.Notes) != 1 || s.Notes[0].Files != 2 {
 		t.Errorf("Select of the whole root = %v, notes %+v", s.Paths, s.Notes)
 	}
+	s, _ = Select(e.FS(), Walk{Covers: caps.Covers, Scope: scope}, []string{".", "tests/y.go"})
+	if !slices.Equal(s.Paths, []string{"src/a.go", "tests/y.go"}) || len(s.Notes) != 1 || !slices.Equal(s.Notes[0].Paths, []string{"tests/x.go"}) {
+		t.Errorf("Select of the whole root and tests/y.go = %v, notes %+v", s.Paths, s.Notes)
+	}
 }
 
 // A root all of whose files the project's scope leaves out is an answer
