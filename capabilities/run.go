@@ -7,6 +7,7 @@ package capabilities
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -66,10 +67,16 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		if s.probing(dn) {
 			r = s.stillProbing(dn, at)
 		} else {
-			r = safeRun(forDriver(ctx, at), s.drivers[dn], &Request{
+			dr := &Request{
 				Kind: req.Kind, Root: req.Root, Files: rf.files[dn], All: all,
 				Changed: changed, Deleted: req.Deleted, Fix: req.Fix,
-			})
+				Ranges: req.Ranges, Before: req.Before,
+			}
+			if req.Kind == engine.Format && req.Ranges != nil {
+				r = formatChanged(forDriver(ctx, at), s.drivers[dn], dn, dr)
+			} else {
+				r = safeRun(forDriver(ctx, at), s.drivers[dn], dr)
+			}
 		}
 		if r.Status == "" {
 			r.Status = engine.StatusOK
@@ -110,6 +117,17 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 			resp.Diagnostics = append(resp.Diagnostics, dg)
 		}
 		resp.Coverage = append(resp.Coverage, r.Coverage...)
+		for _, f := range r.Formatted {
+			if f.Driver == "" {
+				f.Driver = dn
+			}
+			resp.Formatted = append(resp.Formatted, f)
+		}
+		if req.Kind == engine.Format && req.Ranges == nil {
+			for _, p := range slices.Sorted(maps.Keys(r.Edits)) {
+				resp.Formatted = append(resp.Formatted, engine.Formatted{Path: p, How: engine.FormatWhole, Driver: dn})
+			}
+		}
 		if len(r.Edits) > 0 && req.Kind != engine.Check {
 			// Later drivers (lint --fix) see earlier drivers' edits, as
 			// changed content: drivers that overlay only the changed

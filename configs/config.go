@@ -242,6 +242,23 @@ type Driver struct {
 	// command rewrites the staged file in place). Leave it unset for a
 	// linter.
 	Output string `toml:"output"`
+	// RangeArgs are, for a formatter, arguments added to its command to
+	// format some lines only, for format's only = "changed": the command
+	// runs once per run of changed lines, last first, on what the run
+	// before left. Placeholders: {start_line} and {end_line}, the run's
+	// first and last line (1-based); {start_utf16} and {end_utf16}, the
+	// offsets in UTF-16 code units of the first line's start and of the
+	// last line's end before its terminator (prettier's --range-start and
+	// --range-end). Lines the formatter rewrites keep their line endings.
+	// A formatter without range_args formats a changed file whole only
+	// when it is canonical and the file was formatted before the change.
+	RangeArgs []string `toml:"range_args"`
+	// Canonical says that a formatter's output depends on the code alone,
+	// not on its layout, as gofmt's does: format with only = "changed"
+	// then formats a changed file whole when it was formatted before the
+	// change, since formatting it rewrites only what the change needs.
+	// gofumpt, linked in, is canonical. Default false.
+	Canonical bool `toml:"canonical"`
 	// ExitCodes says what exit codes mean.
 	ExitCodes ExitCodes `toml:"exit_codes"`
 	// Errorformat lists Vim errorformat patterns that parse findings from

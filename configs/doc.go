@@ -53,8 +53,8 @@
 // Removed entries are not checked beyond strict decoding. Each problem
 // names the file, the line and column, and the key:
 //
-//	.devbroker.toml:12:1: drivers.shellcheck.timeout: not a duration like "30s" or "2m": "30"
-//	.devbroker.toml:4:9: languages.shell.lint[1]: driver "shfmt" is not defined under [drivers]; defined: gofumpt, shellcheck, staticcheck
+//	.devbroker.toml:12:11: drivers.shellcheck.timeout: not a duration like "30s" or "2m": "30"
+//	.devbroker.toml:4:23: languages.shell.lint[1]: driver "shfmt" is not defined under [drivers]; defined: gofumpt, shellcheck, staticcheck
 //
 // In a root you trust, such a problem stops every command (exit 2): a
 // configuration you trusted must apply as written. In a root you have not

@@ -153,6 +153,9 @@ func (v *validator) driver(name string, d *Driver) {
 	v.argv(p+".command", d.Command)
 	v.argv(p+".fix_command", d.FixCommand)
 	v.argv(p+".version_command", d.VersionCommand)
+	if len(d.RangeArgs) > 0 && (d.Type != "external" || d.Output == "" || d.Input == "staged" || d.Input == "overlay") {
+		v.errorf(p+".range_args", "range arguments are for an external formatter that reads the file on standard input (input \"stdin\", output set)")
+	}
 	v.oneOf(p+".input", d.Input, inputs)
 	v.oneOf(p+".output", d.Output, outputs)
 	v.oneOf(p+".stream", d.Stream, streams)

@@ -63,6 +63,13 @@ type Request struct {
 	Swept []string
 	// Fix asks lint to apply the fixes it can.
 	Fix bool
+	// Ranges, for a format of only the changed lines, holds for each
+	// file to format the runs of its lines (in Files' content) that the
+	// session changed; nil for a format of whole files. Before holds each
+	// such file's content before the change (nil: the session created
+	// it, so every line is changed).
+	Ranges map[string][]LineRange
+	Before map[string]*text.Doc
 	// Query is what a language request (definition, references, hover,
 	// symbols, rename, code_actions) asks; nil for format, lint and
 	// check. Paths then holds Query.Path alone, or nothing for a
@@ -105,6 +112,9 @@ type Response struct {
 	Hover string
 	// Actions answer a code_actions listing.
 	Actions []Action
+	// Formatted says, for a format of only the changed lines, what it
+	// did with each file: how it formatted it, or why it left it.
+	Formatted []Formatted
 	// Drivers says, per driver that took part, whether its answer is
 	// complete.
 	Drivers []DriverStatus

@@ -55,6 +55,9 @@ type Engine struct {
 	actions map[string]listed
 	// outlines are the outlines symbol lookups got, by file.
 	outlines outlines
+	// bases are the bases of the files the session changed on disk
+	// (edit_file), for format's only: "changed"; nil: none.
+	bases BaseFunc
 }
 
 // New returns an Engine over root.

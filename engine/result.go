@@ -26,6 +26,14 @@ type Result struct {
 	// outside the broker changed them meanwhile. The write itself
 	// succeeded; read those files again before relying on them.
 	ChangedAfterWrite []string
+	// Merged lists the written files that had changed on disk since the
+	// workspace read them, whose change there the write merged with the
+	// workspace's (they touched different lines): what was written holds
+	// both.
+	Merged []workspace.Merged
+	// Formatted says what each format step did with each file it
+	// formatted or left, with the diff of what it changed.
+	Formatted []Formatted
 	// Diagnostics are the findings of lint and check, most severe first.
 	Diagnostics []Diagnostic
 	// Answers are the answers of the language and search steps, in plan

@@ -44,13 +44,13 @@ func (e *Engine) runStep(ctx context.Context, i int, op *Op, sc scope, r *Result
 	case *ApplyPatchArgs:
 		return e.applyPatch(a)
 	case *WriteArgs:
-		return e.write(ctx, a.Paths, a.Force, r)
+		return e.write(ctx, a.Paths, workspace.WriteOptions{Force: a.Force, Merge: a.Merge == nil || *a.Merge}, r)
 	case *FormatArgs:
-		return e.capability(ctx, Format, a.Paths, sc, false, r)
+		return e.capability(ctx, Format, a.Paths, sc, capOpts{only: a.Only}, r)
 	case *LintArgs:
-		return e.capability(ctx, Lint, a.Paths, sc, a.Fix, r)
+		return e.capability(ctx, Lint, a.Paths, sc, capOpts{fix: a.Fix}, r)
 	case *CheckArgs:
-		return e.capability(ctx, Check, nil, sc, false, r)
+		return e.capability(ctx, Check, nil, sc, capOpts{}, r)
 	case *SearchArgs:
 		return e.search(ctx, i, a, r)
 	case *DefinitionArgs:
@@ -74,11 +74,13 @@ func (e *Engine) runStep(ctx context.Context, i int, op *Op, sc scope, r *Result
 // write writes the workspace (or the files selectors match) holding the
 // write lock, then verifies that the disk still holds what it wrote: a
 // file an outside process changed since is reported in ChangedAfterWrite.
-func (e *Engine) write(ctx context.Context, selectors []string, force bool, r *Result) error {
+// A file whose change on disk it merged (opt.Merge) is in Merged.
+func (e *Engine) write(ctx context.Context, selectors []string, opt workspace.WriteOptions, r *Result) error {
 	e.wlock.Lock()
 	defer e.wlock.Unlock()
-	written, err := e.ws.WriteWith(ctx, selectors, workspace.WriteOptions{Force: force})
+	written, merged, err := e.ws.WriteMerging(ctx, selectors, opt)
 	r.Written = append(r.Written, written...)
+	r.Merged = append(r.Merged, merged...)
 	for _, p := range e.ws.ChangedOnDisk(written) {
 		if !slices.Contains(r.ChangedAfterWrite, p) {
 			r.ChangedAfterWrite = append(r.ChangedAfterWrite, p)
@@ -224,6 +226,13 @@ func planScope(p *Plan) scope {
 	return sc
 }
 
+// capOpts are what a capability step asks besides its files: lint's fix,
+// format's only.
+type capOpts struct {
+	fix  bool
+	only string
+}
+
 // capability runs format, lint or check. With selectors, over the
 // workspace files they match; without, over every file the workspace
 // holds, and when the plan named no paths either, over the whole root
@@ -232,7 +241,7 @@ func planScope(p *Plan) scope {
 // (no file, or none a configured driver of kind serves) is not ok. The
 // files neither the plan nor the step names literally, and the workspace
 // did not change, are swept in ([Request.Swept]).
-func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, sc scope, fix bool, r *Result) error {
+func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, sc scope, opt capOpts, r *Result) error {
 	if e.caps == nil || !e.caps.Has(kind) {
 		return e.unavailable(string(kind))
 	}
@@ -254,7 +263,7 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	// them now: the answer is about what a write would leave on disk. The
 	// plan's acquisition has just read the files it named.
 	req := e.request(kind, r)
-	req.Fix = fix
+	req.Fix = opt.fix
 	req.Paths = paths
 	if root != nil {
 		req.Paths = root.narrow(req)
@@ -266,10 +275,32 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	if len(req.Paths) == 0 && len(req.Files) == 0 {
 		return nothingLooked(kind, nil, sc.unnamed)
 	}
+	if kind == Format && opt.only == OnlyChanged {
+		targets := req.Paths
+		if targets == nil {
+			targets = slices.Sorted(maps.Keys(req.Files))
+		}
+		req.Ranges, req.Before = e.changedLines(targets, req.Files)
+		if len(req.Ranges) == 0 {
+			// Nothing changed: nothing to format, which is the answer.
+			r.Coverage = append(r.Coverage, Note{Kind: NoteNotLooked, Files: len(targets), Paths: FewPaths(targets),
+				Message: fmt.Sprintf("format only changed: none of the %s was changed by this session (against the disk, or edit_file's undo base), so nothing was formatted", count(len(targets), "file"))})
+			return nil
+		}
+		paths = slices.Sorted(maps.Keys(req.Ranges))
+		req.Paths = paths
+	}
 	req.Swept = swept(req, sc, selectors)
 	resp, err := e.caps.Run(ctx, req)
 	if err != nil {
 		return err
+	}
+	if kind == Format {
+		before := make(map[string]*text.Doc, len(resp.Edits))
+		for p := range resp.Edits {
+			before[p] = req.Files[p]
+		}
+		r.Formatted = append(r.Formatted, formatted(resp, before)...)
 	}
 	r.Diagnostics = append(r.Diagnostics, resp.Diagnostics...)
 	r.Drivers = append(r.Drivers, resp.Drivers...)

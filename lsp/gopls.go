@@ -20,7 +20,8 @@ package lsp
 //     process would stand between devbroker and the server's signals).
 //
 // Nothing is downloaded or installed: when none matches, gopls is not
-// installed, and the hint says `go install golang.org/x/tools/gopls@latest`.
+// installed. The error says where gopls was looked for, not how to install
+// it: the driver adds its configured install hint, or [GoplsInstall].
 
 import (
 	"bytes"
@@ -35,7 +36,8 @@ import (
 	"time"
 )
 
-// GoplsInstall is the install hint for gopls.
+// GoplsInstall is the install hint for gopls when the configuration gives
+// none.
 const GoplsInstall = "go install golang.org/x/tools/gopls@latest"
 
 // FindGopls resolves a gopls command (see the file comment) for root. It
@@ -59,12 +61,12 @@ func FindGopls(ctx context.Context, command, root string, moduleTool bool) (path
 		return p, "GOBIN", nil
 	}
 	if !moduleTool {
-		return "", "", fmt.Errorf("%w: gopls is not on PATH nor in $GOBIN or $GOPATH/bin (a gopls that %s's go.mod declares as a tool is used only once you trust the root: devbroker trust %s); install: %s", ErrNotInstalled, root, root, GoplsInstall)
+		return "", "", fmt.Errorf("%w: gopls is not on PATH nor in $GOBIN or $GOPATH/bin (a gopls that the root's go.mod declares as a tool is used only once you trust the root: devbroker trust %s)", ErrNotInstalled, root)
 	}
 	if p := goTool(ctx, root); p != "" {
 		return p, "go tool (the module's tool dependency)", nil
 	}
-	return "", "", fmt.Errorf("%w: gopls is not on PATH, not in $GOBIN or $GOPATH/bin, and %s's module does not declare it as a tool; install: %s", ErrNotInstalled, root, GoplsInstall)
+	return "", "", fmt.Errorf("%w: gopls is not on PATH, not in $GOBIN or $GOPATH/bin, and the module of the root (%s) does not declare it as a tool", ErrNotInstalled, root)
 }
 
 func abs(p string) string {

@@ -78,13 +78,14 @@ func version() string { return broker.Version() }
 // the client's progress token.
 type planRequest struct {
 	engine.PlanJSON
-	Apply         json.RawMessage `json:"apply"`
-	WorkDoneToken json.RawMessage `json:"workDoneToken"`
+	Apply         json.RawMessage `json:"apply,omitempty"`
+	WorkDoneToken json.RawMessage `json:"workDoneToken,omitempty"`
 }
 
 func (c *conn) plan(ctx context.Context, params json.RawMessage) (any, error) {
-	// The request is decoded once, the plan with it; each op's arguments
-	// by their step's decoder.
+	// The request is decoded once, the plan with it, through the front end
+	// every surface's arguments go through (engine.DecodePlanJSON); each
+	// op's arguments by their step's.
 	if p := bytes.TrimSpace(params); len(p) == 0 || p[0] != '{' {
 		return nil, badParams("devbroker/plan", fmt.Errorf(`want an object {"paths": [...], "ops": [...], "apply": "editor" | "disk"}`))
 	}
@@ -242,7 +243,7 @@ func (c *conn) probe(ctx context.Context, params json.RawMessage) (any, error) {
 	var p struct {
 		Reprobe bool `json:"reprobe"`
 	}
-	if err := decodeStrict("devbroker/probe", params, &p, "reprobe"); err != nil {
+	if err := decodeStrict("devbroker/probe", params, &p); err != nil {
 		return nil, err
 	}
 	rep := c.sess.Root().Report()
@@ -257,7 +258,7 @@ func (c *conn) probe(ctx context.Context, params json.RawMessage) (any, error) {
 
 func (c *conn) discard(_ context.Context, params json.RawMessage) (any, error) {
 	var p struct{}
-	if err := decodeStrict("devbroker/discard", params, &p, "none"); err != nil {
+	if err := decodeStrict("devbroker/discard", params, &p); err != nil {
 		return nil, err
 	}
 	bufs := c.bufferTexts()
@@ -291,7 +292,7 @@ type BufferInfo struct {
 
 func (c *conn) pending(_ context.Context, params json.RawMessage) (any, error) {
 	var p struct{}
-	if err := decodeStrict("devbroker/pending", params, &p, "none"); err != nil {
+	if err := decodeStrict("devbroker/pending", params, &p); err != nil {
 		return nil, err
 	}
 	out := &PendingResult{Unwritten: append([]string{}, c.sess.Pending()...), Buffers: []BufferInfo{}}

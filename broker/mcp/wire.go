@@ -62,6 +62,13 @@ func devResultText(r *wire.DevResult, plan bool) string {
 	if len(r.Written) > 0 {
 		fmt.Fprintf(&b, "written: %s\n", strings.Join(r.Written, ", "))
 	}
+	for _, f := range r.Formatted {
+		fmt.Fprintln(&b, f.Line())
+		b.WriteString(f.Diff)
+	}
+	for _, m := range r.Merged {
+		fmt.Fprintln(&b, m.Line())
+	}
 	if len(r.ChangedAfterWrite) > 0 {
 		fmt.Fprintf(&b, "changed on disk right after this write, by something outside the broker (read them again): %s\n", strings.Join(r.ChangedAfterWrite, ", "))
 	}
@@ -97,7 +104,11 @@ func devResultText(r *wire.DevResult, plan bool) string {
 		case "created":
 			fmt.Fprintf(&b, "stale: %s was created on disk (%s) where the workspace adds it\n", s.Path, s.DiskRevision)
 		default:
-			fmt.Fprintf(&b, "stale: %s changed on disk (now %s); the unwritten change is based on %s\n", s.Path, s.DiskRevision, s.BaseRevision)
+			not := ""
+			if s.NotMerged != "" {
+				not = "; " + s.NotMerged
+			}
+			fmt.Fprintf(&b, "stale: %s changed on disk (now %s); the unwritten change is based on %s%s\n", s.Path, s.DiskRevision, s.BaseRevision, not)
 		}
 	}
 	if len(r.Unwritten) > 0 {

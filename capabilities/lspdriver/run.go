@@ -50,6 +50,10 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	case engine.Definition, engine.References, engine.Hover, engine.Symbols, engine.Rename, engine.CodeActions:
 		res = d.language(ctx, srv, v, ms, req)
 	case engine.Format:
+		if req.Ranges != nil {
+			res = d.formatRanges(ctx, srv, v, req)
+			break
+		}
 		res = d.format(ctx, srv, v, req)
 	case engine.Lint:
 		res = d.lint(ctx, srv, v, ms, req)

@@ -41,10 +41,9 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	outFormat := fl.String("format", "text", "output format: text, json or sarif")
 	trusted := trustFlag(fl)
 	quiet := quietFlag(fl)
-	fix := false
-	if kind == engine.Lint {
-		fl.BoolVar(&fix, "fix", false, "apply the fixes the linters offer (with --write, to disk)")
-	}
+	// The step's own flags (lint's --fix), from its arguments; its PATHs
+	// are the files the plan reads in.
+	sf := newStepFlags(fl, string(kind))
 	write := false
 	if kind != engine.Check {
 		fl.BoolVar(&write, "write", false, "write the formatted or fixed files to disk")
@@ -61,6 +60,11 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
+		return exitBadUsage
+	}
+	stepArgs, err := sf.decode(sf.args(nil))
+	if err != nil {
+		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitBadUsage
 	}
 	switch *outFormat {
@@ -115,10 +119,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	}
 	// The probes and the language servers start while the files are read.
 	set.Prepare(kind, paths)
-	op := engine.Op{Step: engine.StepName(kind)} // format, lint or check, with no arguments
-	if fix {
-		op.Args = &engine.LintArgs{Fix: true}
-	}
+	op := engine.Op{Step: engine.StepName(kind), Args: stepArgs}
 	// The files a directory or glob (or no PATH) swept in are not asked
 	// for: a default tool that is not installed leaves them uncovered,
 	// which the answer says, rather than unchecked.
@@ -145,7 +146,7 @@ func writeAfter(ctx context.Context, eng *engine.Engine, res *engine.Result) {
 		return
 	}
 	wr := eng.Run(ctx, &engine.Plan{Paths: []string{}, Ops: []engine.Op{{Step: engine.StepWrite}}})
-	res.Written, res.Changes = wr.Written, wr.Changes
+	res.Written, res.Changes, res.Merged = wr.Written, wr.Changes, wr.Merged
 	if wr.Error != nil {
 		e := *wr.Error
 		e.Step = 2

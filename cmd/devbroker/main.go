@@ -52,7 +52,7 @@ var commands = []struct {
 	{"rename", `devbroker rename [--root DIR] [--trust] [--json] [--write] POSITION [--symbol NAME] NEW_NAME
                                            rename everywhere: print the diff and write nothing, or with
                                            --write check the result and write it only when it is clean`, cmdRename},
-	{"code-actions", `devbroker code-actions [--root DIR] [--trust] [--json] [--only KIND]... PATH[:LINE[:COL]] [--apply ID [--write]]
+	{"code-actions", `devbroker code-actions [--root DIR] [--trust] [--json] [--only KIND]... PATH[:LINE[:COL]] [--end-line N [--end-column N]] [--apply ID [--write]]
                                            list the quick fixes and refactorings offered there, each with
                                            an id; --apply ID applies one: prints the diff, or with --write
                                            checks the result and writes it only when it is clean`, cmdCodeActions},

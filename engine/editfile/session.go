@@ -199,7 +199,7 @@ func (s *Session) checkRead(f *file, given string) error {
 	s.mu.Unlock()
 	switch {
 	case !ok:
-		return fault.New(fault.Conflict, "read %s before editing it: view it (or read_file) first, or pass its current revision", f.abs)
+		return fault.New(fault.Conflict, "read %s before editing it: view it first (edit_file's view command), or pass its current revision", f.abs)
 	case seen != f.rev:
 		return fault.New(fault.Conflict, "%s changed since you read it (you saw %s, it is now %s): view it again before editing", f.abs, seen, f.rev)
 	}
@@ -312,13 +312,8 @@ func (s *Session) Do(ctx context.Context, p *Params) (*Result, error) {
 		return nil, err
 	}
 	// Do is also called directly, without parseParams.
-	switch {
-	case p.Command == "":
-		return nil, fault.New(fault.BadArgument, "edit_file: command is required: one of %s", strings.Join(Commands, ", "))
-	case allowed[p.Command] == nil:
-		return nil, fault.New(fault.BadArgument, "edit_file: unknown command %q: use one of %s", p.Command, strings.Join(Commands, ", "))
-	case p.FilePath == "":
-		return nil, fault.New(fault.BadArgument, "edit_file: file_path is required (an absolute path)")
+	if err := check(paramsSpec, p, "edit_file"); err != nil {
+		return nil, err
 	}
 	switch p.Command {
 	case "view":
