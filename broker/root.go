@@ -312,6 +312,18 @@ func (r *Root) MaxDiagnostics() int {
 	return 0
 }
 
+// Scope passes on the current drivers' project scope for kind, for a
+// step without paths (engine.Scoper); drivers that cannot tell narrow
+// nothing.
+func (r *Root) Scope(kind engine.Kind) (func(string) (engine.Scope, bool), []engine.Note) {
+	if s, ok := r.current().(engine.Scoper); ok {
+		return s.Scope(kind)
+	}
+	return nil, nil
+}
+
+var _ engine.Scoper = (*Root)(nil)
+
 // DiskChanged passes the paths a session changed on disk to the drivers
 // that keep their own copy of the disk (see engine.DiskObserver).
 func (r *Root) DiskChanged(paths []string) {

@@ -86,7 +86,10 @@ type Set struct {
 	calls   Calls
 
 	cfgKey map[string]string // driver name → its configuration's probe cache key
-	langOf map[string]string // driver name → the language it serves first
+	// projScope is each driver's project_scope, by name, where it has one
+	// (see scope.go).
+	projScope map[string]string
+	langOf    map[string]string // driver name → the language it serves first
 	// timeouts are the drivers' timeouts, by name (see ready.go).
 	timeouts map[string]time.Duration
 
@@ -161,7 +164,7 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 		byName[t.Name] = t
 	}
 	s = &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, urls: map[string]string{}, stock: map[string]bool{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics, limits: cfg.Limits, trees: NewTrees(0),
-		cfgKey: map[string]string{}, langOf: map[string]string{}, timeouts: map[string]time.Duration{}, running: map[string]chan struct{}{}}
+		cfgKey: map[string]string{}, langOf: map[string]string{}, projScope: map[string]string{}, timeouts: map[string]time.Duration{}, running: map[string]chan struct{}{}}
 	s.probeCtx, s.probeCancel = context.WithCancel(context.Background())
 	if prev != nil {
 		s.shared = prev.shared.hold()
@@ -221,6 +224,9 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 			s.install[dn], s.urls[dn], s.stock[dn] = dc.Install, dc.URL, dc.Defaulted
 			s.cfgKey[dn], s.langOf[dn] = configKey(dn, ln, dc), ln
 			s.timeouts[dn] = dc.Timeout.Duration
+			if dc.ProjectScope != "" {
+				s.projScope[dn] = dc.ProjectScope
+			}
 		}
 	}
 	return s, nil

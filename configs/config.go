@@ -302,6 +302,20 @@ type Driver struct {
 	// devbroker trust DIR, which a root without a .devbroker.toml allows
 	// too).
 	RunsRepositoryCode bool `toml:"runs_repository_code"`
+	// ProjectScope names the project configuration that states which
+	// files the tool checks, so that a walk of the whole root (format,
+	// lint or check with no paths) passes over the files the project
+	// leaves out, as the project's own run of the tool would, and says
+	// how many in a coverage note: "pyright" (include, exclude and ignore
+	// of pyrightconfig.json, or of [tool.pyright] in pyproject.toml) or
+	// "tsconfig" (files, include and exclude of tsconfig.json or
+	// jsconfig.json, with extends and references, and allowJs for
+	// JavaScript files). It narrows a language's walk when every driver
+	// its list for the step names has the same project_scope. A file
+	// named, or changed in the workspace, is checked whatever the project
+	// says; a project file that cannot be parsed narrows nothing and the
+	// answer warns.
+	ProjectScope string `toml:"project_scope"`
 
 	// LanguageID is, for a language server, the language identifier sent
 	// in didOpen ("go", "python"); default: by the file's extension for

@@ -23,6 +23,8 @@ var (
 	streams     = []string{"stdout", "stderr"}
 	severities  = []string{"error", "warning", "info"}
 	columnUnits = []string{"chars", "bytes", "utf16"}
+	// ProjectScopes are the values of a driver's project_scope.
+	ProjectScopes = []string{"pyright", "tsconfig"}
 )
 
 // validator collects the problems of a merged configuration.
@@ -163,6 +165,7 @@ func (v *validator) driver(name string, d *Driver) {
 	v.oneOf(p+".output", d.Output, outputs)
 	v.oneOf(p+".stream", d.Stream, streams)
 	v.oneOf(p+".severity", d.Severity, severities)
+	v.oneOf(p+".project_scope", d.ProjectScope, ProjectScopes)
 	if d.PerFile != nil && !*d.PerFile && (d.Input == "" || d.Input == "stdin") {
 		v.errorf(p+".per_file", "input \"stdin\" runs the command once per file; per_file = false needs input \"staged\" or \"overlay\"")
 	}

@@ -23,10 +23,12 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"syntax", "[languages.sh\n", `.devbroker.toml:1:14: expected ']' to close table name`},
 		{"unknown key", valid + "colour = true\n",
-			`.devbroker.toml:8:1: drivers.sc.colour: unknown key; this table takes canonical, command, dir, disabled, doc, env, errorformat, exit_codes, fix_command, idle_timeout, input, install, json, language_id, output, per_file, range_args, runs_repository_code, settings, severity, smoke, stream, timeout, type, url, version_command`},
+			`.devbroker.toml:8:1: drivers.sc.colour: unknown key; this table takes canonical, command, dir, disabled, doc, env, errorformat, exit_codes, fix_command, idle_timeout, input, install, json, language_id, output, per_file, project_scope, range_args, runs_repository_code, settings, severity, smoke, stream, timeout, type, url, version_command`},
 		{"unknown top-level table", valid + "[lint]\n", `.devbroker.toml:8:2: lint: unknown key; this table takes drivers, inherit_defaults, languages, limits, mcp`},
 		{"unknown nested key", valid + "exit_codes = { ok = [0], fail = [2] }\n",
 			`.devbroker.toml:8:26: drivers.sc.exit_codes.fail: unknown key; this table takes findings, ok`},
+		{"unknown project scope", valid + "project_scope = \"mypy\"\n",
+			`.devbroker.toml:8:1: drivers.sc.project_scope: "mypy" is not one of pyright, tsconfig`},
 		{"wrong type", valid + "per_file = \"yes\"\n", `.devbroker.toml:8:12: drivers.sc.per_file: want true or false, not a string`},
 		{"wrong element type", strings.Replace(valid, `lint = ["sc"]`, `lint = ["sc", 3]`, 1),
 			`.devbroker.toml:3:15: languages.sh.lint: want an array of strings, not an integer`},

@@ -146,8 +146,16 @@ func (e *Engine) Run(ctx context.Context, p *Plan) *Result {
 		r.finish()
 		return r
 	}
-	stale, err := e.ws.Acquire(p.Paths)
+	// The files the caller's walk found (Swept) that cannot be held by
+	// themselves are skipped, and the answer names them.
+	walked := make(map[string]bool, len(p.Swept))
+	for _, s := range p.Swept {
+		walked[s] = true
+	}
+	stale, passed, err := e.ws.AcquireWalked(p.Paths, func(f string) bool { return walked[f] })
 	r.addStale(stale)
+	r.Coverage = append(r.Coverage, p.Notes...)
+	r.Coverage = append(r.Coverage, skippedNote(passed)...)
 	if err != nil {
 		r.fail(0, "acquire", err)
 		r.finish()

@@ -25,6 +25,10 @@ type Plan struct {
 	// matches, they are swept in, not named (see [Request.Swept]). It is
 	// never read from JSON.
 	Swept []string
+	// Notes are what the caller's walk said about the files it passed
+	// over (files out of the project's own scope: [Selection.Notes]);
+	// the result's coverage carries them. They are never read from JSON.
+	Notes []Note
 	// Ops are the steps, run in order.
 	Ops []Op
 	// FailOn says which error findings stop the plan at a lint or check

@@ -14,6 +14,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/gitignore"
 	"github.com/devbroker/devbroker/engine/patch"
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/search"
@@ -275,6 +276,7 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 		return e.unavailable(string(kind))
 	}
 	var paths []string
+	var root *rootWalk
 	switch {
 	case len(selectors) > 0:
 		var err error
@@ -285,7 +287,8 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 		// Without paths, test runs the tests the changes affect, not
 		// those of every file the session holds.
 	case sc.unnamed:
-		if err := e.acquireRoot(kind, r); err != nil {
+		var err error
+		if root, err = e.acquireRoot(kind, r); err != nil {
 			return err
 		}
 	}
@@ -297,6 +300,13 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	req.Paths = paths
 	if kind == Test && len(paths) == 0 && len(req.Changed) > 0 {
 		req.Paths = slices.Clone(req.Changed)
+	}
+	if root != nil {
+		req.Paths = root.narrow(req)
+		r.Coverage = append(r.Coverage, root.notes()...)
+		if len(req.Paths) == 0 {
+			return nothingLooked(kind, nil, true)
+		}
 	}
 	if len(req.Paths) == 0 && len(req.Files) == 0 {
 		return nothingLooked(kind, nil, sc.unnamed)
@@ -360,7 +370,7 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	if len(resp.Drivers) == 0 {
 		// No driver answered: every file was left out, and the
 		// coverage notes say why.
-		if paths == nil {
+		if paths = req.Paths; paths == nil {
 			paths = slices.Sorted(maps.Keys(req.Files))
 		}
 		return nothingLooked(kind, paths, sc.unnamed)
@@ -396,24 +406,71 @@ func swept(req Request, sc scope, selectors []string) []string {
 	return out
 }
 
+// rootWalk is what a step without paths learnt from its walk of the
+// root: the project's scope, and the files it passed over.
+type rootWalk struct {
+	scope  func(string) (Scope, bool) // nil: the project states none
+	scoped *scoped
+	passed []workspace.Passed
+	warn   []Note
+}
+
+// narrow lists, sorted, the files of req a step without paths works on:
+// every file the workspace holds (the walk's and those it held before),
+// except those the project's scope leaves out that the workspace did not
+// change (an unwritten change is always looked at), which join the walk's
+// note.
+func (w *rootWalk) narrow(req Request) []string {
+	keep := []string{}
+	for _, p := range slices.Sorted(maps.Keys(req.Files)) {
+		_, changed := slices.BinarySearch(req.Changed, p)
+		if !changed && w.scope != nil {
+			if sc, left := w.scope(p); left {
+				w.scoped.add(sc, p)
+				continue
+			}
+		}
+		w.scoped.drop(p)
+		keep = append(keep, p)
+	}
+	return keep
+}
+
+// notes are the walk's notes: the files out of the project's scope, the
+// files it skipped, and the project files that could not be read.
+func (w *rootWalk) notes() []Note {
+	out := w.scoped.notes("the walk of the root")
+	out = append(out, skippedNote(w.passed)...)
+	return append(out, w.warn...)
+}
+
 // acquireRoot acquires the files of the root a step without paths works
-// on, as the command line selects them ([SelectFiles]: every file a
-// configured language covers, version control, testdata and vendor
-// passed over), except those the workspace deleted or moved away. The
+// on, as the command line selects them ([Select]: every file a
+// configured language covers, version control, testdata, vendor and what
+// .gitignore ignores passed over, and what the project's own scope
+// leaves out), except those the workspace deleted or moved away. The
 // files the workspace holds stay in it, so the step works on those too,
-// unwritten changes included. It fails, naming the limit and what to do,
-// when they do not fit the workspace's limits.
-func (e *Engine) acquireRoot(kind Kind, r *Result) error {
-	var covers func(string) bool
+// unwritten changes included. A file that cannot be held by itself (over
+// the per-file limit, not text) is skipped and noted. It fails, naming
+// the limit and what to do, when the files do not fit the workspace's
+// limits.
+func (e *Engine) acquireRoot(kind Kind, r *Result) (*rootWalk, error) {
+	w := Walk{Read: e.ignoreFile}
 	if c, ok := e.caps.(Coverage); ok {
-		covers = c.Covers
+		w.Covers = c.Covers
 	}
-	found, err := SelectFiles(e.fs, covers, nil)
+	rw := &rootWalk{}
+	if s, ok := e.caps.(Scoper); ok {
+		rw.scope, rw.warn = s.Scope(kind)
+		w.Scope = rw.scope
+	}
+	sel, err := Select(e.fs, w, nil)
 	if err != nil {
-		return fault.Wrap(fault.IO, err, "%s without paths works on the whole root, whose walk failed", kind)
+		return nil, fault.Wrap(fault.IO, err, "%s without paths works on the whole root, whose walk failed", kind)
 	}
-	acquire := found[:0]
-	for _, p := range found {
+	rw.scoped = sel.scoped
+	acquire := sel.Paths[:0]
+	for _, p := range sel.Paths {
 		if _, held := e.ws.Doc(p); !held {
 			if _, pending := e.ws.Pending(p); pending {
 				continue // deleted or moved away in the workspace
@@ -422,14 +479,29 @@ func (e *Engine) acquireRoot(kind Kind, r *Result) error {
 		acquire = append(acquire, p)
 	}
 	if len(acquire) == 0 {
-		return nil
+		return rw, nil
 	}
-	stale, err := e.ws.Acquire(acquire)
+	stale, passed, err := e.ws.AcquireWalked(acquire, func(string) bool { return true })
 	r.addStale(stale)
 	if err != nil {
-		return &fault.Error{Kind: fault.KindOf(err), Err: fmt.Errorf("%s without paths works on every file of the root a configured language covers (%d files): %w; or pass paths naming the files to %s", kind, len(acquire), err, kind)}
+		return nil, &fault.Error{Kind: fault.KindOf(err), Err: fmt.Errorf("%s without paths works on every file of the root a configured language covers (%d files): %w; or pass paths naming the files to %s", kind, len(acquire), err, kind)}
 	}
-	return nil
+	rw.passed = passed
+	return rw, nil
+}
+
+// ignoreFile reads an ignore file for a walk of the root: the
+// workspace's copy when it holds one, none when the workspace deleted or
+// moved it away, else the disk's (as search reads them).
+func (e *Engine) ignoreFile(p string) ([]byte, bool) {
+	if d, ok := e.ws.Doc(p); ok {
+		return []byte(d.Content()), true
+	}
+	if _, pending := e.ws.Pending(p); pending {
+		return nil, false
+	}
+	data, _, err := e.fs.ReadFileMax(p, gitignore.MaxFileBytes)
+	return data, err == nil
 }
 
 // selectPaths matches selectors (paths or globs) against the workspace.

@@ -164,7 +164,7 @@ func nothingLooked(kind Kind, paths []string, unnamed bool) error {
 	if len(paths) == 0 {
 		where := "the workspace holds no file"
 		if unnamed {
-			where = "the workspace holds no file, and no file under the root is one a configured language covers (the walk passes over version control, testdata and vendor directories)"
+			where = "the workspace holds no file, and no file under the root is one a configured language covers (the walk passes over version control, testdata and vendor directories, what .gitignore ignores and what the project leaves out of its scope)"
 		}
 		return fault.New(fault.Unchecked, "%s looked at no file: %s; an answer about no file is never ok: pass paths naming the files to %s", kind, where, kind)
 	}

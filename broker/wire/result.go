@@ -55,7 +55,7 @@ type DevResult struct {
 	Drivers  []DriverStatus `json:"drivers,omitempty" jsonschema:"per driver, whether its part of the answer is complete"`
 	// Coverage says what the answer did not cover and why: notes, not
 	// findings.
-	Coverage []Note `json:"coverage,omitempty" jsonschema:"what the answer did not cover and why (files no driver looked at: their language lists none, no language covers them, or a default tool is not installed, with how to install it or go without it), diagnostics left out, configuration that does not apply until the root is trusted. Notes, never findings: they do not make the answer not ok"`
+	Coverage []Note `json:"coverage,omitempty" jsonschema:"what the answer did not cover and why (files no driver looked at: their language lists none, no language covers them, or a default tool is not installed, with how to install it or go without it), files a walk passed over (out of the project's own scope, too large), diagnostics left out, configuration that does not apply until the root is trusted. Notes, never findings: they do not make the answer not ok"`
 	// Answers are the language and search steps' answers.
 	Answers []Answer `json:"answers,omitempty" jsonschema:"the answers of definition, references, hover, symbols, rename, code_actions and search steps, in plan order"`
 	// Unwritten lists the paths whose workspace changes are not on disk
@@ -231,9 +231,9 @@ type DriverStatus struct {
 
 // Note is what an answer says about itself that is not a finding.
 type Note struct {
-	Kind     string   `json:"kind" jsonschema:"missing (files a walk swept in went without a default tool that is not installed), not_configured (their language lists no tool for the step), no_language (no configured language covers them), not_looked (a tool did not look at files it was given), dependents (the files that import a changed file may not all have been checked), omitted (diagnostics over the limit left out), left_disk (a file left the disk and the workspace), config (configuration that does not apply)"`
+	Kind     string   `json:"kind" jsonschema:"missing (files a walk swept in went without a default tool that is not installed), not_configured (their language lists no tool for the step), no_language (no configured language covers them), not_looked (a tool did not look at files it was given), dependents (the files that import a changed file may not all have been checked), omitted (diagnostics over the limit left out), left_disk (a file left the disk and the workspace), config (configuration that does not apply), out_of_scope (a walk of the whole root passed over files the project's own configuration leaves out: pyright's include, tsconfig.json's files), skipped (a walk passed over files over limits.max_file_bytes or not text)"`
 	Language string   `json:"language,omitempty" jsonschema:"the language whose files the note is about"`
-	Driver   string   `json:"driver,omitempty" jsonschema:"the entry of the language's list that no tool served, as configured"`
+	Driver   string   `json:"driver,omitempty" jsonschema:"the entry of the language's list that no tool served, as configured; for out_of_scope and a project file's warning, the driver whose project configuration it is"`
 	Files    int      `json:"files,omitempty" jsonschema:"how many files the note is about"`
 	Paths    []string `json:"paths,omitempty" jsonschema:"the first few of those files"`
 	Message  string   `json:"message" jsonschema:"the whole note: what went without what, why, and what to do"`

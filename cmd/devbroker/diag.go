@@ -64,7 +64,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		case engine.Format:
 			fmt.Fprint(stderr, " [--write]")
 		}
-		fmt.Fprintln(stderr, " [PATH...]\nPATHs are files, directories or globs relative to the root; default: every file a configured language covers. Directories and globs pass over the testdata and vendor directories they do not name.\nExit status: 0 clean, 1 findings, 2 incomplete (a driver failed, or a named or changed file went unchecked), no file looked at, or bad usage. Files a walk swept in whose default tool is not installed are coverage, said on stderr, not a failure.")
+		fmt.Fprintln(stderr, " [PATH...]\nPATHs are files, directories or globs relative to the root; default: every file a configured language covers that the project's own scope takes in (pyright's include and exclude, tsconfig.json's files, include and exclude). Directories and globs pass over the testdata and vendor directories they do not name, and what .gitignore ignores below what they name; a file too large or not text that a walk meets is skipped and named.\nExit status: 0 clean, 1 findings, 2 incomplete (a driver failed, or a named or changed file went unchecked), no file looked at, or bad usage. Files a walk swept in whose default tool is not installed are coverage, said on stderr, not a failure.")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -118,18 +118,26 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitBadUsage
 	}
-	paths, swept, err := engine.Select(eng.FS(), set.Covers, fl.Args())
+	// The walk passes over what .gitignore ignores and, for the whole
+	// root, what the project's own configuration leaves out of kind
+	// (pyright's include, tsconfig.json's files).
+	scope, warnings := set.Scope(kind)
+	sel, err := engine.Select(eng.FS(), engine.Walk{Covers: set.Covers, Scope: scope}, fl.Args())
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitBadUsage
 	}
+	paths, swept := sel.Paths, sel.Swept
 	if len(paths) == 0 {
+		for _, n := range append(sel.Notes, warnings...) {
+			fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, n)
+		}
 		// An answer that looked at no file is not clean.
 		which := "no file under " + eng.Root()
 		if fl.NArg() > 0 {
 			which = "no file the PATHs name"
 		}
-		fmt.Fprintf(stderr, "devbroker %s: looked at no file: %s is one a configured language covers (walks pass over version control, testdata and vendor directories); an answer about no file is never clean: pass PATHs naming the files to %s\n", kind, which, kind)
+		fmt.Fprintf(stderr, "devbroker %s: looked at no file: %s is one a configured language covers (walks pass over version control, testdata and vendor directories and what .gitignore ignores; a walk of the whole root, what the project leaves out of its scope); an answer about no file is never clean: pass PATHs naming the files to %s\n", kind, which, kind)
 		return exitToolFailure
 	}
 	// The probes and the language servers start while the files are read.
@@ -138,7 +146,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	// The files a directory or glob (or no PATH) swept in are not asked
 	// for: a default tool that is not installed leaves them uncovered,
 	// which the answer says, rather than unchecked.
-	plan := &engine.Plan{Paths: paths, Swept: swept, Ops: []engine.Op{op}}
+	plan := &engine.Plan{Paths: paths, Swept: swept, Notes: append(sel.Notes, warnings...), Ops: []engine.Op{op}}
 	if since != "" {
 		// Only what the revision did not have is a finding; the rest is
 		// listed apart (JSON's pre_existing, SARIF's unchanged results).
@@ -197,7 +205,9 @@ func findings(kind engine.Kind, res *engine.Result, write bool) int {
 // (no file was looked at).
 func diagExit(kind engine.Kind, res *engine.Result, write bool, stderr io.Writer) int {
 	for _, n := range res.Coverage {
-		if n.Kind != engine.NoteConfig { // announce said it
+		// announce said the configuration's own notes; a driver's
+		// project file that could not be read is this answer's.
+		if n.Kind != engine.NoteConfig || n.Driver != "" {
 			fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, n)
 		}
 	}
