@@ -243,7 +243,7 @@ func (c *conn) fileCall(ctx context.Context, params json.RawMessage, call func(*
 
 func (c *conn) probe(ctx context.Context, params json.RawMessage) (any, error) {
 	var p struct {
-		Reprobe bool `json:"reprobe"`
+		Reprobe bool `json:"reprobe,omitempty" jsonschema:"true: probe the drivers again and wait for the new report"`
 	}
 	if err := decodeStrict("devbroker/probe", params, &p); err != nil {
 		return nil, err
