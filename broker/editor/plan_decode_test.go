@@ -41,7 +41,7 @@ func TestPlanRequestDecodedOnce(t *testing.T) {
 	}{
 		{[]int{1}, `devbroker/plan: invalid params: want an object {"paths": [...], "ops": [...], "apply": "editor" | "disk"}`},
 		{map[string]any{"ops": []any{}, "apply": 5}, `devbroker/plan: invalid params: apply must be "editor" or "disk", got 5`},
-		{map[string]any{"ops": []any{}, "extra": 1}, `devbroker/plan: invalid params: the plan is not valid JSON of the form {"paths": [...], "ops": [{"step": ..., "args": {...}}]}: unknown argument "extra"; the arguments are: paths, ops (required), apply, workDoneToken`},
+		{map[string]any{"ops": []any{}, "extra": 1}, `devbroker/plan: invalid params: the plan is not valid JSON of the form {"paths": [...], "ops": [{"step": ..., "args": {...}}]}: unknown argument "extra"; the arguments are: paths, ops (required), fail_on, apply, workDoneToken`},
 		{map[string]any{"paths": []string{"a.txt"}}, `devbroker/plan: invalid params: the plan is not valid JSON of the form {"paths": [...], "ops": [{"step": ..., "args": {...}}]}: ops is required (an array of objects): the steps, run in order`},
 		{map[string]any{"ops": []any{map[string]any{"step": "read_lines", "arg": map[string]any{}}}}, `unknown argument "arg" in ops[0]; its arguments are: step (required), args, label`},
 	} {
