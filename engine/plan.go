@@ -164,7 +164,7 @@ func (*SearchArgs) Step() StepName { return StepSearch }
 type PlanJSON struct {
 	Paths  []string `json:"paths,omitempty" jsonschema:"files to read into the workspace before the steps run: paths relative to the root, or globs (* within one path segment, ** any depth; a directory is dir/**). A path must exist and a glob must match. A file the workspace holds with no unwritten change is read again if the disk changed; one with unwritten changes keeps them, listed in stale if the disk changed under them. At most 500 files: unchanged ones leave to make room. May be empty: then format, lint and check work on the whole root."`
 	Ops    []OpJSON `json:"ops" jsonschema:"the steps, run in order"`
-	FailOn string   `json:"fail_on,omitempty" jsonschema:"introduced: only errors the session introduced stop it (older: pre_existing)"`
+	FailOn string   `json:"fail_on,omitempty" enum:"any,introduced" jsonschema:"introduced: only errors the session introduced stop it (older: pre_existing)"`
 }
 
 // OpJSON is one op of a [PlanJSON].

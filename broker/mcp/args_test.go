@@ -201,6 +201,7 @@ func TestDescriptionsReadTheTagsAsTheSDKDoes(t *testing.T) {
 		engine.StepLint: engine.LintArgs{}, engine.StepCheck: engine.CheckArgs{}, engine.StepDefinition: engine.DefinitionArgs{},
 		engine.StepReferences: engine.ReferencesArgs{}, engine.StepHover: engine.HoverArgs{}, engine.StepSymbols: engine.SymbolsArgs{},
 		engine.StepRename: engine.RenameArgs{}, engine.StepCodeActions: engine.CodeActionsArgs{},
+		engine.StepTest: engine.TestArgs{},
 	}
 	if len(types) != len(engine.Steps()) {
 		t.Fatalf("the test knows %d steps' argument types, the engine has %d steps: add the new one", len(types), len(engine.Steps()))

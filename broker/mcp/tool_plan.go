@@ -36,11 +36,11 @@ var stepNotes = map[engine.StepName]string{
 	engine.StepFormat:     ": the project's formatters; only \"changed\": just the lines you changed; formatted has each file's diff",
 	engine.StepLint:       ": the project's linters; fix applies their fixes",
 	engine.StepCheck:      ": type-check the workspace; findings most severe first",
-	engine.StepTest:       ": run the tests the changes affect on the unwritten content (trusted roots); a failing test stops the plan",
+	engine.StepTest:       ": the tests the changes affect, on the unwritten content",
 }
 
 // planSpec describes dev_plan's arguments: the engine's plan.
-var planSpec = jsonarg.For[engine.PlanJSON]().WithEnum("fail_on", engine.FailOnAny, engine.FailOnIntroduced)
+var planSpec = jsonarg.For[engine.PlanJSON]()
 
 // pointAt is the synopsis the language steps that point at code share.
 const pointAt = "{path, symbol? | line+column?"

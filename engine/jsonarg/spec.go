@@ -172,6 +172,9 @@ func structArgs(t reflect.Type, depth int) []Arg {
 		a := argOf(f.Type, depth)
 		a.Name, a.Doc, a.index = name, f.Tag.Get("jsonschema"), f.Index
 		a.Required = !hasOpt(opts, "omitempty") && !hasOpt(opts, "omitzero")
+		if e := f.Tag.Get("enum"); e != "" && f.Type.Kind() == reflect.String {
+			a.Enum = strings.Split(e, ",") // a string's choices, in the struct itself
+		}
 		out = append(out, a)
 	}
 	return out
