@@ -37,7 +37,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/devbroker/devbroker/lsp/privtemp"
+	"github.com/devbroker/devbroker/internal/privtemp"
 )
 
 // MaxWatchedDirs bounds the directories one watcher watches. Beyond it,

@@ -15,7 +15,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
-	"github.com/devbroker/devbroker/lsp/privtemp"
+	"github.com/devbroker/devbroker/internal/privtemp"
 )
 
 // view is the tree a command runs in, and how to undo it.

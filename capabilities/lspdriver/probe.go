@@ -13,8 +13,8 @@ import (
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/internal/privtemp"
 	"github.com/devbroker/devbroker/lsp"
-	"github.com/devbroker/devbroker/lsp/privtemp"
 )
 
 // goSmoke is the smoke test for Go servers without a configured one.
