@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 func gopls(t testing.TB) string {
 	t.Helper()
 	wd, _ := os.Getwd()
-	p, _, err := lsp.FindGopls(context.Background(), "gopls", filepath.Dir(wd), true)
+	p, _, err := lsp.FindServer(context.Background(), "gopls", filepath.Dir(wd), true)
 	if err != nil {
 		t.Skipf("no gopls: %v", err)
 	}

@@ -31,7 +31,7 @@ func UseProjectTools(cfg *configs.Config, root string) {
 	tools := goTools(root)
 	for _, d := range cfg.Drivers {
 		if d.Type == "lsp" {
-			d.ProjectTools = true // gopls: the module's tool directive (lsp.FindGopls)
+			d.ProjectTools = true // gopls: the module's tool directive (lsp.FindServer)
 			if len(d.Command) > 0 && d.Command[0] != "gopls" {
 				d.Command = projectTool(root, nil, d.Command)
 				d.VersionCommand = projectTool(root, nil, d.VersionCommand)

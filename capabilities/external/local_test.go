@@ -64,7 +64,7 @@ func TestUseProjectTools(t *testing.T) {
 		t.Errorf("a language server's command is %q, want the project's own copy", got)
 	}
 	if d := cfg.Drivers["gopls"]; d.Command[0] != "gopls" || !d.ProjectTools {
-		t.Errorf("gopls: command %q, project tools %v; want gopls, found by lsp.FindGopls with the module's tool allowed", d.Command, d.ProjectTools)
+		t.Errorf("gopls: command %q, project tools %v; want gopls, found by lsp.FindServer with the module's tool allowed", d.Command, d.ProjectTools)
 	}
 }
 

@@ -85,7 +85,7 @@ type held struct {
 }
 
 // New builds an lsp driver. Of the configuration it uses Command (the
-// server's argv; "gopls" is found by lsp.FindGopls's rule), Settings,
+// server's argv; "gopls" is found by lsp.FindServer's rule), Settings,
 // LanguageID (default: the language's name), Env, Timeout, Doc, Smoke,
 // VersionCommand and Install. It starts nothing.
 func New(name string, cfg *configs.Driver, env capabilities.Env) (capabilities.Driver, error) {
@@ -118,7 +118,7 @@ func (d *Driver) Spec() capabilities.Spec {
 // CanFix reports that lint can apply the server's quick fixes.
 func (d *Driver) CanFix() bool { return true }
 
-// isGopls reports whether the command is gopls, found by FindGopls's rule.
+// isGopls reports whether the command is gopls, found by FindServer's rule.
 func (d *Driver) isGopls() bool { return filepath.Base(d.cfg.Command[0]) == "gopls" }
 
 // resolve finds the server binary once.
@@ -128,7 +128,7 @@ func (d *Driver) resolve(ctx context.Context, root string) (string, error) {
 	if d.resolved {
 		return d.bin, d.findErr
 	}
-	bin, how, err := lsp.FindGopls(ctx, d.cfg.Command[0], root, d.cfg.ProjectTools)
+	bin, how, err := lsp.FindServer(ctx, d.cfg.Command[0], root, d.cfg.ProjectTools)
 	if err != nil && d.cfg.Install != "" && !d.isGopls() {
 		err = fmt.Errorf("%w; install: %s", err, d.cfg.Install)
 	}
