@@ -12,7 +12,6 @@ import (
 	"bytes"
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/patch"
@@ -85,10 +84,6 @@ var steps = []*Step{
 	unwritten(def(StepCodeActions, CodeActions, false, "{path, line?, column?, end_line?, end_column?, only?} | {apply}", checkCodeActions, codeActionsPath)),
 }
 
-// decodes counts the calls of [Step.Decode], for the tests that show a
-// plan's arguments are decoded once.
-var decodes atomic.Int64
-
 // Steps lists every step, in order. The steps are shared: do not change
 // them.
 func Steps() []*Step { return slices.Clone(steps) }
@@ -125,7 +120,6 @@ func (s *Step) Decode(raw []byte) (Args, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = []byte("{}")
 	}
-	decodes.Add(1)
 	a, err := s.decode(raw)
 	if err != nil {
 		return nil, err

@@ -12,7 +12,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -77,15 +76,17 @@ func dropNull(s *jsonschema.Schema) {
 // type, which it names.
 var argsJSON = jsonarg.Decoder{Noun: "parameter"}
 
-// argDecodes counts the calls of decodeArgs, for the test that shows a
-// step tool's call decodes its arguments once.
-var argDecodes atomic.Int64
+// testHookDecodeArgs, set by the tests before any server runs, is called
+// by every decodeArgs; nil otherwise.
+var testHookDecodeArgs func()
 
 // decodeArgs decodes a tool's arguments into v, checking them against
 // schema: an object, no unknown parameter, every required one present,
 // enums respected, and Go types matching.
 func decodeArgs(raw json.RawMessage, schema *jsonschema.Schema, v any) error {
-	argDecodes.Add(1)
+	if testHookDecodeArgs != nil {
+		testHookDecodeArgs()
+	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = []byte("{}")

@@ -11,7 +11,12 @@ import (
 
 // SetNoWatch turns the disk watchers of servers started from now on off
 // (the portable mode: changes are found by the check of the inputs alone).
-func SetNoWatch(off bool) { noWatch = off }
+func SetNoWatch(off bool) {
+	testHookConfig = nil
+	if off {
+		testHookConfig = func(c *lsp.Config) { c.NoWatch = true }
+	}
+}
 
 // OnWaitingForLoad sets the hook called when a request's timeout ran out
 // while its server was loading, so the request waits on.

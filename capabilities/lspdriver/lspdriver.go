@@ -46,9 +46,9 @@ const IdleTimeout = lsp.DefaultIdleTimeout
 // sharedKey names the set's supervisor in capabilities.Shared.
 const sharedKey = "lsp"
 
-// noWatch turns the servers' disk watchers off: the portable mode of
-// every platform but Linux, which tests select on Linux too.
-var noWatch bool
+// testHookConfig, set by tests (export_test.go), changes the
+// configuration of every server started from then on; nil otherwise.
+var testHookConfig func(*lsp.Config)
 
 // Driver is one configured language server. It is safe for concurrent
 // use.
@@ -244,7 +244,6 @@ func (d *Driver) config(bin, root string) lsp.Config {
 		// up to this bound: never less than a request may wait.
 		StartTimeout: max(lsp.DefaultStartTimeout, d.timeout),
 		Log:          d.log,
-		NoWatch:      noWatch,
 	}
 	// What the answers depend on outside the root, by language; gopls is
 	// also told how to reload (see lsp.GoplsInputs).
@@ -253,6 +252,9 @@ func (d *Driver) config(bin, root string) lsp.Config {
 		cfg.Inputs, cfg.Settings = lsp.GoplsInputs(d.cfg.Settings)
 	case d.langID == "go":
 		cfg.Inputs = lsp.Inputs{Go: true}
+	}
+	if testHookConfig != nil {
+		testHookConfig(&cfg)
 	}
 	return cfg
 }
