@@ -46,3 +46,16 @@ func Floor(ctx context.Context, d capabilities.Driver, req *capabilities.Request
 		return len(locs), err
 	}, nil
 }
+
+// LanguageID is the language identifier d sends the file at workspace
+// path p with.
+func LanguageID(d capabilities.Driver, p string) string { return d.(*Driver).languageID(p) }
+
+// Viewed lists the files a workspace symbol search shows d's server when
+// the workspace has changed the files of changed.
+func Viewed(d capabilities.Driver, changed []string) []string {
+	return d.(*Driver).viewed(&capabilities.Request{Kind: engine.Symbols, Query: &engine.Query{}, Changed: changed}).Files
+}
+
+// JSXIDs are the LSP identifiers of the JSX forms, by extension.
+var JSXIDs = jsxIDs

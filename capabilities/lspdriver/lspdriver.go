@@ -53,14 +53,17 @@ var testHookConfig func(*lsp.Config)
 // Driver is one configured language server. It is safe for concurrent
 // use.
 type Driver struct {
-	name    string
-	root    string // the configuration's root, for the probe
-	cfg     configs.Driver
-	langID  string
-	timeout time.Duration
-	log     *slog.Logger
-	shared  *capabilities.Shared // nil: own holds the driver's supervisor
-	calls   capabilities.Calls
+	name   string
+	root   string // the configuration's root, for the probe
+	cfg    configs.Driver
+	langID string
+	// fileTypes are the file types of the languages whose lists name
+	// the driver, by language (capabilities.Env.FileTypes).
+	fileTypes map[string][]string
+	timeout   time.Duration
+	log       *slog.Logger
+	shared    *capabilities.Shared // nil: own holds the driver's supervisor
+	calls     capabilities.Calls
 
 	mu       sync.Mutex
 	own      *lsp.Supervisor
@@ -92,7 +95,7 @@ func New(name string, cfg *configs.Driver, env capabilities.Env) (capabilities.D
 	if cfg == nil || len(cfg.Command) == 0 {
 		return nil, fmt.Errorf("a driver of type lsp needs command, the language server's argv")
 	}
-	d := &Driver{name: name, root: env.Root, cfg: *cfg, langID: cfg.LanguageID, timeout: configs.DefaultTimeout, servers: map[string]held{}, idle: IdleTimeout, blind: map[string]blindAnswer{},
+	d := &Driver{name: name, root: env.Root, cfg: *cfg, langID: cfg.LanguageID, fileTypes: env.FileTypes, timeout: configs.DefaultTimeout, servers: map[string]held{}, idle: IdleTimeout, blind: map[string]blindAnswer{},
 		log: slog.New(slog.DiscardHandler), shared: env.Shared}
 	if d.langID == "" {
 		d.langID = env.Language
