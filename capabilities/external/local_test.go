@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/internal/gomod"
 )
 
 func writeExec(t *testing.T, p string) {
@@ -75,7 +76,11 @@ func FuzzToolNames(f *testing.F) {
 	f.Add([]byte("module m\ntool (\n\tv2\n\t/\n\texample.com/x/v3\n)\n"))
 	f.Add([]byte("tool"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for name := range toolNames(data) {
+		f, err := gomod.Parse("go.mod", data)
+		if err != nil {
+			return
+		}
+		for name := range toolNames(f) {
 			if name == "" || filepath.Base(name) != name {
 				t.Fatalf("tool name %q", name)
 			}

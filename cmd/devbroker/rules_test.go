@@ -179,7 +179,6 @@ var diskDoors = map[string]string{
 	"capabilities/probecache.go":              "the probe cache in the user's cache directory, outside every root",
 	"capabilities/external/stage.go":          "the driver's private staged tree and Go overlay in the temp directory",
 	"capabilities/external/probe.go":          "the probe's private smoke-test tree",
-	"capabilities/external/local.go":          "a trusted root's own tools (node_modules/.bin, .venv/bin, go.mod's tool directives): programs on disk, not workspace content",
 	"capabilities/lspdriver/probe.go":         "the probe's private smoke-test tree",
 	"capabilities/staticcheck/staticcheck.go": "the probe's smoke-test module and the stage's directory",
 	"capabilities/staticcheck/stage.go":       "the stage's own directory: its lock file, and its removal on Close",
@@ -187,7 +186,6 @@ var diskDoors = map[string]string{
 	"capabilities/staticcheck/direct.go":      "whether the module on disk holds the workspace (the stage's walk, leaving out links that leave the root), and the go command's env file",
 	"capabilities/staticcheck/lint.go":        "staticcheck's cache directory and the executable's own hash",
 	"capabilities/staticcheck/convert.go":     "staged copies, to map positions of files the workspace does not hold",
-	"capabilities/gofumpt/module.go":          "the go.mod of the root's module context above the root (capabilities.GoModule)",
 
 	"configs/project.go":                      "the root's .devbroker.toml: configs depends on no other layer, and refuses a symlinked file",
 	"configs/layers.go":                       "the user's own config.toml, outside every root",
@@ -201,10 +199,10 @@ var diskDoors = map[string]string{
 	"configs/configtest/configtest.go": "tests' user configuration layer, outside every root (imported by tests only)",
 
 	"lsp/watch.go":                  "the watcher: lists the root's directories, keeps its barrier files in a private directory",
+	"internal/gomod/gomod.go":       "go.mod and go.work files: the go command's (GOMOD, GOWORK and their replace and use directories, for lsp's check of a server's inputs), the root's module context above the root (gofumpt's options) and a trusted root's own go.mod (its tool directives); what they say reaches an answer, never their text",
 	"internal/privtemp/privtemp.go": "makes the process's private directories in the temp directory, and removes those of processes that are gone",
 	"lsp/lsptest/fake.go":           "a fake language server for tests: writes its process id to the file a test names",
 	"lsp/verify.go":                 "the check of a server's inputs: lists directories and hashes a file whose stamp is racy, only to tell whether it changed (nothing read reaches an answer)",
-	"lsp/goinputs.go":               "the go command's inputs: reads the go.mod and go.work files in effect for the directories they name (nothing of them reaches an answer)",
 	"lsp/disk.go":                   "whether a changed file is under a package that embeds files: the //go:embed lines of its Go files decide a gopls reload (nothing read reaches an answer)",
 }
 
