@@ -51,9 +51,6 @@ type Env struct {
 	Trees *Trees
 }
 
-// DefaultMaxDiagnostics caps the diagnostics of one answer.
-const DefaultMaxDiagnostics = 200
-
 // language is one configured language, ready for routing.
 type language struct {
 	name     string
@@ -174,7 +171,7 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 		}
 	}()
 	if s.maxDiag <= 0 {
-		s.maxDiag = DefaultMaxDiagnostics
+		s.maxDiag = configs.DefaultMaxDiagnostics // a configuration not from the loader
 	}
 	names := make([]string, 0, len(cfg.Languages))
 	for n := range cfg.Languages {

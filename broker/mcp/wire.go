@@ -77,18 +77,7 @@ func devResultText(r *wire.DevResult, plan bool) string {
 		fmt.Fprintln(&b, n.Line())
 	}
 	for _, d := range r.Diagnostics {
-		code := ""
-		if d.Code != "" {
-			code = " " + d.Code
-		}
-		also := ""
-		if len(d.AlsoFrom) > 0 {
-			also = "; also " + strings.Join(d.AlsoFrom, ", ")
-		}
-		fmt.Fprintf(&b, "%s:%d:%d: %s: %s (%s%s%s)\n", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Source, code, also)
-		for _, r := range d.Related {
-			fmt.Fprintf(&b, "\t%s\n", engine.Related{Path: r.Path, Line: r.Line, Column: r.Column, Message: r.Message})
-		}
+		fmt.Fprintln(&b, d)
 	}
 	for _, s := range r.Stale {
 		switch s.Disk {
