@@ -78,9 +78,6 @@ func (d *Driver) Spec() capabilities.Spec {
 	}
 }
 
-// CanFix reports that lint with fix: true formats the files it flags.
-func (d *Driver) CanFix() bool { return true }
-
 // Version is the linked-in gofumpt's module version, from the binary's
 // build information ("v0.12.0" when that is missing).
 func Version() string {
@@ -129,7 +126,4 @@ func (d *Driver) Probe(ctx context.Context) capabilities.Probe {
 // idempotent.
 func (d *Driver) Close() error { return d.calls.Close(nil) }
 
-var (
-	_ capabilities.Driver = (*Driver)(nil)
-	_ capabilities.Fixer  = (*Driver)(nil)
-)
+var _ capabilities.Driver = (*Driver)(nil)

@@ -118,9 +118,6 @@ func (d *Driver) Spec() capabilities.Spec {
 	return capabilities.Spec{Name: d.name, Type: Type.Name, Kinds: append([]engine.Kind{engine.Check, engine.Lint, engine.Format}, engine.LanguageKinds()...), Doc: doc}
 }
 
-// CanFix reports that lint can apply the server's quick fixes.
-func (d *Driver) CanFix() bool { return true }
-
 // isGopls reports whether the command is gopls, found by FindServer's rule.
 func (d *Driver) isGopls() bool { return filepath.Base(d.cfg.Command[0]) == "gopls" }
 
@@ -294,7 +291,6 @@ func (d *Driver) DiskChanged(paths []string) {
 var (
 	_ engine.DiskObserver  = (*Driver)(nil)
 	_ capabilities.Driver  = (*Driver)(nil)
-	_ capabilities.Fixer   = (*Driver)(nil)
 	_ capabilities.Heir    = (*Driver)(nil)
 	_ capabilities.Starter = (*Driver)(nil)
 )

@@ -360,6 +360,5 @@ func (d *Driver) uses(st *stage) bool {
 
 var (
 	_ capabilities.Driver = (*Driver)(nil)
-	_ capabilities.Fixer  = (*Driver)(nil)
 	_ capabilities.Heir   = (*Driver)(nil)
 )
