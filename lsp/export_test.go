@@ -3,7 +3,6 @@ package lsp
 import (
 	"maps"
 	"slices"
-	"time"
 )
 
 // BreakWatcher closes the running server's fsnotify watcher, as a failure
@@ -21,10 +20,9 @@ func BreakWatcher(s *Server) bool {
 }
 
 // StallWatcher makes the running server's watcher lose every event from
-// now on (its watches are removed, the barrier's included), and its
-// barrier give up after timeout without an event: the next request's
-// barrier times out. It reports whether there was a watcher.
-func StallWatcher(s *Server, timeout time.Duration) bool {
+// now on (its watches are removed). It reports whether there was a
+// watcher.
+func StallWatcher(s *Server) bool {
 	s.mu.Lock()
 	w := s.watch
 	s.mu.Unlock()
@@ -37,7 +35,6 @@ func StallWatcher(s *Server, timeout time.Duration) bool {
 	for _, d := range append(dirs, w.private) {
 		_ = w.fsw.Remove(d)
 	}
-	w.timeout = timeout
 	return true
 }
 

@@ -415,7 +415,7 @@ func TestServeReturnsWhenCancelledWithStdinOpen(t *testing.T) {
 	out, toClient := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- editor.Serve(ctx, stdinLike{in, toClient}, mgr, root) }()
+	go func() { done <- editor.Options{}.Serve(ctx, stdinLike{in, toClient}, mgr, root) }()
 	go func() {
 		body := `{"jsonrpc":"2.0","id":1,"method":"devbroker/no-such-method"}`
 		fmt.Fprintf(keepOpen, "Content-Length: %d\r\n\r\n%s", len(body), body)

@@ -86,7 +86,7 @@ func startWith(t *testing.T, root string, opts broker.Options) *client {
 	t.Cleanup(func() { mgr.Close() })
 	srv, cli := net.Pipe()
 	c := &client{t: t, root: root, done: make(chan error, 1), more: make(chan struct{})}
-	go func() { c.done <- editor.Serve(context.Background(), srv, mgr, root) }()
+	go func() { c.done <- editor.Options{}.Serve(context.Background(), srv, mgr, root) }()
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(cli))
 	c.conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 		c.mu.Lock()

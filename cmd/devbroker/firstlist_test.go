@@ -21,6 +21,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	brokermcp "github.com/devbroker/devbroker/broker/mcp"
+	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/lsp"
 )
@@ -110,7 +111,8 @@ func TestFirstListNamesEveryTool(t *testing.T) {
 	if m := missing(rep.Steps, goRootTools); len(m) > 0 {
 		t.Fatalf("devbroker probe finds no working driver for %v on this machine: %v", m, rep.Steps)
 	}
-	for _, p := range brokermcp.Profiles() {
+	for _, name := range configs.MCPTools {
+		p := brokermcp.Profile(name)
 		starts := 2
 		if p == brokermcp.ProfileFull {
 			starts = firstStarts
