@@ -2,11 +2,10 @@ package lsp
 
 // This file defines how devbroker finds a language server's binary
 // ([FindServer]) and reads its version ([Version]). Besides the language
-// servers themselves, these are the only processes lsp starts but for
-// the go command's checks of a Go server's inputs (goinputs.go, blind
-// builds): the go command (`go env`, `go tool -n`) and a server's version
-// command, each from an argv list and bounded in time (ARCHITECTURE.md:
-// who starts processes).
+// servers, lsp starts only the go command (here `go env` and `go tool -n`;
+// goinputs.go's `go env`, `go list -m` and `go build`) and a server's
+// version command, each from an argv list and bounded in time
+// (ARCHITECTURE.md, "Processes").
 //
 // FindServer resolves a command; first match wins:
 //
