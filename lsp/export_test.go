@@ -3,6 +3,7 @@ package lsp
 import (
 	"maps"
 	"slices"
+	"time"
 )
 
 // BreakWatcher closes the running server's fsnotify watcher, as a failure
@@ -51,4 +52,27 @@ func Launches(s *Server) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.launches
+}
+
+// ExpireIdle makes s's last use ago in the past and runs what its idle
+// timer runs when it fires: the server stops if ago reaches its idle
+// timeout.
+func ExpireIdle(s *Server, ago time.Duration) {
+	s.mu.Lock()
+	s.lastUsed = time.Now().Add(-ago)
+	s.mu.Unlock()
+	s.idleStop()
+}
+
+// Exited is closed when the process s runs now has exited, and noticed:
+// from then on PID is 0. It is closed already when none runs.
+func Exited(s *Server) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inst == nil {
+		done := make(chan struct{})
+		close(done)
+		return done
+	}
+	return s.inst.exited
 }
