@@ -294,6 +294,36 @@ func (r *Root) Covers(p string) bool {
 
 var _ engine.Coverage = (*Root)(nil)
 
+// FailOn is the fail_on of the language of the file at p under the
+// current drivers (engine.FailPolicy).
+func (r *Root) FailOn(p string) string {
+	if f, ok := r.current().(engine.FailPolicy); ok {
+		return f.FailOn(p)
+	}
+	return ""
+}
+
+// MaxDiagnostics is the current drivers' cap on an answer's diagnostics
+// (engine.DiagnosticLimiter); 0 when they set none.
+func (r *Root) MaxDiagnostics() int {
+	if l, ok := r.current().(engine.DiagnosticLimiter); ok {
+		return l.MaxDiagnostics()
+	}
+	return 0
+}
+
+// Scope passes on the current drivers' project scope for kind, for a
+// step without paths (engine.Scoper); drivers that cannot tell narrow
+// nothing.
+func (r *Root) Scope(kind engine.Kind) (func(string) (engine.Scope, bool), []engine.Note) {
+	if s, ok := r.current().(engine.Scoper); ok {
+		return s.Scope(kind)
+	}
+	return nil, nil
+}
+
+var _ engine.Scoper = (*Root)(nil)
+
 // DiskChanged passes the paths a session changed on disk to the drivers
 // that keep their own copy of the disk (see engine.DiskObserver).
 func (r *Root) DiskChanged(paths []string) {
@@ -310,7 +340,7 @@ var _ engine.DiskObserver = (*Root)(nil)
 // (engine.LanguageKinds).
 func (r *Root) Kinds() []engine.Kind {
 	var out []engine.Kind
-	for _, k := range append([]engine.Kind{engine.Format, engine.Lint, engine.Check}, engine.LanguageKinds()...) {
+	for _, k := range append(engine.CapabilityKinds(), engine.LanguageKinds()...) {
 		if r.serves(k) {
 			out = append(out, k)
 		}
@@ -324,7 +354,7 @@ func (r *Root) Report() *capabilities.Report {
 	d := r.current()
 	if d == nil {
 		return &capabilities.Report{Drivers: []capabilities.DriverReport{}, Available: map[engine.Kind][]string{
-			engine.Format: {}, engine.Lint: {}, engine.Check: {},
+			engine.Format: {}, engine.Lint: {}, engine.Check: {}, engine.Test: {},
 		}}
 	}
 	return d.Report()
@@ -339,7 +369,7 @@ func (r *Root) Report() *capabilities.Report {
 // the current drivers stay.
 func (r *Root) Reprobe(ctx context.Context) (*capabilities.Report, error) {
 	if r.load == nil {
-		return r.Report(), nil
+		return r.reportWithheld(ctx), nil
 	}
 	r.reprobeMu.Lock()
 	defer r.reprobeMu.Unlock()
@@ -383,7 +413,18 @@ func (r *Root) Reprobe(ctx context.Context) (*capabilities.Report, error) {
 		}()
 	}
 	r.probed()
-	return r.Report(), nil
+	return r.reportWithheld(ctx), nil
+}
+
+// reportWithheld is the probe's report, with what drivers withhold (see
+// capabilities.Set.ReportWithheld) when the drivers can say.
+func (r *Root) reportWithheld(ctx context.Context) *capabilities.Report {
+	if w, ok := r.current().(interface {
+		ReportWithheld(context.Context) *capabilities.Report
+	}); ok {
+		return w.ReportWithheld(ctx)
+	}
+	return r.Report()
 }
 
 func equalKinds(a, b []engine.Kind) bool {

@@ -54,6 +54,11 @@ func newSession(id string, m *Manager, root *Root, dir string) (*Session, error)
 		edit: editfile.NewSession(eng.FS(), eng.Workspace()),
 	}
 	s.edit.SetWriteLock(root.WriteLock())
+	// What edit_file changes on disk is compared, in lint and check
+	// answers, with what the file held before the session's first edit.
+	s.edit.SetBaseRecorder(eng.Bases())
+	// format's only: "changed" knows what edit_file changed.
+	eng.SetBases(s.edit.Base)
 	// edit_file, read_file and write_file read no larger file than the
 	// workspace acquires.
 	s.edit.SetMaxFileBytes(eng.Workspace().Limits().MaxFileBytes)

@@ -83,6 +83,7 @@ func (s *Session) step(ctx context.Context, req StepRequest) *engine.Result {
 	write := engine.Op{Step: engine.StepWrite, Args: &engine.WriteArgs{Paths: sel}}
 	wr := s.eng.Run(ctx, &engine.Plan{Paths: []string{}, Ops: []engine.Op{write}})
 	res.Written = wr.Written
+	res.Merged = wr.Merged
 	res.Changes = wr.Changes
 	if wr.Error != nil {
 		e := *wr.Error

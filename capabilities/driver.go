@@ -99,6 +99,12 @@ type Request struct {
 	Deleted []string
 	// Fix asks lint to apply fixes.
 	Fix bool
+	// Ranges, for a format of only the changed lines, holds for each of
+	// Files the runs of its lines the session changed, and Before its
+	// content before the change (nil: every line is new); see
+	// engine.Request. nil for a format of whole files.
+	Ranges map[string][]engine.LineRange
+	Before map[string]*text.Doc
 	// Query is what a language request asks (definition, references,
 	// hover, symbols, rename, code_actions); nil for format, lint and
 	// check. Files then holds Query.Path, or nothing for a workspace
@@ -134,6 +140,45 @@ type Result struct {
 	// Coverage notes what the driver left out of its answer, and why
 	// (files it was given and did not look at): notes, not findings.
 	Coverage []engine.Note
+	// Formatted says, for a format of only the changed lines, what the
+	// driver did with each file it was given (a [RangeFormatter]'s
+	// entries with How "" are files it could not format by range).
+	Formatted []engine.Formatted
+	// Withheld: the driver was not asked, as the request's files would
+	// have made it read files outside a root the user has not trusted
+	// (see [Withholder]); the status is unchecked, Message says which and
+	// how to trust the root. Nothing the caller changes fixes it but the
+	// trust, so a language request reports it as unchecked, not as a
+	// request the server declined.
+	Withheld bool
+}
+
+// RangeFormatter is a Driver that can format parts of files: Run with
+// req.Ranges formats, in each file, the runs of lines it lists (and what
+// the tool must take with them: the statement around), and says in
+// Result.Formatted, per file, how (engine.FormatRange), or, with How "",
+// why it could not (the server does not offer range formatting). A file
+// it could not format so is left to [Canonical]'s rule.
+type RangeFormatter interface {
+	Driver
+	FormatsRanges() bool
+}
+
+// Canonical is a formatter whose output depends on the code alone, not
+// on its layout (gofmt, gofumpt): formatting a whole file that was
+// formatted before a change rewrites only what the change needs, so a
+// format of only the changed lines may format such a file whole.
+type Canonical interface {
+	Driver
+	Canonical() bool
+}
+
+// Withholder is a driver that, in a root the user has not trusted, does
+// not answer about some of its files (a C language server that would
+// read files outside the root through them): Withheld says which and
+// why, "" when it answers about all. The probe's report carries it.
+type Withholder interface {
+	Withheld(ctx context.Context) string
 }
 
 // ProbeState is what the probe found of a driver.

@@ -89,7 +89,13 @@ func (s *Set) runLanguage(ctx context.Context, req engine.Request) (*engine.Resp
 		return noServer(q.Path, msg), nil
 	}
 	resp := &engine.Response{}
-	s.answer(resp, dn, s.ask(ctx, dn, 0, 1, req, q, []string{q.Path}))
+	r := s.ask(ctx, dn, 0, 1, req, q, []string{q.Path})
+	s.answer(resp, dn, r)
+	if r.Withheld {
+		// About the language's files, as an unserved entry is: unchecked,
+		// not declined.
+		resp.Drivers[len(resp.Drivers)-1].Language = lang.name
+	}
 	return resp, nil
 }
 

@@ -2,12 +2,16 @@ package capabilities
 
 // This file finds the languages present under a root: a bounded walk
 // (rootfs's, which follows no symlink) that skips version control,
-// installed packages, build output and what the root's .gitignore
-// ignores, and stops once every configured language was seen.
+// installed packages, build output, the test fixtures and vendored code
+// the check walk passes over (engine.WalkSkips) and what .gitignore
+// ignores (gitignore.Tree: nested files and .git/info/exclude too), and
+// stops once every configured language was seen.
 
 import (
 	"io/fs"
+	"slices"
 
+	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/gitignore"
 	"github.com/devbroker/devbroker/engine/rootfs"
 )
@@ -27,23 +31,28 @@ var skippedDirs = map[string]bool{
 
 // Present lists the configured languages that have a file under the root,
 // in configuration order, from a walk of at most [MaxPresentEntries]
-// entries that skips version-control and vendor-like directories and what
-// the root's .gitignore ignores (as git reads it, engine/gitignore;
-// nested .gitignore files are not read).
+// entries that skips version-control and vendor-like directories, the
+// testdata and vendor directories a check's walk passes over
+// (engine.WalkSkips: two C files in a testdata directory start no C
+// server for the root), and what .gitignore files ignore, as git reads
+// them (engine/gitignore).
 func (s *Set) Present() []string {
 	found := map[string]bool{}
 	fsys, err := rootfs.New(s.root)
 	if err != nil {
 		return nil
 	}
-	ignore := readGitignore(fsys)
+	ignore := gitignore.NewTree(func(p string) ([]byte, bool) {
+		data, _, err := fsys.ReadFileMax(p, gitignore.MaxFileBytes)
+		return data, err == nil
+	})
 	visited := 0
 	_ = fsys.Walk(func(rel string, d fs.DirEntry) error {
 		if visited++; visited > MaxPresentEntries || len(found) == len(s.langs) {
 			return fs.SkipAll
 		}
 		if d.IsDir() {
-			if rootfs.SkipDir(d.Name()) || skippedDirs[d.Name()] || ignore.Ignored(rel, true) {
+			if rootfs.SkipDir(d.Name()) || skippedDirs[d.Name()] || slices.Contains(engine.WalkSkips, d.Name()) || ignore.Ignored(rel, true) {
 				return fs.SkipDir
 			}
 			return nil
@@ -70,15 +79,4 @@ func (s *Set) Present() []string {
 func (s *Set) presentLangs() []string {
 	s.presentOnce.Do(func() { s.present = s.Present() })
 	return s.present
-}
-
-// readGitignore reads the root's .gitignore through fsys (so a
-// .gitignore that links out of the root is not read); a missing,
-// unreadable or oversized file ignores nothing.
-func readGitignore(fsys *rootfs.FS) gitignore.Stack {
-	data, _, err := fsys.ReadFileMax(".gitignore", 1<<20)
-	if err != nil {
-		return nil
-	}
-	return gitignore.Stack{}.Push(gitignore.Parse("", data))
 }

@@ -172,3 +172,26 @@ func TestWrittenFileStartsItsLanguagesProbe(t *testing.T) {
 		t.Fatalf("after writing b.slow: %+v", s.Report().Drivers)
 	}
 }
+
+// The walk passes over the testdata and vendor directories a check's walk
+// passes over (two C files in a fixture start no C server for the root),
+// and what nested .gitignore files and .git/info/exclude ignore.
+func TestPresentSkipsWhatTheCheckWalkSkips(t *testing.T) {
+	root := t.TempDir()
+	testtree.Put(t, root, "a/testdata/x.slow", "x\n")
+	testtree.Put(t, root, "testdata/y.slow", "x\n")
+	testtree.Put(t, root, "sub/.gitignore", "*.slow\n")
+	testtree.Put(t, root, "sub/z.slow", "x\n")
+	testtree.Put(t, root, ".git/info/exclude", "/scratch/\n")
+	testtree.Put(t, root, "scratch/w.slow", "x\n")
+	testtree.Put(t, root, "d.quick", "x\n")
+	s, _ := lazySet(t, root)
+	if got := s.Present(); !slices.Equal(got, []string{"quick"}) {
+		t.Fatalf("Present = %v, want [quick]: the slow files are all in testdata or ignored", got)
+	}
+	testtree.Put(t, root, "sub/deeper/keep/v.slow", "x\n")
+	testtree.Put(t, root, "sub/deeper/keep/.gitignore", "!*.slow\n")
+	if got := s.Present(); !slices.Equal(got, []string{"quick", "slow"}) {
+		t.Fatalf("Present = %v, want [quick slow]: a deeper .gitignore re-includes v.slow", got)
+	}
+}

@@ -1,6 +1,7 @@
 package capabilities
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -44,11 +45,25 @@ type DriverReport struct {
 	// URL is the address of the tool's documentation (the
 	// configuration's url); "" when it has none.
 	URL string
+	// Withheld says, for a found driver that does not answer about some
+	// files of a root the user has not trusted (a C language server whose
+	// files would make it read outside the root: [Withholder]), which and
+	// why; "" otherwise.
+	Withheld string
 	Probe
 }
 
 // Report returns the latest probe results.
-func (s *Set) Report() *Report {
+func (s *Set) Report() *Report { return s.report(context.Background(), false) }
+
+// ReportWithheld is [Set.Report] with, for each found driver that does
+// not answer about some files of a root the user has not trusted
+// ([Withholder]), which files and why: it scans the root, so it is the
+// probe's answer, not every request's.
+func (s *Set) ReportWithheld(ctx context.Context) *Report { return s.report(ctx, true) }
+
+// report is the report; withheld: with what drivers withhold.
+func (s *Set) report(ctx context.Context, withheld bool) *Report {
 	r := &Report{Available: map[engine.Kind][]string{}, Answering: map[engine.Kind]map[string]string{}, Root: s.root}
 	s.mu.Lock()
 	r.Project = s.project
@@ -72,6 +87,12 @@ func (s *Set) Report() *Report {
 		r.Drivers = append(r.Drivers, DriverReport{Name: n, Type: sp.Type, Kinds: sp.Kinds, Doc: sp.Doc, Install: install, URL: s.urls[n], Probe: p})
 	}
 	s.mu.Unlock()
+	for i := range r.Drivers {
+		d := &r.Drivers[i]
+		if w, ok := s.drivers[d.Name].(Withholder); ok && withheld && d.State == Found {
+			d.Withheld = w.Withheld(ctx)
+		}
+	}
 	for _, kind := range reportedKinds() {
 		r.Available[kind] = []string{}
 		if isLanguageKind(kind) {
@@ -94,7 +115,7 @@ func (s *Set) Report() *Report {
 // reportedKinds are the kinds a report lists: format, lint, check, then
 // the language kinds.
 func reportedKinds() []engine.Kind {
-	return append([]engine.Kind{engine.Format, engine.Lint, engine.Check}, engine.LanguageKinds()...)
+	return append(engine.CapabilityKinds(), engine.LanguageKinds()...)
 }
 
 // WriteText writes the report as text: what the project file's trust
@@ -113,6 +134,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, d := range r.Drivers {
+		if d.Withheld != "" {
+			fmt.Fprintf(w, "%s: %s\n", d.Name, d.Withheld)
+		}
 	}
 	for _, kind := range reportedKinds() {
 		langs := slices.Clone(r.Available[kind])
@@ -181,7 +207,7 @@ func (r *Report) WriteFixes(w io.Writer) {
 	drivers := map[string][]string{}
 	untrusted := r.Project.Untrusted()
 	for _, d := range r.Drivers {
-		if d.State == Untrusted {
+		if d.State == Untrusted || d.Withheld != "" {
 			untrusted = true
 		}
 		if d.Install == "" {

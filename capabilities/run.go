@@ -7,6 +7,7 @@ package capabilities
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -66,10 +67,16 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		if s.probing(dn) {
 			r = s.stillProbing(dn, at)
 		} else {
-			r = safeRun(forDriver(ctx, at), s.drivers[dn], &Request{
+			dr := &Request{
 				Kind: req.Kind, Root: req.Root, Files: rf.files[dn], All: all,
 				Changed: changed, Deleted: req.Deleted, Fix: req.Fix,
-			})
+				Ranges: req.Ranges, Before: req.Before,
+			}
+			if req.Kind == engine.Format && req.Ranges != nil {
+				r = formatChanged(forDriver(ctx, at), s.drivers[dn], dn, dr)
+			} else {
+				r = safeRun(forDriver(ctx, at), s.drivers[dn], dr)
+			}
 		}
 		if r.Status == "" {
 			r.Status = engine.StatusOK
@@ -82,7 +89,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 	// Formatting and fixing drivers run in order, each on what the ones
 	// before left.
 	done := make([]*Result, len(rf.order))
-	if req.Kind == engine.Check || (req.Kind == engine.Lint && !req.Fix) {
+	if req.Kind == engine.Check || req.Kind == engine.Test || (req.Kind == engine.Lint && !req.Fix) {
 		var wg sync.WaitGroup
 		for i := range rf.order {
 			wg.Go(func() { done[i] = runOne(i) })
@@ -110,7 +117,18 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 			resp.Diagnostics = append(resp.Diagnostics, dg)
 		}
 		resp.Coverage = append(resp.Coverage, r.Coverage...)
-		if len(r.Edits) > 0 && req.Kind != engine.Check {
+		for _, f := range r.Formatted {
+			if f.Driver == "" {
+				f.Driver = dn
+			}
+			resp.Formatted = append(resp.Formatted, f)
+		}
+		if req.Kind == engine.Format && req.Ranges == nil {
+			for _, p := range slices.Sorted(maps.Keys(r.Edits)) {
+				resp.Formatted = append(resp.Formatted, engine.Formatted{Path: p, How: engine.FormatWhole, Driver: dn})
+			}
+		}
+		if len(r.Edits) > 0 && req.Kind != engine.Check && req.Kind != engine.Test {
 			// Later drivers (lint --fix) see earlier drivers' edits, as
 			// changed content: drivers that overlay only the changed
 			// files would otherwise read the stale disk file.
@@ -134,12 +152,9 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 	s.confine(resp)
 	resp.Diagnostics = dropRepeated(resp.Diagnostics)
 	engine.SortDiagnostics(resp.Diagnostics)
-	if n := len(resp.Diagnostics); n > s.maxDiag {
+	if n := len(resp.Diagnostics); n > s.maxDiag && !req.Uncapped {
 		resp.Diagnostics = resp.Diagnostics[:s.maxDiag:s.maxDiag]
-		resp.Coverage = append(resp.Coverage, engine.Note{
-			Kind:    engine.NoteOmitted,
-			Message: fmt.Sprintf("%d more diagnostics were left out of this answer (the limit is %d; raise limits.max_diagnostics or narrow paths)", n-s.maxDiag, s.maxDiag),
-		})
+		resp.Coverage = append(resp.Coverage, engine.OmittedNote(n-s.maxDiag, s.maxDiag))
 	}
 	return resp, nil
 }

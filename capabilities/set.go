@@ -62,6 +62,8 @@ type language struct {
 	// intel are the language servers that answer the language kinds, in
 	// order (see intel.go).
 	intel []string
+	// failOn is the language's fail_on ("": any).
+	failOn string
 }
 
 // Set is the drivers of one configuration over one root. It implements
@@ -82,7 +84,10 @@ type Set struct {
 	calls   Calls
 
 	cfgKey map[string]string // driver name → its configuration's probe cache key
-	langOf map[string]string // driver name → the language it serves first
+	// projScope is each driver's project_scope, by name, where it has one
+	// (see scope.go).
+	projScope map[string]string
+	langOf    map[string]string // driver name → the language it serves first
 	// timeouts are the drivers' timeouts, by name (see ready.go).
 	timeouts map[string]time.Duration
 
@@ -157,7 +162,7 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 		byName[t.Name] = t
 	}
 	s = &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, urls: map[string]string{}, stock: map[string]bool{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics, limits: cfg.Limits, trees: NewTrees(0),
-		cfgKey: map[string]string{}, langOf: map[string]string{}, timeouts: map[string]time.Duration{}, running: map[string]chan struct{}{}}
+		cfgKey: map[string]string{}, langOf: map[string]string{}, projScope: map[string]string{}, timeouts: map[string]time.Duration{}, running: map[string]chan struct{}{}}
 	s.probeCtx, s.probeCancel = context.WithCancel(context.Background())
 	if prev != nil {
 		s.shared = prev.shared.hold()
@@ -184,12 +189,12 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 	fileTypes := map[string]map[string][]string{} // driver → language → file types
 	for _, ln := range names {
 		l := cfg.Languages[ln]
-		lang := language{name: ln, patterns: l.FileTypes, byKind: map[engine.Kind][]configs.Slot{}, defaulted: map[engine.Kind]bool{}, intel: l.Intelligence}
+		lang := language{name: ln, patterns: l.FileTypes, byKind: map[engine.Kind][]configs.Slot{}, defaulted: map[engine.Kind]bool{}, intel: l.Intelligence, failOn: l.FailOn}
 		for _, k := range l.Defaulted {
 			lang.defaulted[engine.Kind(k)] = true
 		}
 		names := slices.Clone(l.Intelligence)
-		for kind, entries := range map[engine.Kind][]string{engine.Format: l.Format, engine.Lint: l.Lint, engine.Check: l.Check} {
+		for kind, entries := range map[engine.Kind][]string{engine.Format: l.Format, engine.Lint: l.Lint, engine.Check: l.Check, engine.Test: l.Test} {
 			for _, e := range entries {
 				slot, err := configs.ParseSlot(e)
 				if err != nil {
@@ -230,6 +235,9 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 			s.install[dn], s.urls[dn], s.stock[dn] = dc.Install, dc.URL, dc.Defaulted
 			s.cfgKey[dn], s.langOf[dn] = configKey(dn, ln, dc), ln
 			s.timeouts[dn] = dc.Timeout.Duration
+			if dc.ProjectScope != "" {
+				s.projScope[dn] = dc.ProjectScope
+			}
 		}
 	}
 	return s, nil
@@ -256,6 +264,19 @@ func supports(d Driver, kind engine.Kind) bool {
 }
 
 // languageOf returns the first language whose file types match p.
+// FailOn is the fail_on of the language of the file at workspace path p
+// (engine.FailPolicy): "" for any, and for a file no language covers.
+func (s *Set) FailOn(p string) string {
+	if l := s.languageOf(p); l != nil {
+		return l.failOn
+	}
+	return ""
+}
+
+// MaxDiagnostics is the most diagnostics an answer lists
+// (limits.max_diagnostics; engine.DiagnosticLimiter).
+func (s *Set) MaxDiagnostics() int { return s.maxDiag }
+
 func (s *Set) languageOf(p string) *language {
 	for i := range s.langs {
 		for _, pat := range s.langs[i].patterns {

@@ -179,3 +179,55 @@ func TestDriversOfARequestRunAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// A request the engine caps itself (Uncapped: it keeps introduced
+// findings first) gets every diagnostic; others are cut at the limit with
+// a note. The set says its limit and each language's fail_on.
+func TestUncappedAndFailOn(t *testing.T) {
+	many := &fake{name: "many", kinds: []engine.Kind{engine.Check}, run: func(*capabilities.Request) *capabilities.Result {
+		var ds []engine.Diagnostic
+		for i := range configs.DefaultMaxDiagnostics + 5 {
+			ds = append(ds, engine.Diagnostic{Path: "a.x", Line: i + 1, Severity: engine.SeverityError, Message: "bad"})
+		}
+		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: ds}
+	}}
+	s := newFakeSetFor(t, engine.Check, many)
+	files := map[string]*text.Doc{"a.x": text.FromString("a\n")}
+	for _, uncapped := range []bool{false, true} {
+		resp, err := s.Run(context.Background(), engine.Request{Kind: engine.Check, Files: files, Uncapped: uncapped})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, notes := configs.DefaultMaxDiagnostics, 1
+		if uncapped {
+			want, notes = configs.DefaultMaxDiagnostics+5, 0
+		}
+		omitted := 0
+		for _, n := range resp.Coverage {
+			if n.Kind == engine.NoteOmitted {
+				omitted++
+			}
+		}
+		if len(resp.Diagnostics) != want || omitted != notes {
+			t.Errorf("uncapped %v: %d diagnostics, %d omitted notes; want %d and %d", uncapped, len(resp.Diagnostics), omitted, want, notes)
+		}
+	}
+	if got := s.MaxDiagnostics(); got != configs.DefaultMaxDiagnostics {
+		t.Errorf("MaxDiagnostics = %d", got)
+	}
+
+	cfg := &configs.Config{Languages: map[string]*configs.Language{
+		"x": {FileTypes: []string{"*.x"}, FailOn: "introduced"},
+		"y": {FileTypes: []string{"*.y"}},
+	}, Drivers: map[string]*configs.Driver{}}
+	s2, err := capabilities.NewSet(cfg, nil, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	for p, want := range map[string]string{"a.x": "introduced", "b.y": "", "c.z": ""} {
+		if got := s2.FailOn(p); got != want {
+			t.Errorf("FailOn(%s) = %q, want %q", p, got, want)
+		}
+	}
+}

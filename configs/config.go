@@ -136,6 +136,11 @@ type Language struct {
 	// unchecked. Default for Go:
 	// "gopls | go-build + go-vet".
 	Check []string `toml:"check"`
+	// Test names the drivers that run the tests a change affects (they
+	// run the repository's code, so only in a trusted root). Every slot
+	// runs, each served by its first working alternative. Default for
+	// Go: "go-test".
+	Test []string `toml:"test"`
 	// Intelligence names the language servers that answer definition,
 	// references, hover, symbols, rename and code_actions for the
 	// language's files, in order: for each of these, the first server the
@@ -151,6 +156,14 @@ type Language struct {
 	// the root. Defaults: go ["gopls"], python ["pyright"], javascript
 	// and typescript ["typescript-language-server"].
 	Intelligence []string `toml:"intelligence"`
+	// FailOn says which error findings of the language's files stop a
+	// plan at a lint or check step: "any" (the default: every error does)
+	// or "introduced" (only the errors the plan's session introduced: a
+	// lint or check answer over changed content tells each finding
+	// introduced or pre-existing against the content before the change,
+	// and lists the pre-existing findings of such files apart). A plan's
+	// own fail_on wins over it.
+	FailOn string `toml:"fail_on"`
 
 	// Defaulted is set by the loader, never by a file: which of format,
 	// lint, check and intelligence are the embedded defaults' lists, as
@@ -242,6 +255,23 @@ type Driver struct {
 	// command rewrites the staged file in place). Leave it unset for a
 	// linter.
 	Output string `toml:"output"`
+	// RangeArgs are, for a formatter, arguments added to its command to
+	// format some lines only, for format's only = "changed": the command
+	// runs once per run of changed lines, last first, on what the run
+	// before left. Placeholders: {start_line} and {end_line}, the run's
+	// first and last line (1-based); {start_utf16} and {end_utf16}, the
+	// offsets in UTF-16 code units of the first line's start and of the
+	// last line's end before its terminator (prettier's --range-start and
+	// --range-end). Lines the formatter rewrites keep their line endings.
+	// A formatter without range_args formats a changed file whole only
+	// when it is canonical and the file was formatted before the change.
+	RangeArgs []string `toml:"range_args"`
+	// Canonical says that a formatter's output depends on the code alone,
+	// not on its layout, as gofmt's does: format with only = "changed"
+	// then formats a changed file whole when it was formatted before the
+	// change, since formatting it rewrites only what the change needs.
+	// gofumpt, linked in, is canonical. Default false.
+	Canonical bool `toml:"canonical"`
 	// ExitCodes says what exit codes mean.
 	ExitCodes ExitCodes `toml:"exit_codes"`
 	// Errorformat lists Vim errorformat patterns that parse findings from
@@ -272,6 +302,20 @@ type Driver struct {
 	// devbroker trust DIR, which a root without a .devbroker.toml allows
 	// too).
 	RunsRepositoryCode bool `toml:"runs_repository_code"`
+	// ProjectScope names the project configuration that states which
+	// files the tool checks, so that a walk of the whole root (format,
+	// lint or check with no paths) passes over the files the project
+	// leaves out, as the project's own run of the tool would, and says
+	// how many in a coverage note: "pyright" (include, exclude and ignore
+	// of pyrightconfig.json, or of [tool.pyright] in pyproject.toml) or
+	// "tsconfig" (files, include and exclude of tsconfig.json or
+	// jsconfig.json, with extends and references, and allowJs for
+	// JavaScript files). It narrows a language's walk when every driver
+	// its list for the step names has the same project_scope. A file
+	// named, or changed in the workspace, is checked whatever the project
+	// says; a project file that cannot be parsed narrows nothing and the
+	// answer warns.
+	ProjectScope string `toml:"project_scope"`
 
 	// LanguageID is, for a language server, the language identifier sent
 	// in didOpen ("go", "python"); default: by the file's extension for
@@ -298,6 +342,13 @@ type Driver struct {
 	// user's or the project's wrote a key of it that decides what runs
 	// ([ExecKeys]): nobody asked for this program by name.
 	Defaulted bool `toml:"-"`
+	// ConfineIncludes is set by the loader, never by a file: the root is
+	// not trusted and the driver is a language server of C or C++ (a
+	// language whose file types are C's, C++'s or Objective-C's), which
+	// reads what its sources include. It answers only about files whose
+	// includes, flags and compile commands reach no file outside the root
+	// but the system's own (capabilities/confine.Reach).
+	ConfineIncludes bool `toml:"-"`
 }
 
 // ExitCodes classifies an external command's exit status. A code may not

@@ -12,7 +12,7 @@ import (
 // to the default, is asked for; a file that does not inherit the
 // defaults writes every list it has.
 func TestDefaulted(t *testing.T) {
-	all := []string{"format", "lint", "check", "intelligence"}
+	all := []string{"format", "lint", "check", "test", "intelligence"}
 	cfg, err := Default()
 	if err != nil {
 		t.Fatal(err)
@@ -44,8 +44,8 @@ func TestDefaulted(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string][]string{
-		"yaml":     {"format", "check", "intelligence"},
-		"json":     {"lint", "check", "intelligence"},
+		"yaml":     {"format", "check", "test", "intelligence"},
+		"json":     {"lint", "check", "test", "intelligence"},
 		"notes":    nil,
 		"markdown": all,
 	} {

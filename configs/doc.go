@@ -53,8 +53,8 @@
 // Removed entries are not checked beyond strict decoding. Each problem
 // names the file, the line and column, and the key:
 //
-//	.devbroker.toml:12:1: drivers.shellcheck.timeout: not a duration like "30s" or "2m": "30"
-//	.devbroker.toml:4:9: languages.shell.lint[1]: driver "shfmt" is not defined under [drivers]; defined: gofumpt, shellcheck, staticcheck
+//	.devbroker.toml:12:11: drivers.shellcheck.timeout: not a duration like "30s" or "2m": "30"
+//	.devbroker.toml:4:23: languages.shell.lint[1]: driver "shfmt" is not defined under [drivers]; defined: gofumpt, shellcheck, staticcheck
 //
 // In a root you trust, such a problem stops every command (exit 2): a
 // configuration you trusted must apply as written. In a root you have not
@@ -87,7 +87,9 @@
 // the tsserver plugins its tsconfig.json names), cargo clippy (build.rs,
 // procedural macros, .cargo/config.toml aliases, even for cargo clippy
 // --version) and rust-analyzer (the build scripts and procedural macros
-// it builds with cargo). In a root you have not trusted, with a
+// it builds with cargo), go-test, pytest and vitest (they run the
+// repository's tests). In a
+// root you have not trusted, with a
 // .devbroker.toml or without, they are untrusted: neither probed nor run,
 // and their files are reported unchecked, as for a missing driver. The
 // other defaults read configuration files but run none of the

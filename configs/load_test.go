@@ -237,7 +237,7 @@ func TestMergeErrors(t *testing.T) {
 			".devbroker.toml:3:15: languages.sh.lint[1]: driver \"nope\" is not defined under [drivers]; defined: sc\n" +
 				".devbroker.toml:5:1: limits.max_diagnostics: must not be negative, got -2 (0 means the default, 200)"},
 		{"strict in the project file", "[drivers.sc]\ntype = \"external\"\ncommand = [\"x\"]\ncmd = [\"y\"]\n",
-			`.devbroker.toml:4:1: drivers.sc.cmd: unknown key; this table takes command, dir, disabled, doc, env, errorformat, exit_codes, fix_command, idle_timeout, input, install, json, language_id, output, per_file, runs_repository_code, settings, severity, smoke, stream, timeout, type, url, version_command`},
+			`.devbroker.toml:4:1: drivers.sc.cmd: unknown key; this table takes canonical, command, dir, disabled, doc, env, errorformat, exit_codes, fix_command, idle_timeout, input, install, json, language_id, output, per_file, project_scope, range_args, runs_repository_code, settings, severity, smoke, stream, timeout, type, url, version_command`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := loadOver(mergeBase, tt.over)
@@ -304,5 +304,22 @@ command = ["pylsp"]
 	}
 	if got := cfg.Languages["go"].Intelligence; got == nil || len(got) != 0 {
 		t.Errorf("go's intelligence = %#v, want the project's empty list", got)
+	}
+}
+
+// fail_on is one more key of a language: a project that writes it alone
+// keeps the language's lists.
+func TestFailOnMergesKeyByKey(t *testing.T) {
+	cfg, err := writeProject(t, "[languages.go]\nfail_on = \"introduced\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, _ := Default()
+	goLang := cfg.Languages["go"]
+	if goLang.FailOn != "introduced" || len(goLang.Check) == 0 || !slices.Equal(goLang.Check, def.Languages["go"].Check) {
+		t.Errorf("go after fail_on: %+v, want fail_on introduced and the defaults' check list %v", goLang, def.Languages["go"].Check)
+	}
+	if def.Languages["go"].FailOn != "" {
+		t.Errorf("the defaults set fail_on %q for go, want none (any)", def.Languages["go"].FailOn)
 	}
 }

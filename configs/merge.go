@@ -65,7 +65,7 @@ func merge(base *source, overs ...*source) *merged {
 	if len(removed) > 0 {
 		for name, l := range m.cfg.Languages {
 			c := *l
-			c.Format, c.Lint, c.Check = without(l.Format, removed), without(l.Lint, removed), without(l.Check, removed)
+			c.Format, c.Lint, c.Check, c.Test = without(l.Format, removed), without(l.Lint, removed), without(l.Check, removed), without(l.Test, removed)
 			c.Intelligence = without(l.Intelligence, removed)
 			m.cfg.Languages[name] = &c
 		}
@@ -193,7 +193,7 @@ func (m *merged) errorAt(path, msg string) *Error {
 }
 
 // listKeys are a language's lists of drivers.
-var listKeys = []string{"format", "lint", "check", "intelligence"}
+var listKeys = []string{"format", "lint", "check", "test", "intelligence"}
 
 // markDefaulted sets each language's Defaulted (the lists that the
 // embedded defaults wrote and no other file did) and each driver's (the

@@ -86,7 +86,7 @@ type Run struct {
 // names the ones a project driver changes from the default driver's, so
 // the user sees what trusting the file changes; trust itself is for the
 // whole file (see the package documentation).
-var ExecKeys = []string{"type", "command", "fix_command", "version_command", "dir", "env", "input", "per_file", "smoke", "settings"}
+var ExecKeys = []string{"type", "command", "fix_command", "version_command", "range_args", "dir", "env", "input", "per_file", "smoke", "settings"}
 
 // LoadProject returns the configuration for the project at root: the
 // embedded defaults, the user's configuration ([UserFile]) when it

@@ -18,7 +18,7 @@ import (
 // DriverTypes are the driver types a configuration may name. The registry
 // of implemented types (capabilities/drivers.Types) must name exactly
 // these; a test there holds the two together.
-var DriverTypes = []string{"gofumpt", "staticcheck", "external", "lsp"}
+var DriverTypes = []string{"gofumpt", "staticcheck", "external", "lsp", "gotest", "pytest", "vitest"}
 
 // The values of the enumerated keys.
 var (
@@ -27,6 +27,8 @@ var (
 	streams     = []string{"stdout", "stderr"}
 	severities  = []string{"error", "warning", "info"}
 	columnUnits = []string{"chars", "bytes", "utf16"}
+	// ProjectScopes are the values of a driver's project_scope.
+	ProjectScopes = []string{"pyright", "tsconfig"}
 )
 
 // validator collects the problems of a merged configuration.
@@ -83,7 +85,7 @@ func (v *validator) language(name string, l *Language) {
 	for _, list := range []struct {
 		key   string
 		names []string
-	}{{"format", l.Format}, {"lint", l.Lint}, {"check", l.Check}} {
+	}{{"format", l.Format}, {"lint", l.Lint}, {"check", l.Check}, {"test", l.Test}} {
 		for i, entry := range list.names {
 			ep := elem(p+"."+list.key, i)
 			slot, err := ParseSlot(entry)
@@ -97,6 +99,11 @@ func (v *validator) language(name string, l *Language) {
 		}
 	}
 	v.intelligence(p+".intelligence", l.Intelligence)
+	switch l.FailOn {
+	case "", "any", "introduced":
+	default:
+		v.errorf(p+".fail_on", "%q is not a choice: give \"any\" (every error finding stops a plan, the default) or \"introduced\" (only the errors a session introduced do)", l.FailOn)
+	}
 }
 
 // intelligence checks a language's intelligence list: one defined
@@ -155,10 +162,14 @@ func (v *validator) driver(name string, d *Driver) {
 	v.argv(p+".command", d.Command)
 	v.argv(p+".fix_command", d.FixCommand)
 	v.argv(p+".version_command", d.VersionCommand)
+	if len(d.RangeArgs) > 0 && (d.Type != "external" || d.Output == "" || d.Input == "staged" || d.Input == "overlay") {
+		v.errorf(p+".range_args", "range arguments are for an external formatter that reads the file on standard input (input \"stdin\", output set)")
+	}
 	v.oneOf(p+".input", d.Input, inputs)
 	v.oneOf(p+".output", d.Output, outputs)
 	v.oneOf(p+".stream", d.Stream, streams)
 	v.oneOf(p+".severity", d.Severity, severities)
+	v.oneOf(p+".project_scope", d.ProjectScope, ProjectScopes)
 	if d.PerFile != nil && !*d.PerFile && (d.Input == "" || d.Input == "stdin") {
 		v.errorf(p+".per_file", "input \"stdin\" runs the command once per file; per_file = false needs input \"staged\" or \"overlay\"")
 	}

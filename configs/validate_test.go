@@ -23,10 +23,12 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"syntax", "[languages.sh\n", `.devbroker.toml:1:14: expected ']' to close table name`},
 		{"unknown key", valid + "colour = true\n",
-			`.devbroker.toml:8:1: drivers.sc.colour: unknown key; this table takes command, dir, disabled, doc, env, errorformat, exit_codes, fix_command, idle_timeout, input, install, json, language_id, output, per_file, runs_repository_code, settings, severity, smoke, stream, timeout, type, url, version_command`},
+			`.devbroker.toml:8:1: drivers.sc.colour: unknown key; this table takes canonical, command, dir, disabled, doc, env, errorformat, exit_codes, fix_command, idle_timeout, input, install, json, language_id, output, per_file, project_scope, range_args, runs_repository_code, settings, severity, smoke, stream, timeout, type, url, version_command`},
 		{"unknown top-level table", valid + "[lint]\n", `.devbroker.toml:8:2: lint: unknown key; this table takes drivers, inherit_defaults, languages, limits, mcp`},
 		{"unknown nested key", valid + "exit_codes = { ok = [0], fail = [2] }\n",
 			`.devbroker.toml:8:26: drivers.sc.exit_codes.fail: unknown key; this table takes findings, ok`},
+		{"unknown project scope", valid + "project_scope = \"mypy\"\n",
+			`.devbroker.toml:8:1: drivers.sc.project_scope: "mypy" is not one of pyright, tsconfig`},
 		{"wrong type", valid + "per_file = \"yes\"\n", `.devbroker.toml:8:12: drivers.sc.per_file: want true or false, not a string`},
 		{"wrong element type", strings.Replace(valid, `lint = ["sc"]`, `lint = ["sc", 3]`, 1),
 			`.devbroker.toml:3:15: languages.sh.lint: want an array of strings, not an integer`},
@@ -42,6 +44,8 @@ func TestParseErrors(t *testing.T) {
 				`.devbroker.toml:3:15: languages.sh.lint[1]: driver "y" is not defined under [drivers]; defined: sc`},
 		{"empty alternative", strings.Replace(valid, `lint = ["sc"]`, `lint = ["sc |"]`, 1),
 			`.devbroker.toml:3:9: languages.sh.lint[0]: "sc |": alternative 2 is empty; separate alternatives with "|", like "gopls | go-build + go-vet" (a driver name cannot contain "|" or "+")`},
+		{"bad fail_on", strings.Replace(valid, `lint = ["sc"]`, "lint = [\"sc\"]\nfail_on = \"new\"", 1),
+			`.devbroker.toml:4:1: languages.sh.fail_on: "new" is not a choice: give "any" (every error finding stops a plan, the default) or "introduced" (only the errors a session introduced do)`},
 		{"no file types", strings.Replace(valid, `file_types = ["*.sh"]`, `file_types = []`, 1),
 			`.devbroker.toml:2:1: languages.sh.file_types: must list at least one file name pattern, like "*.go"`},
 		{"missing file types", strings.Replace(valid, "file_types = [\"*.sh\"]\n", "", 1),
@@ -49,9 +53,9 @@ func TestParseErrors(t *testing.T) {
 		{"bad file type", strings.Replace(valid, `"*.sh"`, `"*.sh", "[a-"`, 1),
 			`.devbroker.toml:2:23: languages.sh.file_types[1]: "[a-" is not a valid file name pattern`},
 		{"unknown type", strings.Replace(valid, `"external"`, `"script"`, 1),
-			`.devbroker.toml:6:1: drivers.sc.type: "script" is not a driver type; one of gofumpt, staticcheck, external, lsp`},
+			`.devbroker.toml:6:1: drivers.sc.type: "script" is not a driver type; one of gofumpt, staticcheck, external, lsp, gotest, pytest, vitest`},
 		{"missing type", strings.Replace(valid, "type = \"external\"\n", "", 1),
-			`.devbroker.toml:5:10: drivers.sc.type: missing; one of gofumpt, staticcheck, external, lsp`},
+			`.devbroker.toml:5:10: drivers.sc.type: missing; one of gofumpt, staticcheck, external, lsp, gotest, pytest, vitest`},
 		{"external without command", strings.Replace(valid, "command = [\"shellcheck\", \"-\"]\n", "", 1),
 			`.devbroker.toml:5:10: drivers.sc.command: an external driver needs a command, an argv list like ["shellcheck", "-f", "gcc", "-"]`},
 		{"lsp without command", strings.Replace(strings.Replace(valid, "command = [\"shellcheck\", \"-\"]\n", "", 1), `"external"`, `"lsp"`, 1),
@@ -106,7 +110,7 @@ func TestParseErrors(t *testing.T) {
 		{"quoted names", "[languages.\"c++\"]\nfile_types = [\"*.cc\"]\nlint = [\"clang.tidy\"]\n",
 			`.devbroker.toml:3:9: languages."c++".lint[0]: driver "clang.tidy" is not defined under [drivers]; defined: `},
 		{"several errors, in line order", strings.Replace(valid, `"external"`, `"script"`, 1) + "input = \"disk\"\n",
-			".devbroker.toml:6:1: drivers.sc.type: \"script\" is not a driver type; one of gofumpt, staticcheck, external, lsp\n" +
+			".devbroker.toml:6:1: drivers.sc.type: \"script\" is not a driver type; one of gofumpt, staticcheck, external, lsp, gotest, pytest, vitest\n" +
 				`.devbroker.toml:8:1: drivers.sc.input: "disk" is not one of stdin, staged, overlay`},
 	}
 	for _, tt := range tests {

@@ -1,9 +1,10 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/devbroker/devbroker/engine/text"
@@ -17,7 +18,14 @@ const (
 	Format Kind = "format"
 	Lint   Kind = "lint"
 	Check  Kind = "check"
+	// Test runs the tests the change affects.
+	Test Kind = "test"
 )
+
+// CapabilityKinds lists the capability kinds that drivers serve over
+// files, in their order: format, lint, check, test. The language kinds
+// are [LanguageKinds].
+func CapabilityKinds() []Kind { return []Kind{Format, Lint, Check, Test} }
 
 // Capabilities answers the format, lint and check steps. The engine defines
 // this interface and never learns how it is served (language servers,
@@ -63,6 +71,19 @@ type Request struct {
 	Swept []string
 	// Fix asks lint to apply the fixes it can.
 	Fix bool
+	// Uncapped asks for every diagnostic, past the configured limit:
+	// the engine caps the answer itself once it has told the findings
+	// the change introduced from those it found already there, so that
+	// the cap never drops an introduced one for a pre-existing one, nor
+	// a baseline's finding that a later answer must be matched with.
+	Uncapped bool
+	// Ranges, for a format of only the changed lines, holds for each
+	// file to format the runs of its lines (in Files' content) that the
+	// session changed; nil for a format of whole files. Before holds each
+	// such file's content before the change (nil: the session created
+	// it, so every line is changed).
+	Ranges map[string][]LineRange
+	Before map[string]*text.Doc
 	// Query is what a language request (definition, references, hover,
 	// symbols, rename, code_actions) asks; nil for format, lint and
 	// check. Paths then holds Query.Path alone, or nothing for a
@@ -105,6 +126,9 @@ type Response struct {
 	Hover string
 	// Actions answer a code_actions listing.
 	Actions []Action
+	// Formatted says, for a format of only the changed lines, what it
+	// did with each file: how it formatted it, or why it left it.
+	Formatted []Formatted
 	// Drivers says, per driver that took part, whether its answer is
 	// complete.
 	Drivers []DriverStatus
@@ -180,6 +204,11 @@ type Diagnostic struct {
 	// Related are the other places the finding involves (the other
 	// declaration of a name declared twice), in the driver's order.
 	Related []Related
+	// Introduced says, in an answer over changed content, whether the
+	// change introduced the finding (true) or its baseline, the content
+	// before the change, had it already (false); nil when the answer
+	// was not compared with a baseline (see baseline.go).
+	Introduced *bool
 }
 
 // Related is another place a diagnostic involves, and what it is there.
@@ -240,17 +269,19 @@ type FixEdit struct {
 
 // SortDiagnostics sorts by severity, then path, line and column.
 func SortDiagnostics(ds []Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.Severity.Rank() != b.Severity.Rank() {
-			return a.Severity.Rank() < b.Severity.Rank()
-		}
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Column < b.Column
-	})
+	slices.SortStableFunc(ds, compareDiagnostics)
+}
+
+// compareDiagnostics orders by severity, then path, line and column.
+func compareDiagnostics(a, b Diagnostic) int {
+	if a.Severity.Rank() != b.Severity.Rank() {
+		return cmp.Compare(a.Severity.Rank(), b.Severity.Rank())
+	}
+	if a.Path != b.Path {
+		return strings.Compare(a.Path, b.Path)
+	}
+	if a.Line != b.Line {
+		return cmp.Compare(a.Line, b.Line)
+	}
+	return cmp.Compare(a.Column, b.Column)
 }

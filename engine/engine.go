@@ -43,6 +43,10 @@ type Options struct {
 	// that a write's conflict check and its disk operations happen with
 	// no other write in between. Nil: a lock of this engine's own.
 	WriteLock sync.Locker
+	// Since is the baseline lint and check answers are compared with
+	// (a revision's content); nil: the content before the session's
+	// changes (see baseline.go).
+	Since BaseSource
 }
 
 // Engine is one session's workspace over one root, and the plans run over
@@ -57,6 +61,18 @@ type Engine struct {
 	actions map[string]listed
 	// outlines are the outlines symbol lookups got, by file.
 	outlines outlines
+	// sessionBases are what the files the session changed on disk held
+	// before its first change; since, another baseline (see baseline.go).
+	sessionBases *Bases
+	since        BaseSource
+	// bcache keeps the baselines' findings.
+	bcache *baseCache
+	// noBaseline leaves lint and check answers uncompared: for the
+	// benchmark that measures what comparing costs (export_test.go).
+	noBaseline bool
+	// bases are the bases of the files the session changed on disk
+	// (edit_file), for format's only: "changed"; nil: none.
+	bases BaseFunc
 }
 
 // New returns an Engine over root.
@@ -65,7 +81,7 @@ func New(root string, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{caps: opts.Capabilities, wlock: opts.WriteLock}
+	e := &Engine{caps: opts.Capabilities, wlock: opts.WriteLock, sessionBases: &Bases{}, since: opts.Since, bcache: &baseCache{}}
 	if e.wlock == nil {
 		e.wlock = &sync.Mutex{}
 	}
@@ -98,7 +114,15 @@ func (e *Engine) Discard(selectors []string) (dropped, left []string, err error)
 func (e *Engine) Reset() { e.ws.Reset() }
 
 // SetCapabilities replaces the capabilities (after a new probe).
-func (e *Engine) SetCapabilities(c Capabilities) { e.caps = c }
+func (e *Engine) SetCapabilities(c Capabilities) {
+	e.caps = c
+	e.bcache.clear()
+}
+
+// Bases is where the session records what the files it changes on disk
+// held before its first change (edit_file records there too): the
+// baseline its lint and check answers are compared with.
+func (e *Engine) Bases() *Bases { return e.sessionBases }
 
 // skipped is what a failed step's message adds when steps after it in
 // its plan did not run: which; "" when it was the last (a lone step's
@@ -124,8 +148,16 @@ func (e *Engine) Run(ctx context.Context, p *Plan) *Result {
 		r.finish()
 		return r
 	}
-	stale, err := e.ws.Acquire(p.Paths)
+	// The files the caller's walk found (Swept) that cannot be held by
+	// themselves are skipped, and the answer names them.
+	walked := make(map[string]bool, len(p.Swept))
+	for _, s := range p.Swept {
+		walked[s] = true
+	}
+	stale, passed, err := e.ws.AcquireWalked(p.Paths, func(f string) bool { return walked[f] })
 	r.addStale(stale)
+	r.Coverage = append(r.Coverage, p.Notes...)
+	r.Coverage = append(r.Coverage, skippedNote(passed)...)
 	if err != nil {
 		r.fail(0, "acquire", err)
 		r.finish()

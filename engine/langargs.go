@@ -26,10 +26,10 @@ type (
 	// Column, or by Symbol on Line (the name's first occurrence on that
 	// line). Lines and columns are 1-based; columns count characters.
 	At struct {
-		Path   string `json:"path"`
-		Symbol string `json:"symbol,omitempty"`
-		Line   *int   `json:"line,omitempty"`
-		Column *int   `json:"column,omitempty"`
+		Path   string `json:"path" jsonschema:"the file, relative to the root"`
+		Symbol string `json:"symbol,omitempty" jsonschema:"a name, or Type.Method, from the file's outline; with line, its occurrence on that line"`
+		Line   *int   `json:"line,omitempty" jsonschema:"1-based line; with column, or with symbol"`
+		Column *int   `json:"column,omitempty" jsonschema:"1-based character on line (not bytes); not with symbol"`
 	}
 	// DefinitionArgs are definition's arguments.
 	DefinitionArgs struct {
@@ -38,7 +38,7 @@ type (
 	// ReferencesArgs are references' arguments.
 	ReferencesArgs struct {
 		At
-		IncludeDeclaration bool `json:"include_declaration,omitempty"`
+		IncludeDeclaration bool `json:"include_declaration,omitempty" jsonschema:"also list the declaration itself"`
 	}
 	// HoverArgs are hover's arguments.
 	HoverArgs struct {
@@ -47,25 +47,25 @@ type (
 	// SymbolsArgs are symbols' arguments: Path for the file's outline, or
 	// Query to search the workspace's symbols.
 	SymbolsArgs struct {
-		Path  string `json:"path,omitempty"`
-		Query string `json:"query,omitempty"`
+		Path  string `json:"path,omitempty" jsonschema:"the file whose outline to list, relative to the root; not with query"`
+		Query string `json:"query,omitempty" jsonschema:"a name or part of one to search the whole project's symbols for; not with path"`
 	}
 	// RenameArgs are rename's arguments.
 	RenameArgs struct {
 		At
-		NewName string `json:"new_name"`
+		NewName string `json:"new_name" jsonschema:"the new name"`
 	}
 	// CodeActionsArgs are code_actions' arguments: Path and an optional
 	// range to list the actions offered there, or Apply, the id of a
 	// listed action, to apply it.
 	CodeActionsArgs struct {
-		Path      string   `json:"path,omitempty"`
-		Line      *int     `json:"line,omitempty"`
-		Column    *int     `json:"column,omitempty"`
-		EndLine   *int     `json:"end_line,omitempty"`
-		EndColumn *int     `json:"end_column,omitempty"`
-		Only      []string `json:"only,omitempty"`
-		Apply     string   `json:"apply,omitempty"`
+		Path      string   `json:"path,omitempty" jsonschema:"the file to list the actions of, relative to the root; not with apply"`
+		Line      *int     `json:"line,omitempty" jsonschema:"1-based line of the range; omit for the whole file"`
+		Column    *int     `json:"column,omitempty" jsonschema:"1-based character where it starts (default 1)"`
+		EndLine   *int     `json:"end_line,omitempty" jsonschema:"1-based last line (default: line)"`
+		EndColumn *int     `json:"end_column,omitempty" jsonschema:"1-based character where it ends (default: end of line)"`
+		Only      []string `json:"only,omitempty" jsonschema:"only these kinds and their sub-kinds: quickfix, refactor, source.organizeImports, ..."`
+		Apply     string   `json:"apply,omitempty" jsonschema:"the id a listing in this session gave, to apply that action; alone"`
 	}
 )
 

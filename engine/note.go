@@ -33,8 +33,21 @@ const (
 	// the workspace.
 	NoteLeftDisk NoteKind = "left_disk"
 	// NoteConfig: configuration that does not apply (a project file
-	// ignored until the root is trusted), and why.
+	// ignored until the root is trusted, a project file that could not
+	// be read), and why.
 	NoteConfig NoteKind = "config"
+	// NoteRan: what a test run ran: the packages or files, and how
+	// many tests passed, failed and were skipped.
+	NoteRan NoteKind = "ran"
+	// NoteOutOfScope: files a walk of the whole root met that the
+	// project's own configuration leaves out of what the kind's driver
+	// looks at (pyright's include, tsconfig.json's files), so they were
+	// passed over. Named, they are looked at.
+	NoteOutOfScope NoteKind = "out_of_scope"
+	// NoteSkipped: files a walk swept in that the workspace could not
+	// hold by themselves (over limits.max_file_bytes, not text,
+	// unreadable), so they were passed over.
+	NoteSkipped NoteKind = "skipped"
 )
 
 // Note is what an answer says about itself that is not a finding: which
@@ -66,7 +79,7 @@ const NotePaths = 3
 // String is the note as one line: "coverage: MESSAGE".
 func (n Note) String() string {
 	switch n.Kind {
-	case NoteMissing, NoteNotConfigured, NoteNoLanguage, NoteNotLooked, NoteDependents:
+	case NoteMissing, NoteNotConfigured, NoteNoLanguage, NoteNotLooked, NoteDependents, NoteOutOfScope, NoteSkipped:
 		return "coverage: " + n.Message
 	}
 	return fmt.Sprintf("note: %s", n.Message)

@@ -21,13 +21,31 @@ type Plan struct {
 	Paths []string
 	// Swept lists the paths of Paths that the caller found by a walk
 	// rather than was told (the command line's directories and globs,
-	// expanded with [SelectFiles]): like the files a glob of Paths
+	// expanded with [Select]): like the files a glob of Paths
 	// matches, they are swept in, not named (see [Request.Swept]). It is
 	// never read from JSON.
 	Swept []string
+	// Notes are what the caller's walk said about the files it passed
+	// over (files out of the project's own scope: [Selection.Notes]);
+	// the result's coverage carries them. They are never read from JSON.
+	Notes []Note
 	// Ops are the steps, run in order.
 	Ops []Op
+	// FailOn says which error findings stop the plan at a lint or check
+	// step: [FailOnAny] (or "", which leaves it to each language's
+	// configuration, whose default is any) or [FailOnIntroduced], only
+	// those the plan's session introduced (see baseline.go).
+	FailOn string
 }
+
+// The values of [Plan.FailOn] and of a language's fail_on.
+const (
+	// FailOnAny: every error finding stops the plan.
+	FailOnAny = "any"
+	// FailOnIntroduced: only the error findings the change introduced
+	// stop the plan; those its baseline had are listed apart.
+	FailOnIntroduced = "introduced"
+)
 
 // Op is one step of a plan.
 type Op struct {
@@ -43,27 +61,31 @@ type Op struct {
 	err error // why ParsePlan refused the arguments; Validate reports it
 }
 
-// The argument types of each step.
+// The argument types of each step. Their tags are the one description
+// of each argument (see [Step.Spec]): the json tag its name and, with
+// omitempty, that it may be left out; the jsonschema tag its one-line
+// description, which the MCP tools' input schemas and the command line's
+// flags give.
 type (
 	// ReadLinesArgs are read_lines's arguments.
 	ReadLinesArgs struct {
-		Path  string `json:"path"`
-		Start *int   `json:"start"`
-		End   *int   `json:"end,omitempty"`
+		Path  string `json:"path" jsonschema:"the file, relative to the root (e.g. src/main.go). Read from the workspace with its unwritten changes; a file not yet in it is read from disk first, and one with no unwritten change is read again if the disk changed."`
+		Start *int   `json:"start" jsonschema:"the first line to read, 1-based"`
+		End   *int   `json:"end,omitempty" jsonschema:"the last line to read, inclusive; past the end of the file clamps to it; omit to read to the end"`
 	}
 	// EditArgs are edit's arguments.
 	EditArgs struct {
-		Path  string        `json:"path"`
-		Edits []FindReplace `json:"edits"`
+		Path  string        `json:"path" jsonschema:"the file to edit, relative to the root (e.g. src/main.go)"`
+		Edits []FindReplace `json:"edits" jsonschema:"the replacements, applied in order with one forward cursor: each find must lie after the previous one. At least one."`
 	}
 	// FindReplace is one edit: whole lines find, replaced by replace.
 	FindReplace struct {
-		Find    *string `json:"find"`
-		Replace *string `json:"replace"`
+		Find    *string `json:"find" jsonschema:"one or more WHOLE lines copied exactly from the file (read them first), newline-separated; must match exactly once after the previous edit. A fragment of a line never matches. Not empty."`
+		Replace *string `json:"replace" jsonschema:"the lines that replace them; an empty string deletes the matched lines"`
 	}
 	// ApplyPatchArgs are apply_patch's arguments.
 	ApplyPatchArgs struct {
-		Patch string `json:"patch"`
+		Patch string `json:"patch" jsonschema:"a '*** Begin Patch' envelope: '*** Add File: path' (then '+' lines), '*** Delete File: path', '*** Update File: path' with optional '*** Move to: path' and hunks opened by '@@' (optionally followed by a line of the file as a hint) whose lines start with ' ' (context), '-' (remove) or '+' (add), optional '*** End of File', then '*** End Patch'. Paths are relative to the root. A unified diff is refused."`
 
 		parsed bool // the envelope, parsed once (see envelope)
 		ops    []patch.FileOp
@@ -71,28 +93,42 @@ type (
 	}
 	// WriteArgs are write's arguments.
 	WriteArgs struct {
-		Paths []string `json:"paths,omitempty"`
+		Paths []string `json:"paths,omitempty" jsonschema:"write only these paths (relative to the root) or globs; omit to write every unwritten change. A path or glob that matches no unwritten change is an error."`
 		// Force writes, deletes and moves files that have no write
 		// permission for their owner.
-		Force bool `json:"force,omitempty"`
+		Force bool `json:"force,omitempty" jsonschema:"also overwrite, delete or move files whose owner has no write permission (mode such as 0444); a written file keeps its mode. Without it the write is refused before anything is written, naming each such file and its mode."`
+		// Merge, when false, refuses a file changed on disk since it
+		// was read instead of merging the two changes when they touch
+		// different lines; default true.
+		Merge *bool `json:"merge,omitempty" jsonschema:"false: refuse a file changed on disk since it was read instead of merging the change there with yours (default true: merged when the two touch different lines)"`
 	}
 	// FormatArgs are format's arguments.
 	FormatArgs struct {
-		Paths []string `json:"paths,omitempty"`
+		Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to format, read from disk first if needed; omit to format the whole root: every file a configured language covers (testdata, vendor and version control passed over), with every file the workspace holds"`
+		// Only "changed" formats just the lines this session changed
+		// (against the disk, or edit_file's undo base), leaving files it
+		// cannot format so and saying why.
+		Only string `json:"only,omitempty" jsonschema:"changed: format only the lines this session changed (unwritten, or written by edit_file), by range where the formatter can; a file that cannot be is left, saying why"`
 	}
 	// LintArgs are lint's arguments.
 	LintArgs struct {
-		Paths []string `json:"paths,omitempty"`
-		Fix   bool     `json:"fix,omitempty"`
+		Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to lint, read from disk first if needed; omit to lint the whole root: every file a configured language covers (testdata, vendor and version control passed over), with every file the workspace holds"`
+		Fix   bool     `json:"fix,omitempty" jsonschema:"apply the fixes the linters offer"`
 	}
 	// CheckArgs are check's arguments (none).
 	CheckArgs struct{}
+	// checkCall is check called on its own (see [Step.CallSpec]): its
+	// arguments, and the files to read into the workspace first.
+	checkCall struct {
+		CheckArgs
+		Paths []string `json:"paths,omitempty" jsonschema:"files or globs (relative to the root) to read into the workspace before checking, e.g. the files you changed or **/*.go; omit to check the whole root with what the workspace holds"`
+	}
 	// SearchArgs are search's arguments: Pattern is literal text, or with
 	// Regex an RE2 expression; Paths (globs or paths) narrow the files.
 	SearchArgs struct {
-		Pattern string   `json:"pattern"`
-		Regex   bool     `json:"regex,omitempty"`
-		Paths   []string `json:"paths,omitempty"`
+		Pattern string   `json:"pattern" jsonschema:"the text to find, exactly as written (case matters); with regex, an RE2 regular expression"`
+		Regex   bool     `json:"regex,omitempty" jsonschema:"pattern is an RE2 regular expression (no lookaround or backreferences; (?i) ignores case)"`
+		Paths   []string `json:"paths,omitempty" jsonschema:"only files at or under these paths, or matching these globs (* within a path segment, ** any depth), relative to the root; omit for the whole root"`
 	}
 )
 
@@ -126,15 +162,16 @@ func (*SearchArgs) Step() StepName { return StepSearch }
 // fields of its own embeds PlanJSON in its request's struct and decodes
 // the request once, with [DecodePlanJSON].
 type PlanJSON struct {
-	Paths []string `json:"paths"`
-	Ops   []OpJSON `json:"ops"`
+	Paths  []string `json:"paths,omitempty" jsonschema:"files to read into the workspace before the steps run: paths relative to the root, or globs (* within one path segment, ** any depth; a directory is dir/**). A path must exist and a glob must match. A file the workspace holds with no unwritten change is read again if the disk changed; one with unwritten changes keeps them, listed in stale if the disk changed under them. At most 500 files: unchanged ones leave to make room. May be empty: then format, lint and check work on the whole root."`
+	Ops    []OpJSON `json:"ops" jsonschema:"the steps, run in order"`
+	FailOn string   `json:"fail_on,omitempty" enum:"any,introduced" jsonschema:"introduced: only errors the session introduced stop it (older: pre_existing)"`
 }
 
 // OpJSON is one op of a [PlanJSON].
 type OpJSON struct {
-	Step  string          `json:"step"`
-	Args  json.RawMessage `json:"args,omitempty"`
-	Label string          `json:"label,omitempty"`
+	Step  string          `json:"step" jsonschema:"the step to run"`
+	Args  json.RawMessage `json:"args,omitempty" jsonschema:"the step's arguments, as the tool's description lists them"`
+	Label string          `json:"label,omitempty" jsonschema:"read_lines only: the key of its text in reads (default: the path), unique in a plan"`
 }
 
 // ParsePlan decodes a plan from JSON, each step's arguments by its step's
@@ -151,9 +188,11 @@ func ParsePlan(data []byte) (*Plan, error) {
 }
 
 // DecodePlanJSON decodes data strictly into v, a pointer to a [PlanJSON]
-// or to a struct that embeds one, and words a failure as [ParsePlan] does.
+// or to a struct that embeds one, through the front end of v's
+// [jsonarg.Spec] (the one every step's arguments go through), and words a
+// failure as [ParsePlan] does.
 func DecodePlanJSON(data []byte, v any) error {
-	if err := planJSON.Decode(data, v); err != nil {
+	if err := jsonarg.SpecOf(v).Decode(data, v); err != nil {
 		return fault.Wrap(fault.BadArgument, err, "the plan is not valid JSON of the form {\"paths\": [...], \"ops\": [{\"step\": ..., \"args\": {...}}]}")
 	}
 	return nil
@@ -163,7 +202,7 @@ func DecodePlanJSON(data []byte, v any) error {
 // [Step.Decode]. An unknown step or arguments that do not decode are kept
 // in the op, for [Engine.Validate] to report.
 func (w *PlanJSON) Plan() *Plan {
-	p := &Plan{Paths: w.Paths}
+	p := &Plan{Paths: w.Paths, FailOn: w.FailOn}
 	if w.Ops != nil {
 		p.Ops = make([]Op, len(w.Ops))
 	}
@@ -176,10 +215,6 @@ func (w *PlanJSON) Plan() *Plan {
 	}
 	return p
 }
-
-// planJSON decodes a plan and its steps' arguments strictly: exactly one
-// JSON value, no unknown field, no trailing data.
-var planJSON = jsonarg.Decoder{Noun: "argument"}
 
 // Validate checks the whole plan before anything runs: step names,
 // arguments and their types, empty edits and finds, bounds, duplicate read
@@ -211,6 +246,12 @@ func (e *Engine) Validate(p *Plan) error {
 			}
 			labels[key] = i + 1
 		}
+	}
+	switch p.FailOn {
+	case "", FailOnAny, FailOnIntroduced:
+	default:
+		problems = append(problems, fmt.Sprintf("fail_on: %q is not a choice: give \"any\" (every error finding stops the plan, the default) or \"introduced\" (only errors the change introduced do)", p.FailOn))
+		kind = fault.BadArgument
 	}
 	for _, pat := range p.Paths {
 		if pat == "" {
@@ -258,7 +299,7 @@ func (e *Engine) unavailable(step string) error {
 	if x, ok := e.caps.(Explainer); ok {
 		st, _ := LookupStep(StepName(step))
 		if why := x.Unavailable(st.Kind); why != "" {
-			return fault.New(fault.Unavailable, "%s is unavailable: no working driver serves it: %s. Install what is missing, then probe again (`devbroker probe`); until then do not retry. Available steps: %s", step, why, strings.Join(e.AvailableSteps(), ", "))
+			return fault.New(fault.Unavailable, "%s is unavailable: no working driver serves it: %s. Do what that says (install what is missing, or trust the root), then probe again (`devbroker probe`); until then do not retry. Available steps: %s", step, why, strings.Join(e.AvailableSteps(), ", "))
 		}
 	}
 	return fault.New(fault.Unavailable, "%s is unavailable: no working driver is configured for it (see `devbroker probe`); do not retry. Available steps: %s", step, strings.Join(e.AvailableSteps(), ", "))

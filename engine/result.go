@@ -26,8 +26,25 @@ type Result struct {
 	// outside the broker changed them meanwhile. The write itself
 	// succeeded; read those files again before relying on them.
 	ChangedAfterWrite []string
+	// Merged lists the written files that had changed on disk since the
+	// workspace read them, whose change there the write merged with the
+	// workspace's (they touched different lines): what was written holds
+	// both.
+	Merged []workspace.Merged
+	// Formatted says what each format step did with each file it
+	// formatted or left, with the diff of what it changed.
+	Formatted []Formatted
 	// Diagnostics are the findings of lint and check, most severe first.
 	Diagnostics []Diagnostic
+	// PreExisting are the findings the baseline had already, listed apart
+	// from Diagnostics because only introduced errors stop the plan for
+	// their files (fail_on "introduced"); most severe first. They never
+	// make the result not ok.
+	PreExisting []Diagnostic
+	// Baseline counts, when a lint or check answer was compared with its
+	// baseline, the findings the change introduced and those the
+	// baseline had; nil when no answer was.
+	Baseline *BaselineCounts
 	// Answers are the answers of the language and search steps, in plan
 	// order.
 	Answers []Answer
@@ -97,6 +114,7 @@ func (r *Result) addStale(stale []workspace.Stale) {
 
 func (r *Result) finish() {
 	SortDiagnostics(r.Diagnostics)
+	SortDiagnostics(r.PreExisting)
 	r.Drivers = uniqueStatuses(r.Drivers)
 	r.Coverage = uniqueNotes(r.Coverage)
 	r.OK = r.Error == nil && complete(r.Drivers)

@@ -1,17 +1,19 @@
 package engine
 
 // This file defines which files of the root a format, lint or check works
-// on when it is not told which: [SelectFiles], the walk the command line
-// and a step without paths share (docs/verdicts.md, "No paths: the whole
-// root").
+// on when it is not told which: [Select], the walk the command line and a
+// step without paths share (docs/verdicts.md, "No paths: the whole
+// root"), and what it says about the files it passed over.
 
 import (
+	"fmt"
 	"path"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/devbroker/devbroker/engine/gitignore"
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/workspace"
 )
@@ -23,62 +25,124 @@ type Coverage interface {
 	Covers(path string) bool
 }
 
+// Scoper is what a [Capabilities] may also tell: which files of the root
+// the project's own configuration leaves out of what a kind's drivers
+// look at (pyright's include and exclude, tsconfig.json's files, include
+// and exclude). A walk of the whole root passes over them and says so in
+// a note ([NoteOutOfScope]); a file named, or changed in the workspace,
+// is worked on whatever the project says.
+type Scoper interface {
+	// Scope returns, for kind, the test of a path against the project's
+	// scope (ok true: the project leaves it out, and why), and the
+	// warnings about project files that could not be read, as notes of
+	// kind [NoteConfig] whose Driver is the driver whose project file it
+	// is, each naming the file and saying what was not used.
+	Scope(kind Kind) (out func(path string) (Scope, bool), warnings []Note)
+}
+
+// Scope is why the project's own configuration leaves a file out of an
+// answer: which driver's configuration, and what in it.
+type Scope struct {
+	// Language is the file's language ("python").
+	Language string
+	// Driver is the driver whose project configuration it is ("pyright").
+	Driver string
+	// Config names the file and the setting that leave the file out:
+	// `pyproject.toml [tool.pyright] include = ["src/requests"]`.
+	Config string
+}
+
 // WalkSkips are the directories a walk of the root passes over unless a
 // selector names them: test fixtures and vendored code, which are not the
 // project's sources (gofumpt -w . and the go command's ./... pass over
 // them too).
 var WalkSkips = []string{"testdata", "vendor"}
 
-// walkSkipped reports whether the walk of pattern passes over p: p is in a
-// directory of WalkSkips that pattern does not name.
-func walkSkipped(p, pattern string) bool {
-	named := strings.Split(pattern, "/")
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if slices.Contains(WalkSkips, seg) && !slices.Contains(named, seg) {
-			return true
-		}
-	}
-	return false
+// Walk says how [Select] walks the root.
+type Walk struct {
+	// Covers keeps the files a configured language covers (nil: every
+	// file).
+	Covers func(path string) bool
+	// Scope, for a walk of the whole root (no selector, or "."), passes
+	// over the files the project's own configuration leaves out (nil:
+	// none); see [Scoper].
+	Scope func(path string) (Scope, bool)
+	// Read reads an ignore file, a slash path relative to the root (nil:
+	// from the disk, at most [gitignore.MaxFileBytes]).
+	Read func(path string) ([]byte, bool)
 }
 
-// SelectFiles expands selectors (files, directories or globs, relative to
-// the root or absolute under it; none: the whole root) to the files they
+// Selection is what [Select] found.
+type Selection struct {
+	// Paths are the files, sorted.
+	Paths []string
+	// Swept are the files of Paths that a walk (a directory or a glob)
+	// swept in rather than a selector named literally, sorted: the
+	// command line's [Plan.Swept].
+	Swept []string
+	// Notes say what the walk of the whole root passed over because the
+	// project's own configuration leaves it out ([NoteOutOfScope]).
+	Notes []Note
+
+	scoped *scoped // what Notes say, for a step to add to
+}
+
+// Select expands selectors (files, directories or globs, relative to the
+// root or absolute under it; none: the whole root) to the files they
 // name, sorted. A file named literally is kept whatever it is; a
-// directory or a glob is walked once (rootfs.FS.Glob), passing over
-// version control and the WalkSkips directories it does not name, and
-// keeps the files covers accepts (nil: every file). The command line's
-// format, lint and check and a step without paths use it.
-func SelectFiles(fsys *rootfs.FS, covers func(string) bool, selectors []string) ([]string, error) {
-	paths, _, err := Select(fsys, covers, selectors)
-	return paths, err
-}
-
-// Select is [SelectFiles] that also says which of the files were swept
-// in by a walk (a directory or a glob) rather than named literally,
-// sorted: the command line's [Plan.Swept].
-func Select(fsys *rootfs.FS, covers func(string) bool, selectors []string) (paths, swept []string, err error) {
+// directory or a glob is walked once (rootfs.FS.GlobSkip), passing over
+// version control, the WalkSkips directories it does not name and what
+// .gitignore files ignore (nested ones and .git/info/exclude too, as git
+// reads them: gitignore.Tree) below what it names, and keeps the files
+// w.Covers accepts; a walk of the whole root also passes over what
+// w.Scope leaves out, and notes it. The command line's format, lint and
+// check and a step without paths use it.
+func Select(fsys *rootfs.FS, w Walk, selectors []string) (Selection, error) {
 	if len(selectors) == 0 {
 		selectors = []string{"."}
+	}
+	read := w.Read
+	if read == nil {
+		read = func(p string) ([]byte, bool) {
+			data, _, err := fsys.ReadFileMax(p, gitignore.MaxFileBytes)
+			return data, err == nil
+		}
 	}
 	seen := map[string]bool{}
 	named := map[string]bool{}
 	var out []string
-	add := func(p string, explicit bool) {
+	scoped := newScoped()
+	add := func(p string, explicit, whole bool) {
 		if explicit {
 			named[p] = true
+			scoped.drop(p) // named by another selector too: looked at
 		}
-		if seen[p] || (!explicit && (workspace.InVCS(p) || (covers != nil && !covers(p)))) {
+		if seen[p] || (!explicit && (workspace.InVCS(p) || (w.Covers != nil && !w.Covers(p)))) {
 			return
+		}
+		if !explicit && whole && w.Scope != nil {
+			if sc, left := w.Scope(p); left {
+				scoped.add(sc, p)
+				return
+			}
 		}
 		seen[p] = true
 		out = append(out, p)
 	}
-	walk := func(pattern string) error {
-		m, err := fsys.Glob(pattern)
-		for _, p := range m {
-			if !walkSkipped(p, pattern) {
-				add(p, false)
+	walk := func(pattern string, whole bool) error {
+		// The walk starts at the pattern's literal base, which was
+		// asked for: below it, .gitignore decides (node_modules/** is
+		// walked, node_modules is not entered by **).
+		tree := gitignore.NewTree(read)
+		segs := strings.Split(pattern, "/")
+		m, err := fsys.GlobSkip(pattern, func(rel string, dir bool) bool {
+			if dir && slices.Contains(WalkSkips, path.Base(rel)) && !slices.Contains(segs, path.Base(rel)) {
+				return true
 			}
+			return tree.Ignored(rel, dir)
+		})
+		for _, p := range m {
+			add(p, false, whole)
 		}
 		return err
 	}
@@ -86,7 +150,7 @@ func Select(fsys *rootfs.FS, covers func(string) bool, selectors []string) (path
 		if filepath.IsAbs(a) {
 			rel, err := fsys.Rel(a)
 			if err != nil {
-				return nil, nil, err
+				return Selection{}, err
 			}
 			a = rel
 		}
@@ -95,8 +159,8 @@ func Select(fsys *rootfs.FS, covers func(string) bool, selectors []string) (path
 			a = ""
 		}
 		if rootfs.IsGlob(a) {
-			if err := walk(a); err != nil {
-				return nil, nil, err
+			if err := walk(a, false); err != nil {
+				return Selection{}, err
 			}
 			continue
 		}
@@ -104,23 +168,119 @@ func Select(fsys *rootfs.FS, covers func(string) bool, selectors []string) (path
 		if a != "" {
 			st, err := fsys.Stat(a)
 			if err != nil {
-				return nil, nil, err
+				return Selection{}, err
 			}
 			if !st.IsDir() {
-				add(a, true)
+				add(a, true, false)
 				continue
 			}
 			pattern = a + "/**"
 		}
-		if err := walk(pattern); err != nil {
-			return nil, nil, err
+		if err := walk(pattern, a == ""); err != nil {
+			return Selection{}, err
 		}
 	}
 	sort.Strings(out)
+	sel := Selection{Paths: out, scoped: scoped}
 	for _, p := range out {
 		if !named[p] {
-			swept = append(swept, p)
+			sel.Swept = append(sel.Swept, p)
 		}
 	}
-	return out, swept, nil
+	sel.Notes = scoped.notes("the walk of the root")
+	return sel, nil
+}
+
+// scoped gathers the files a walk passed over because the project's
+// configuration leaves them out, by the reason.
+type scoped struct {
+	order []Scope
+	files map[Scope][]string
+}
+
+func newScoped() *scoped { return &scoped{files: map[Scope][]string{}} }
+
+func (s *scoped) add(sc Scope, p string) {
+	if _, ok := s.files[sc]; !ok {
+		s.order = append(s.order, sc)
+	}
+	if !slices.Contains(s.files[sc], p) {
+		s.files[sc] = append(s.files[sc], p)
+	}
+}
+
+// drop takes p out: it was looked at after all.
+func (s *scoped) drop(p string) {
+	for sc, fs := range s.files {
+		s.files[sc] = slices.DeleteFunc(fs, func(f string) bool { return f == p })
+	}
+}
+
+// notes is one [NoteOutOfScope] per reason, in the order met: "12
+// python files outside the project's own scope for pyright, passed over
+// by the walk of the root (tests/a.py, ...): pyproject.toml
+// [tool.pyright] include = ["src"]; name a file to look at it anyway".
+// by says what passed over them.
+func (s *scoped) notes(by string) []Note {
+	var out []Note
+	for _, sc := range s.order {
+		fs := s.files[sc]
+		if len(fs) == 0 {
+			continue
+		}
+		slices.Sort(fs)
+		noun := "file"
+		if sc.Language != "" {
+			noun = sc.Language + " file"
+		}
+		out = append(out, Note{
+			Kind: NoteOutOfScope, Language: sc.Language, Driver: sc.Driver, Files: len(fs), Paths: FewPaths(fs),
+			Message: fmt.Sprintf("%s outside the project's own scope for %s, passed over by %s (%s): %s; name a file to look at it anyway",
+				counted(len(fs), noun), sc.Driver, by, fewNamed(fs), sc.Config),
+		})
+	}
+	return out
+}
+
+// skippedNote is the [NoteSkipped] of the files a walk met that the
+// workspace could not hold by themselves, or nil when there are none.
+func skippedNote(passed []workspace.Passed) []Note {
+	if len(passed) == 0 {
+		return nil
+	}
+	slices.SortFunc(passed, func(a, b workspace.Passed) int { return strings.Compare(a.Path, b.Path) })
+	var paths, named []string
+	for i, p := range passed {
+		paths = append(paths, p.Path)
+		if i < NotePaths {
+			named = append(named, p.Path+": "+p.Why)
+		}
+	}
+	list := strings.Join(named, "; ")
+	if n := len(passed) - NotePaths; n > 0 {
+		list += fmt.Sprintf("; and %d more", n)
+	}
+	return []Note{{
+		Kind: NoteSkipped, Files: len(passed), Paths: FewPaths(paths),
+		Message: fmt.Sprintf("%s a walk met skipped, not looked at (%s): a file a walk sweeps in is read only when it fits limits.max_file_bytes and is text; name it in .gitignore to stop meeting it, or raise the limit",
+			counted(len(passed), "file"), list),
+	}}
+}
+
+// counted is "1 NOUN" or "n NOUNs".
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// fewNamed names the first few of paths, and counts the rest: "a, b, c
+// and 2 more".
+func fewNamed(paths []string) string {
+	list := strings.Join(FewPaths(paths), ", ")
+	if n := len(paths) - NotePaths; n > 0 {
+		list += fmt.Sprintf(" and %d more", n)
+	}
+	return list
 }

@@ -95,11 +95,28 @@ func TestNoPathsWorksOnTheRoot(t *testing.T) {
 			if !r.OK {
 				t.Fatalf("%s without paths: %+v", step, r.Error)
 			}
-			if got, want := targets(caps.reqs[0]), []string{"a.go", "new.go", "notes.txt", "testdata/t.go"}; !slices.Equal(got, want) {
+			// A lint or check over changed content asks about its
+			// baseline first: the disk's content, where new.go is not
+			// and sub/b.go is (not asked about: no finding can be in a
+			// file the workspace deleted).
+			live := caps.reqs[len(caps.reqs)-1]
+			if step != "format" {
+				if len(caps.reqs) != 2 {
+					t.Fatalf("%s over changed content asked %d times, want the baseline then the answer", step, len(caps.reqs))
+				}
+				base := caps.reqs[0]
+				if got, want := targets(base), []string{"a.go", "notes.txt", "testdata/t.go"}; !slices.Equal(got, want) {
+					t.Errorf("%s's baseline worked on %v, want %v", step, got, want)
+				}
+				if len(base.Changed) != 0 || len(base.Deleted) != 0 || base.Files["new.go"] != nil || base.Files["sub/b.go"] == nil {
+					t.Errorf("%s's baseline: changed %v, deleted %v, files %v: want the disk's content", step, base.Changed, base.Deleted, slices.Sorted(maps.Keys(base.Files)))
+				}
+			}
+			if got, want := targets(live), []string{"a.go", "new.go", "notes.txt", "testdata/t.go"}; !slices.Equal(got, want) {
 				t.Fatalf("%s without paths, with a workspace: worked on %v, want %v", step, got, want)
 			}
-			if !slices.Equal(caps.reqs[0].Deleted, []string{"sub/b.go"}) {
-				t.Errorf("deleted = %v, want sub/b.go still deleted", caps.reqs[0].Deleted)
+			if !slices.Equal(live.Deleted, []string{"sub/b.go"}) {
+				t.Errorf("deleted = %v, want sub/b.go still deleted", live.Deleted)
 			}
 
 			// The plan names paths: the workspace alone, as before.

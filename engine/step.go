@@ -2,18 +2,19 @@ package engine
 
 // This file holds the steps as data: their names, the registry that says
 // what each one is (its capability, whether it changes files, what files it
-// names, its typed arguments), and the one function that turns a step's JSON
-// arguments into those typed arguments. Every surface (the MCP tools, the
-// command line, the editor endpoint) names steps and decodes their
-// arguments through it; a plan carries typed arguments, so running one
-// decodes nothing.
+// names, its typed arguments and their one description, the Spec read from
+// their tags), and the one function that turns a step's JSON arguments into
+// those typed arguments. Every surface (the MCP tools, the command line,
+// the editor endpoint) names steps, describes their arguments and decodes
+// them through it; a plan carries typed arguments, so running one decodes
+// nothing.
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/jsonarg"
 	"github.com/devbroker/devbroker/engine/patch"
 	"github.com/devbroker/devbroker/engine/text"
 )
@@ -57,13 +58,17 @@ type Step struct {
 	// (rename, code_actions' apply): it is never written unchecked.
 	Unwritten bool
 	// Synopsis is the step's arguments in brief, e.g. "{path, start,
-	// end?}": optional arguments end in "?".
+	// end?}": optional arguments end in "?". It names the arguments of
+	// [Step.Spec], no other (TestSynopsisNamesTheArguments).
 	Synopsis string
 
-	zero   func() Args                    // new empty arguments
-	decode func(raw []byte) (Args, error) // strict JSON into typed arguments, unchecked
-	check  func(Args) error               // the typed arguments' own rules
-	names  func(Args) []string            // the files the arguments name
+	spec       *jsonarg.Spec                            // the arguments
+	call       *jsonarg.Spec                            // the step called on its own
+	zero       func() Args                              // new empty arguments
+	decode     func(raw []byte) (Args, error)           // strict JSON into typed arguments, unchecked by the rules
+	decodeCall func(raw []byte) (Args, []string, error) // the same for a call of the step on its own
+	check      func(Args) error                         // the typed arguments' own rules
+	names      func(Args) []string                      // the files the arguments name
 }
 
 // steps is the registry, in the order steps are listed.
@@ -71,11 +76,13 @@ var steps = []*Step{
 	def(StepReadLines, "", false, "{path, start, end?}", checkReadLines, func(a *ReadLinesArgs) []string { return []string{a.Path} }),
 	def(StepEdit, "", true, "{path, edits: [{find, replace}]}", checkEdit, func(a *EditArgs) []string { return []string{a.Path} }),
 	def(StepApplyPatch, "", true, "{patch}", checkApplyPatch, (*ApplyPatchArgs).named),
-	def[WriteArgs](StepWrite, "", false, "{paths?, force?}", nil, nil),
+	def[WriteArgs](StepWrite, "", false, "{paths?, force?, merge?}", nil, nil),
 	def(StepSearch, "", false, "{pattern, regex?, paths?}", checkSearch, nil),
-	withDecode(def(StepFormat, Format, true, "{paths?}", nil, func(a *FormatArgs) []string { return slices.Clone(a.Paths) }), decodeFormat),
+	hint(def(StepFormat, Format, true, "{paths?, only?}", func(a *FormatArgs) error { return checkOnly(a.Only) }, func(a *FormatArgs) []string { return slices.Clone(a.Paths) }),
+		"force", "force is only for write: it lets a write change read-only files"),
 	def(StepLint, Lint, true, "{paths?, fix?}", nil, func(a *LintArgs) []string { return slices.Clone(a.Paths) }),
-	def[CheckArgs](StepCheck, Check, false, "{}", nil, nil),
+	callWith(def[CheckArgs](StepCheck, Check, false, "{}", nil, nil), func(c *checkCall) (Args, []string) { return &c.CheckArgs, c.Paths }),
+	def(StepTest, Test, false, "{paths?}", nil, func(a *TestArgs) []string { return slices.Clone(a.Paths) }),
 	def(StepDefinition, Definition, false, "{path, symbol? | line+column?}", checkAt[*DefinitionArgs], atPath[*DefinitionArgs]),
 	def(StepReferences, References, false, "{path, symbol? | line+column?, include_declaration?}", checkAt[*ReferencesArgs], atPath[*ReferencesArgs]),
 	def(StepHover, Hover, false, "{path, symbol? | line+column?}", checkAt[*HoverArgs], atPath[*HoverArgs]),
@@ -111,15 +118,27 @@ func AvailableSteps(caps Capabilities) []string {
 	return out
 }
 
+// Spec describes the step's arguments, read from the tags of its typed
+// arguments: each one's name, JSON type, whether it is required, its
+// values and its one-line description. It is their one description:
+// the MCP step tools' input schemas, the command line's flags and the
+// decoding of every surface's JSON arguments ([Step.Decode]) are made
+// from it. It is shared: do not change it.
+func (s *Step) Spec() *jsonarg.Spec { return s.spec }
+
+// CallSpec describes the arguments of the step called on its own (its
+// MCP tool, its command): the step's own and, for check, paths, the
+// files to read into the workspace first (a plan names them in its
+// paths). It is shared: do not change it.
+func (s *Step) CallSpec() *jsonarg.Spec { return s.call }
+
 // Decode is the one decoder of the step's JSON arguments: it decodes raw
-// strictly (no unknown argument, one value; empty or null means {}) into
-// the step's typed arguments and checks them. Every error is a bad_argument
-// fault.
+// through the strict front end of [Step.Spec] (an object, no unknown
+// argument, every value of its type, the required ones given, enums
+// respected; empty or null means {}) into the step's typed arguments and
+// checks the step's rules. Every error is a bad_argument fault whose
+// message names the argument and says what it needs.
 func (s *Step) Decode(raw []byte) (Args, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = []byte("{}")
-	}
 	a, err := s.decode(raw)
 	if err != nil {
 		return nil, err
@@ -130,15 +149,33 @@ func (s *Step) Decode(raw []byte) (Args, error) {
 	return a, nil
 }
 
+// DecodeCall decodes the JSON arguments of the step called on its own,
+// as [Step.Decode] does, against [Step.CallSpec]: it returns the step's
+// arguments and the files to read into the workspace before it runs
+// (check's paths; none for the other steps).
+func (s *Step) DecodeCall(raw []byte) (Args, []string, error) {
+	a, acquire, err := s.decodeCall(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := s.check(a); err != nil {
+		return nil, nil, err
+	}
+	return a, acquire, nil
+}
+
 // Check checks typed arguments made in Go (not decoded by [Step.Decode])
-// against the step's rules: nil stands for the step's empty arguments.
-// It returns the arguments to run.
+// against [Step.Spec] and the step's rules: nil stands for the step's
+// empty arguments. It returns the arguments to run.
 func (s *Step) Check(a Args) (Args, error) {
 	if a == nil {
 		a = s.zero()
 	}
 	if a.Step() != s.Name {
 		return nil, fault.New(fault.Internal, "the arguments of %s were given to %s", a.Step(), s.Name)
+	}
+	if err := s.spec.Check(a); err != nil {
+		return nil, argsFault(err)
 	}
 	return a, s.check(a)
 }
@@ -165,14 +202,19 @@ func def[A any, P interface {
 	*A
 	Args
 }](name StepName, kind Kind, mutates bool, synopsis string, check func(P) error, names func(P) []string) *Step {
-	s := &Step{Name: name, Kind: kind, Mutates: mutates, Synopsis: synopsis}
+	spec := jsonarg.For[A]()
+	s := &Step{Name: name, Kind: kind, Mutates: mutates, Synopsis: synopsis, spec: spec, call: spec}
 	s.zero = func() Args { return P(new(A)) }
 	s.decode = func(raw []byte) (Args, error) {
 		a := P(new(A))
-		if err := planJSON.Decode(raw, a); err != nil {
-			return nil, badArgs(err)
+		if err := spec.Decode(raw, a); err != nil {
+			return nil, argsFault(err)
 		}
 		return a, nil
+	}
+	s.decodeCall = func(raw []byte) (Args, []string, error) {
+		a, err := s.decode(raw)
+		return a, nil, err
 	}
 	s.check = func(a Args) error {
 		if check == nil {
@@ -189,19 +231,39 @@ func def[A any, P interface {
 	return s
 }
 
+// hint makes the refusal of name, an argument s does not take, say hint
+// too: whose argument it is.
+func hint(s *Step, name, hint string) *Step {
+	s.spec.WithHint(name, hint)
+	return s
+}
+
 // unwritten marks s as changing the workspace only.
 func unwritten(s *Step) *Step {
 	s.Unwritten = true
 	return s
 }
 
-// withDecode gives s its own JSON decoder.
-func withDecode(s *Step, decode func(raw []byte) (Args, error)) *Step {
-	s.decode = decode
+// callWith makes the arguments of s called on its own those of C, which
+// embeds the step's arguments beside the call's own: split returns the
+// step's arguments and the files to read into the workspace first.
+func callWith[C any](s *Step, split func(*C) (Args, []string)) *Step {
+	spec := jsonarg.For[C]()
+	s.call = spec
+	s.decodeCall = func(raw []byte) (Args, []string, error) {
+		c := new(C)
+		if err := spec.Decode(raw, c); err != nil {
+			return nil, nil, argsFault(err)
+		}
+		a, acquire := split(c)
+		return a, acquire, nil
+	}
 	return s
 }
 
-func badArgs(err error) error { return fault.Wrap(fault.BadArgument, err, "bad arguments") }
+// argsFault is the bad_argument fault of arguments the front end refused:
+// its message is the front end's, which names the argument.
+func argsFault(err error) error { return fault.Wrap(fault.BadArgument, err, "") }
 
 func checkReadLines(a *ReadLinesArgs) error {
 	switch {
@@ -252,21 +314,6 @@ func checkApplyPatch(a *ApplyPatchArgs) error {
 		return fault.New(fault.BadArgument, "patch is required: a \"*** Begin Patch\" ... \"*** End Patch\" envelope")
 	}
 	return nil
-}
-
-// decodeFormat decodes format's arguments, refusing write's force by name.
-func decodeFormat(raw []byte) (Args, error) {
-	var a struct {
-		Paths []string `json:"paths,omitempty"`
-		Force bool     `json:"force,omitempty"`
-	}
-	if err := planJSON.Decode(raw, &a); err != nil {
-		return nil, badArgs(err)
-	}
-	if a.Force {
-		return nil, fault.New(fault.BadArgument, "force is only for write: it lets a write change read-only files")
-	}
-	return &FormatArgs{Paths: a.Paths}, nil
 }
 
 // envelope parses the patch once; later calls return the first answer.

@@ -2,12 +2,14 @@ package engine
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/jsonarg"
 )
 
 // TestRegistry ties every answer about a step to the registry: its name,
@@ -30,6 +32,7 @@ func TestRegistry(t *testing.T) {
 		{StepFormat, Format, true, &FormatArgs{Paths: []string{"f.go"}}, []string{"f.go"}},
 		{StepLint, Lint, true, &LintArgs{Paths: []string{"l/**"}, Fix: true}, []string{"l/**"}},
 		{StepCheck, Check, false, &CheckArgs{}, nil},
+		{StepTest, Test, false, &TestArgs{Paths: []string{"t/**"}}, []string{"t/**"}},
 		{StepDefinition, Definition, false, &DefinitionArgs{At{Path: "d.go", Symbol: "F"}}, []string{"d.go"}},
 		{StepReferences, References, false, &ReferencesArgs{At: At{Path: "r.go", Symbol: "F"}}, []string{"r.go"}},
 		{StepHover, Hover, false, &HoverArgs{At{Path: "h.go", Symbol: "F"}}, []string{"h.go"}},
@@ -178,4 +181,87 @@ func countDecodes(t *testing.T) *atomic.Int64 {
 		}
 	})
 	return &n
+}
+
+// A step's arguments are described once, by the tags of its typed
+// arguments: every argument has a type and a description, and the
+// synopsis dev_plan's description gives names exactly the spec's
+// arguments, an optional one marked "?" and, where the synopsis offers no
+// alternatives ("|"), a required one unmarked.
+func TestSynopsisNamesTheArguments(t *testing.T) {
+	ident := regexp.MustCompile(`[a-z_]+\??`)
+	for _, s := range Steps() {
+		spec := s.Spec()
+		args := map[string]*jsonarg.Arg{} // at any depth: edit's edits hold find and replace
+		var walk func([]jsonarg.Arg)
+		walk = func(as []jsonarg.Arg) {
+			for i := range as {
+				a := &as[i]
+				args[a.Name] = a
+				if a.Doc == "" || a.Type == "" {
+					t.Errorf("%s: argument %s has type %q and description %q: give it a jsonschema tag", s.Name, a.Name, a.Type, a.Doc)
+				}
+				walk(a.Fields)
+				if a.Items != nil {
+					walk(a.Items.Fields)
+				}
+			}
+		}
+		walk(spec.Args)
+		var names []string
+		for _, tok := range ident.FindAllString(s.Synopsis, -1) {
+			name, optional := strings.CutSuffix(tok, "?")
+			names = append(names, name)
+			a := args[name]
+			switch {
+			case a == nil:
+				t.Errorf("%s: the synopsis %q names %s, which is not an argument (%s)", s.Name, s.Synopsis, name, spec.List())
+			case optional && a.Required:
+				t.Errorf("%s: the synopsis %q marks %s optional, but it is required", s.Name, s.Synopsis, name)
+			case !optional && !a.Required && !strings.Contains(s.Synopsis, "|") && !strings.Contains(s.Synopsis, name+"+"):
+				t.Errorf("%s: the synopsis %q gives %s as required, but it may be left out", s.Name, s.Synopsis, name)
+			}
+		}
+		for name := range args {
+			if !slices.Contains(names, name) {
+				t.Errorf("%s: the synopsis %q lacks the argument %s", s.Name, s.Synopsis, name)
+			}
+		}
+	}
+}
+
+// Called on its own, a step takes its arguments and, for check, paths:
+// the files to read into the workspace first, which DecodeCall returns
+// apart from the step's arguments. A call's arguments go through the same
+// front end as a plan's.
+func TestCallSpec(t *testing.T) {
+	for _, s := range Steps() {
+		call, own := s.CallSpec().Names(), s.Spec().Names()
+		want := own
+		if s.Name == StepCheck {
+			want = append(slices.Clone(own), "paths")
+		}
+		if !slices.Equal(call, want) {
+			t.Errorf("%s called on its own takes %v, want %v", s.Name, call, want)
+		}
+		if _, _, err := s.DecodeCall([]byte(`{"nope":1}`)); fault.KindOf(err) != fault.BadArgument || !strings.Contains(err.Error(), `unknown argument "nope"`) {
+			t.Errorf("%s: DecodeCall({nope}) = %v", s.Name, err)
+		}
+	}
+	check, _ := LookupStep(StepCheck)
+	a, acquire, err := check.DecodeCall([]byte(`{"paths": ["a.go", "b/**"]}`))
+	if err != nil || a.Step() != StepCheck || !slices.Equal(acquire, []string{"a.go", "b/**"}) {
+		t.Fatalf("check's call: %v %v %v", a, acquire, err)
+	}
+	if _, err := check.Decode([]byte(`{"paths": ["a.go"]}`)); err == nil || !strings.Contains(err.Error(), `unknown argument "paths"; the arguments are: (none)`) {
+		t.Errorf("check in a plan took paths: %v", err)
+	}
+	read, _ := LookupStep(StepReadLines)
+	if _, acquire, err := read.DecodeCall([]byte(`{"path": "a.go", "start": 1}`)); err != nil || acquire != nil {
+		t.Errorf("read_lines's call: %v %v", acquire, err)
+	}
+	// Typed arguments made in Go are held to the spec too.
+	if _, err := read.Check(&ReadLinesArgs{Path: "a.go"}); fault.KindOf(err) != fault.BadArgument || !strings.Contains(err.Error(), "start is required (an integer)") {
+		t.Errorf("Check without start: %v", err)
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/gitignore"
 	"github.com/devbroker/devbroker/engine/patch"
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/search"
@@ -43,13 +44,15 @@ func (e *Engine) runStep(ctx context.Context, i int, op *Op, sc scope, r *Result
 	case *ApplyPatchArgs:
 		return e.applyPatch(a)
 	case *WriteArgs:
-		return e.write(ctx, a.Paths, a.Force, r)
+		return e.write(ctx, a.Paths, workspace.WriteOptions{Force: a.Force, Merge: a.Merge == nil || *a.Merge}, r)
 	case *FormatArgs:
-		return e.capability(ctx, Format, a.Paths, sc, false, r)
+		return e.capability(ctx, Format, a.Paths, sc, capOpts{only: a.Only}, r)
 	case *LintArgs:
-		return e.capability(ctx, Lint, a.Paths, sc, a.Fix, r)
+		return e.capability(ctx, Lint, a.Paths, sc, capOpts{fix: a.Fix}, r)
 	case *CheckArgs:
-		return e.capability(ctx, Check, nil, sc, false, r)
+		return e.capability(ctx, Check, nil, sc, capOpts{}, r)
+	case *TestArgs:
+		return e.capability(ctx, Test, a.Paths, sc, capOpts{}, r)
 	case *SearchArgs:
 		return e.search(ctx, i, a, r)
 	case *DefinitionArgs:
@@ -73,11 +76,39 @@ func (e *Engine) runStep(ctx context.Context, i int, op *Op, sc scope, r *Result
 // write writes the workspace (or the files selectors match) holding the
 // write lock, then verifies that the disk still holds what it wrote: a
 // file an outside process changed since is reported in ChangedAfterWrite.
-func (e *Engine) write(ctx context.Context, selectors []string, force bool, r *Result) error {
+// A file whose change on disk it merged (opt.Merge) is in Merged.
+func (e *Engine) write(ctx context.Context, selectors []string, opt workspace.WriteOptions, r *Result) error {
 	e.wlock.Lock()
 	defer e.wlock.Unlock()
-	written, err := e.ws.WriteWith(ctx, selectors, workspace.WriteOptions{Force: force})
+	// What each file holds on disk before the session's write (a change
+	// made there by someone else, which the write may merge, included)
+	// is its baseline from now on, unless an earlier change of the
+	// session's recorded what it held first (baseline.go).
+	before := map[string]Base{}
+	for _, p := range e.ws.Unwritten() {
+		b := Base{}
+		if d, ok := e.diskDoc(p); ok {
+			b = Base{Content: d.Bytes(), Exists: true}
+		}
+		if o, ok := e.ws.Origin(p); ok && o != "" && o != p {
+			b.From = o
+		}
+		before[p] = b
+	}
+	defer func() {
+		still := map[string]bool{}
+		for _, p := range e.ws.Unwritten() {
+			still[p] = true
+		}
+		for p, b := range before {
+			if !still[p] {
+				e.sessionBases.record(p, b)
+			}
+		}
+	}()
+	written, merged, err := e.ws.WriteMerging(ctx, selectors, opt)
 	r.Written = append(r.Written, written...)
+	r.Merged = append(r.Merged, merged...)
 	for _, p := range e.ws.ChangedOnDisk(written) {
 		if !slices.Contains(r.ChangedAfterWrite, p) {
 			r.ChangedAfterWrite = append(r.ChangedAfterWrite, p)
@@ -210,17 +241,26 @@ type scope struct {
 	// named are the files the plan names literally (not by a glob, nor
 	// listed in its Swept).
 	named map[string]bool
+	// failOn is the plan's fail_on ("": each language's).
+	failOn string
 }
 
 // planScope is the scope of p's paths.
 func planScope(p *Plan) scope {
-	sc := scope{unnamed: len(p.Paths) == 0, named: map[string]bool{}}
+	sc := scope{unnamed: len(p.Paths) == 0, named: map[string]bool{}, failOn: p.FailOn}
 	for _, a := range p.Paths {
 		if c, err := rootfs.Clean(a); err == nil && !rootfs.IsGlob(a) && !slices.Contains(p.Swept, c) && !slices.Contains(p.Swept, a) {
 			sc.named[c] = true
 		}
 	}
 	return sc
+}
+
+// capOpts are what a capability step asks besides its files: lint's fix,
+// format's only.
+type capOpts struct {
+	fix  bool
+	only string
 }
 
 // capability runs format, lint or check. With selectors, over the
@@ -231,19 +271,24 @@ func planScope(p *Plan) scope {
 // (no file, or none a configured driver of kind serves) is not ok. The
 // files neither the plan nor the step names literally, and the workspace
 // did not change, are swept in ([Request.Swept]).
-func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, sc scope, fix bool, r *Result) error {
+func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, sc scope, opt capOpts, r *Result) error {
 	if e.caps == nil || !e.caps.Has(kind) {
 		return e.unavailable(string(kind))
 	}
 	var paths []string
+	var root *rootWalk
 	switch {
 	case len(selectors) > 0:
 		var err error
 		if paths, err = e.selectPaths(selectors); err != nil {
 			return err
 		}
+	case kind == Test && len(e.ws.Unwritten()) > 0:
+		// Without paths, test runs the tests the changes affect, not
+		// those of every file the session holds.
 	case sc.unnamed:
-		if err := e.acquireRoot(kind, r); err != nil {
+		var err error
+		if root, err = e.acquireRoot(kind, r); err != nil {
 			return err
 		}
 	}
@@ -251,15 +296,59 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	// them now: the answer is about what a write would leave on disk. The
 	// plan's acquisition has just read the files it named.
 	req := e.request(kind, r)
-	req.Fix = fix
+	req.Fix = opt.fix
 	req.Paths = paths
+	if kind == Test && len(paths) == 0 && len(req.Changed) > 0 {
+		req.Paths = slices.Clone(req.Changed)
+	}
+	if root != nil {
+		req.Paths = root.narrow(req)
+		r.Coverage = append(r.Coverage, root.notes()...)
+		if len(req.Paths) == 0 {
+			return nothingLooked(kind, nil, true)
+		}
+	}
 	if len(req.Paths) == 0 && len(req.Files) == 0 {
 		return nothingLooked(kind, nil, sc.unnamed)
 	}
+	if kind == Format && opt.only == OnlyChanged {
+		targets := req.Paths
+		if targets == nil {
+			targets = slices.Sorted(maps.Keys(req.Files))
+		}
+		req.Ranges, req.Before = e.changedLines(targets, req.Files)
+		if len(req.Ranges) == 0 {
+			// Nothing changed: nothing to format, which is the answer.
+			r.Coverage = append(r.Coverage, Note{Kind: NoteNotLooked, Files: len(targets), Paths: FewPaths(targets),
+				Message: fmt.Sprintf("format only changed: none of the %s was changed by this session (against the disk, or edit_file's undo base), so nothing was formatted", count(len(targets), "file"))})
+			return nil
+		}
+		paths = slices.Sorted(maps.Keys(req.Ranges))
+		req.Paths = paths
+	}
 	req.Swept = swept(req, sc, selectors)
+	// A lint or check over changed content is compared with its
+	// baseline, asked for first (baseline.go).
+	var cmp *comparison
+	if kind != Format && !e.noBaseline {
+		var err error
+		if cmp, err = e.compareWith(ctx, req); err != nil {
+			return err
+		}
+		req.Uncapped = cmp != nil
+	}
 	resp, err := e.caps.Run(ctx, req)
 	if err != nil {
 		return err
+	}
+	if kind == Format {
+		before := make(map[string]*text.Doc, len(resp.Edits))
+		for p := range resp.Edits {
+			before[p] = req.Files[p]
+		}
+		r.Formatted = append(r.Formatted, formatted(resp, before)...)
+	} else {
+		e.settle(resp, req, cmp, sc, r)
 	}
 	r.Diagnostics = append(r.Diagnostics, resp.Diagnostics...)
 	r.Drivers = append(r.Drivers, resp.Drivers...)
@@ -281,7 +370,7 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	if len(resp.Drivers) == 0 {
 		// No driver answered: every file was left out, and the
 		// coverage notes say why.
-		if paths == nil {
+		if paths = req.Paths; paths == nil {
 			paths = slices.Sorted(maps.Keys(req.Files))
 		}
 		return nothingLooked(kind, paths, sc.unnamed)
@@ -317,24 +406,71 @@ func swept(req Request, sc scope, selectors []string) []string {
 	return out
 }
 
+// rootWalk is what a step without paths learnt from its walk of the
+// root: the project's scope, and the files it passed over.
+type rootWalk struct {
+	scope  func(string) (Scope, bool) // nil: the project states none
+	scoped *scoped
+	passed []workspace.Passed
+	warn   []Note
+}
+
+// narrow lists, sorted, the files of req a step without paths works on:
+// every file the workspace holds (the walk's and those it held before),
+// except those the project's scope leaves out that the workspace did not
+// change (an unwritten change is always looked at), which join the walk's
+// note.
+func (w *rootWalk) narrow(req Request) []string {
+	keep := []string{}
+	for _, p := range slices.Sorted(maps.Keys(req.Files)) {
+		_, changed := slices.BinarySearch(req.Changed, p)
+		if !changed && w.scope != nil {
+			if sc, left := w.scope(p); left {
+				w.scoped.add(sc, p)
+				continue
+			}
+		}
+		w.scoped.drop(p)
+		keep = append(keep, p)
+	}
+	return keep
+}
+
+// notes are the walk's notes: the files out of the project's scope, the
+// files it skipped, and the project files that could not be read.
+func (w *rootWalk) notes() []Note {
+	out := w.scoped.notes("the walk of the root")
+	out = append(out, skippedNote(w.passed)...)
+	return append(out, w.warn...)
+}
+
 // acquireRoot acquires the files of the root a step without paths works
-// on, as the command line selects them ([SelectFiles]: every file a
-// configured language covers, version control, testdata and vendor
-// passed over), except those the workspace deleted or moved away. The
+// on, as the command line selects them ([Select]: every file a
+// configured language covers, version control, testdata, vendor and what
+// .gitignore ignores passed over, and what the project's own scope
+// leaves out), except those the workspace deleted or moved away. The
 // files the workspace holds stay in it, so the step works on those too,
-// unwritten changes included. It fails, naming the limit and what to do,
-// when they do not fit the workspace's limits.
-func (e *Engine) acquireRoot(kind Kind, r *Result) error {
-	var covers func(string) bool
+// unwritten changes included. A file that cannot be held by itself (over
+// the per-file limit, not text) is skipped and noted. It fails, naming
+// the limit and what to do, when the files do not fit the workspace's
+// limits.
+func (e *Engine) acquireRoot(kind Kind, r *Result) (*rootWalk, error) {
+	w := Walk{Read: e.ignoreFile}
 	if c, ok := e.caps.(Coverage); ok {
-		covers = c.Covers
+		w.Covers = c.Covers
 	}
-	found, err := SelectFiles(e.fs, covers, nil)
+	rw := &rootWalk{}
+	if s, ok := e.caps.(Scoper); ok {
+		rw.scope, rw.warn = s.Scope(kind)
+		w.Scope = rw.scope
+	}
+	sel, err := Select(e.fs, w, nil)
 	if err != nil {
-		return fault.Wrap(fault.IO, err, "%s without paths works on the whole root, whose walk failed", kind)
+		return nil, fault.Wrap(fault.IO, err, "%s without paths works on the whole root, whose walk failed", kind)
 	}
-	acquire := found[:0]
-	for _, p := range found {
+	rw.scoped = sel.scoped
+	acquire := sel.Paths[:0]
+	for _, p := range sel.Paths {
 		if _, held := e.ws.Doc(p); !held {
 			if _, pending := e.ws.Pending(p); pending {
 				continue // deleted or moved away in the workspace
@@ -343,14 +479,29 @@ func (e *Engine) acquireRoot(kind Kind, r *Result) error {
 		acquire = append(acquire, p)
 	}
 	if len(acquire) == 0 {
-		return nil
+		return rw, nil
 	}
-	stale, err := e.ws.Acquire(acquire)
+	stale, passed, err := e.ws.AcquireWalked(acquire, func(string) bool { return true })
 	r.addStale(stale)
 	if err != nil {
-		return &fault.Error{Kind: fault.KindOf(err), Err: fmt.Errorf("%s without paths works on every file of the root a configured language covers (%d files): %w; or pass paths naming the files to %s", kind, len(acquire), err, kind)}
+		return nil, &fault.Error{Kind: fault.KindOf(err), Err: fmt.Errorf("%s without paths works on every file of the root a configured language covers (%d files): %w; or pass paths naming the files to %s", kind, len(acquire), err, kind)}
 	}
-	return nil
+	rw.passed = passed
+	return rw, nil
+}
+
+// ignoreFile reads an ignore file for a walk of the root: the
+// workspace's copy when it holds one, none when the workspace deleted or
+// moved it away, else the disk's (as search reads them).
+func (e *Engine) ignoreFile(p string) ([]byte, bool) {
+	if d, ok := e.ws.Doc(p); ok {
+		return []byte(d.Content()), true
+	}
+	if _, pending := e.ws.Pending(p); pending {
+		return nil, false
+	}
+	data, _, err := e.fs.ReadFileMax(p, gitignore.MaxFileBytes)
+	return data, err == nil
 }
 
 // selectPaths matches selectors (paths or globs) against the workspace.

@@ -46,10 +46,11 @@ func TestRequestSwept(t *testing.T) {
 	// stays asked for.
 	caps := &rootCaps{ext: ".go"}
 	e, _ := setup(t, tree, Options{Capabilities: caps})
-	paths, swept, err := Select(e.FS(), caps.Covers, []string{"sub", "a.go"})
+	sel, err := Select(e.FS(), Walk{Covers: caps.Covers}, []string{"sub", "a.go"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	paths, swept := sel.Paths, sel.Swept
 	if !slices.Equal(paths, []string{"a.go", "sub/b.go", "sub/c.go"}) || !slices.Equal(swept, []string{"sub/b.go", "sub/c.go"}) {
 		t.Fatalf("Select = %v, swept %v", paths, swept)
 	}

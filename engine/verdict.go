@@ -44,6 +44,13 @@ func verdict(kind Kind, resp *Response) error {
 	if len(errs) == 0 {
 		return nil
 	}
+	// The introduced errors first: a long list of old ones must not hide
+	// the one the change made.
+	slices.SortStableFunc(errs, func(a, b Diagnostic) int { return introducedRank(a) - introducedRank(b) })
+	what := count(len(errs), "error")
+	if n := countIntroduced(errs); n >= 0 {
+		what += fmt.Sprintf(" (%d introduced by the change, %d there before it)", n, len(errs)-n)
+	}
 	named := make([]string, 0, maxNamed)
 	for _, d := range errs[:min(len(errs), maxNamed)] {
 		named = append(named, fmt.Sprintf("%s:%d:%d: %s", d.Path, d.Line, d.Column, d.Message))
@@ -53,7 +60,30 @@ func verdict(kind Kind, resp *Response) error {
 		more = fmt.Sprintf("; and %d more", n)
 	}
 	return fault.New(fault.Diagnostics, "%s found %s: %s%s (all are in diagnostics): fix the code, then %s again",
-		kind, count(len(errs), "error"), strings.Join(named, "; "), more, kind)
+		kind, what, strings.Join(named, "; "), more, kind)
+}
+
+// introducedRank orders introduced findings before the others.
+func introducedRank(d Diagnostic) int {
+	if d.Introduced != nil && *d.Introduced {
+		return 0
+	}
+	return 1
+}
+
+// countIntroduced counts the introduced findings of ds, or is -1 when
+// they were not compared with a baseline.
+func countIntroduced(ds []Diagnostic) int {
+	n := 0
+	for _, d := range ds {
+		if d.Introduced == nil {
+			return -1
+		}
+		if *d.Introduced {
+			n++
+		}
+	}
+	return n
 }
 
 // incomplete is the failure of a step whose answer some driver did not
@@ -134,7 +164,7 @@ func nothingLooked(kind Kind, paths []string, unnamed bool) error {
 	if len(paths) == 0 {
 		where := "the workspace holds no file"
 		if unnamed {
-			where = "the workspace holds no file, and no file under the root is one a configured language covers (the walk passes over version control, testdata and vendor directories)"
+			where = "the workspace holds no file, and no file under the root is one a configured language covers (the walk passes over version control, testdata and vendor directories, what .gitignore ignores and what the project leaves out of its scope)"
 		}
 		return fault.New(fault.Unchecked, "%s looked at no file: %s; an answer about no file is never ok: pass paths naming the files to %s", kind, where, kind)
 	}

@@ -7,6 +7,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -34,6 +35,41 @@ func (s *Server) Format(ctx context.Context, docs []Document, path string) ([]Te
 		return nil, err
 	}
 	return edits, nil
+}
+
+// ErrNoRangeFormatting is the error of [Server.FormatRanges] on a server
+// that offers no range formatting (gopls, for one).
+var ErrNoRangeFormatting = errors.New("the server does not offer range formatting (textDocument/rangeFormatting)")
+
+// FormatRanges brings the server to docs and asks it to format each of
+// ranges (UTF-16 positions) of the document at path, which must be among
+// docs. It returns the server's edits for them all, in that document's
+// text; [ErrNoRangeFormatting] when the server does not offer it.
+func (s *Server) FormatRanges(ctx context.Context, docs []Document, path string, ranges []Range) ([]TextEdit, error) {
+	in, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer s.release()
+	if err := s.sync(ctx, in, docs, false); err != nil {
+		return nil, err
+	}
+	if !provided(in.caps.DocumentRangeFormatting) {
+		return nil, fmt.Errorf("%s: %w", in.name, ErrNoRangeFormatting)
+	}
+	var all []TextEdit
+	for _, r := range ranges {
+		var p rangeFormattingParams
+		p.TextDocument.URI = URI(path)
+		p.Options.TabSize = 4
+		p.Range = r
+		var edits []TextEdit
+		if err := in.call(ctx, "textDocument/rangeFormatting", p, &edits); err != nil {
+			return nil, err
+		}
+		all = append(all, edits...)
+	}
+	return all, nil
 }
 
 // Fix is one quick fix for one diagnostic: the edits it makes, by

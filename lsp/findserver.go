@@ -22,8 +22,9 @@ package lsp
 //     process would stand between devbroker and the server's signals).
 //
 // Nothing is downloaded or installed: when none matches, the server is
-// not installed, and for gopls the hint says
-// `go install golang.org/x/tools/gopls@latest` ([GoplsInstall]).
+// not installed. The error says where it was looked for, not how to
+// install it: the driver adds its configured install hint, or for gopls
+// [GoplsInstall].
 
 import (
 	"bytes"
@@ -58,12 +59,12 @@ func FindServer(ctx context.Context, command, root string, moduleTool bool) (pat
 		return p, "GOBIN", nil
 	}
 	if !moduleTool {
-		return "", "", fmt.Errorf("%w: gopls is not on PATH nor in $GOBIN or $GOPATH/bin (a gopls that %s's go.mod declares as a tool is used only once you trust the root: devbroker trust %s); install: %s", ErrNotInstalled, root, root, GoplsInstall)
+		return "", "", fmt.Errorf("%w: gopls is not on PATH nor in $GOBIN or $GOPATH/bin (a gopls that the root's go.mod declares as a tool is used only once you trust the root: devbroker trust %s)", ErrNotInstalled, root)
 	}
 	if p := goTool(ctx, root); p != "" {
 		return p, "go tool (the module's tool dependency)", nil
 	}
-	return "", "", fmt.Errorf("%w: gopls is not on PATH, not in $GOBIN or $GOPATH/bin, and %s's module does not declare it as a tool; install: %s", ErrNotInstalled, root, GoplsInstall)
+	return "", "", fmt.Errorf("%w: gopls is not on PATH, not in $GOBIN or $GOPATH/bin, and the module of the root (%s) does not declare it as a tool", ErrNotInstalled, root)
 }
 
 func abs(p string) string {

@@ -10,7 +10,8 @@ import (
 	"path/filepath"
 )
 
-// GoplsInstall is the install hint for gopls.
+// GoplsInstall is the install hint for gopls when the configuration gives
+// none.
 const GoplsInstall = "go install golang.org/x/tools/gopls@latest"
 
 // goplsReload is the file whose reported change makes gopls load its

@@ -300,6 +300,11 @@ type formattingParams struct {
 	} `json:"options"`
 }
 
+type rangeFormattingParams struct {
+	formattingParams
+	Range Range `json:"range"`
+}
+
 type executeCommandParams struct {
 	Command   string `json:"command"`
 	Arguments []any  `json:"arguments,omitempty"`
@@ -406,8 +411,10 @@ type fileEvent struct {
 type serverCapabilities struct {
 	TextDocumentSync   json.RawMessage `json:"textDocumentSync,omitempty"`
 	DocumentFormatting json.RawMessage `json:"documentFormattingProvider,omitempty"`
-	CodeActionProvider json.RawMessage `json:"codeActionProvider,omitempty"`
-	DiagnosticProvider json.RawMessage `json:"diagnosticProvider,omitempty"`
+	// DocumentRangeFormatting offers textDocument/rangeFormatting.
+	DocumentRangeFormatting json.RawMessage `json:"documentRangeFormattingProvider,omitempty"`
+	CodeActionProvider      json.RawMessage `json:"codeActionProvider,omitempty"`
+	DiagnosticProvider      json.RawMessage `json:"diagnosticProvider,omitempty"`
 	// The requests that answer about code: true or an options object
 	// when offered (see navcaps.go).
 	DefinitionProvider      json.RawMessage `json:"definitionProvider,omitempty"`

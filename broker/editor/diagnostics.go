@@ -73,6 +73,11 @@ func (c *conn) publish(ctx context.Context, ds []engine.Diagnostic, reverted map
 		if d.Code != "" {
 			pd.Code = d.Code
 		}
+		if d.Introduced != nil {
+			// Over changed content: whether the change introduced the
+			// finding, in the field LSP keeps for a server's own data.
+			pd.Data = map[string]bool{"introduced": *d.Introduced}
+		}
 		for _, r := range d.Related {
 			pd.RelatedInformation = append(pd.RelatedInformation, c.relatedInformation(r, mapper))
 		}

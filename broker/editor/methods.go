@@ -78,13 +78,14 @@ func version() string { return broker.Version() }
 // the client's progress token.
 type planRequest struct {
 	engine.PlanJSON
-	Apply         json.RawMessage `json:"apply"`
-	WorkDoneToken json.RawMessage `json:"workDoneToken"`
+	Apply         json.RawMessage `json:"apply,omitempty"`
+	WorkDoneToken json.RawMessage `json:"workDoneToken,omitempty"`
 }
 
 func (c *conn) plan(ctx context.Context, params json.RawMessage) (any, error) {
-	// The request is decoded once, the plan with it; each op's arguments
-	// by their step's decoder.
+	// The request is decoded once, the plan with it, through the front end
+	// every surface's arguments go through (engine.DecodePlanJSON); each
+	// op's arguments by their step's.
 	if p := bytes.TrimSpace(params); len(p) == 0 || p[0] != '{' {
 		return nil, badParams("devbroker/plan", fmt.Errorf(`want an object {"paths": [...], "ops": [...], "apply": "editor" | "disk"}`))
 	}
@@ -124,8 +125,10 @@ func (c *conn) plan(ctx context.Context, params json.RawMessage) (any, error) {
 	// The protocol has no fixes (docs/editor-protocol.md): diagnostics go
 	// out without them.
 	out.DevResult = *wire.NewDevResult(res, c.sess.Pending(), wire.Options{OmitFixes: true})
-	if c.wantDiagnostics() && slices.ContainsFunc(plan.Ops, func(op engine.Op) bool { return op.Step == engine.StepLint || op.Step == engine.StepCheck }) {
-		c.publish(ctx, res.Diagnostics, reverts)
+	if c.wantDiagnostics() && slices.ContainsFunc(plan.Ops, func(op engine.Op) bool {
+		return op.Step == engine.StepLint || op.Step == engine.StepCheck || op.Step == engine.StepTest
+	}) {
+		c.publish(ctx, slices.Concat(res.Diagnostics, res.PreExisting), reverts)
 	}
 	return out, nil
 }
@@ -240,9 +243,9 @@ func (c *conn) fileCall(ctx context.Context, params json.RawMessage, call func(*
 
 func (c *conn) probe(ctx context.Context, params json.RawMessage) (any, error) {
 	var p struct {
-		Reprobe bool `json:"reprobe"`
+		Reprobe bool `json:"reprobe,omitempty" jsonschema:"true: probe the drivers again and wait for the new report"`
 	}
-	if err := decodeStrict("devbroker/probe", params, &p, "reprobe"); err != nil {
+	if err := decodeStrict("devbroker/probe", params, &p); err != nil {
 		return nil, err
 	}
 	rep := c.sess.Root().Report()
@@ -257,7 +260,7 @@ func (c *conn) probe(ctx context.Context, params json.RawMessage) (any, error) {
 
 func (c *conn) discard(_ context.Context, params json.RawMessage) (any, error) {
 	var p struct{}
-	if err := decodeStrict("devbroker/discard", params, &p, "none"); err != nil {
+	if err := decodeStrict("devbroker/discard", params, &p); err != nil {
 		return nil, err
 	}
 	bufs := c.bufferTexts()
@@ -291,7 +294,7 @@ type BufferInfo struct {
 
 func (c *conn) pending(_ context.Context, params json.RawMessage) (any, error) {
 	var p struct{}
-	if err := decodeStrict("devbroker/pending", params, &p, "none"); err != nil {
+	if err := decodeStrict("devbroker/pending", params, &p); err != nil {
 		return nil, err
 	}
 	out := &PendingResult{Unwritten: append([]string{}, c.sess.Pending()...), Buffers: []BufferInfo{}}

@@ -41,7 +41,9 @@ func TestPlanRequestDecodedOnce(t *testing.T) {
 	}{
 		{[]int{1}, `devbroker/plan: invalid params: want an object {"paths": [...], "ops": [...], "apply": "editor" | "disk"}`},
 		{map[string]any{"ops": []any{}, "apply": 5}, `devbroker/plan: invalid params: apply must be "editor" or "disk", got 5`},
-		{map[string]any{"ops": []any{}, "extra": 1}, `devbroker/plan: invalid params: the plan is not valid JSON of the form {"paths": [...], "ops": [{"step": ..., "args": {...}}]}: unknown argument "extra"`},
+		{map[string]any{"ops": []any{}, "extra": 1}, `devbroker/plan: invalid params: the plan is not valid JSON of the form {"paths": [...], "ops": [{"step": ..., "args": {...}}]}: unknown argument "extra"; the arguments are: paths, ops (required), fail_on, apply, workDoneToken`},
+		{map[string]any{"paths": []string{"a.txt"}}, `devbroker/plan: invalid params: the plan is not valid JSON of the form {"paths": [...], "ops": [{"step": ..., "args": {...}}]}: ops is required (an array of objects): the steps, run in order`},
+		{map[string]any{"ops": []any{map[string]any{"step": "read_lines", "arg": map[string]any{}}}}, `unknown argument "arg" in ops[0]; its arguments are: step (required), args, label`},
 	} {
 		err := c.call("devbroker/plan", tc.params, nil)
 		if code, _, _, msg := rpcErr(t, err); code != jsonrpc2.InvalidParams || !strings.Contains(msg, tc.want) {
@@ -52,7 +54,7 @@ func TestPlanRequestDecodedOnce(t *testing.T) {
 		Error struct{ Message string } `json:"error"`
 	}
 	c.must("devbroker/plan", map[string]any{"ops": []any{map[string]any{"step": "read_lines", "args": map[string]any{"path": "a.txt", "start": "1"}}}}, &bad)
-	if want := "the plan was rejected and nothing was run:\n- step 1 (read_lines): bad arguments: start must be an integer, got a JSON string"; bad.Error.Message != want {
+	if want := "the plan was rejected and nothing was run:\n- step 1 (read_lines): start must be an integer, got a JSON string"; bad.Error.Message != want {
 		t.Errorf("bad arguments: %q, want %q", bad.Error.Message, want)
 	}
 	var r struct {

@@ -302,20 +302,16 @@ func (c *conn) exitNote(context.Context, json.RawMessage) error {
 	return nil
 }
 
-// decodeStrict decodes params into v, refusing unknown fields: the
-// devbroker/ methods name their parameters exactly.
-func decodeStrict(method string, params json.RawMessage, v any, valid string) error {
-	if len(params) == 0 || string(params) == "null" {
-		params = json.RawMessage("{}")
-	}
-	if err := paramsJSON.Decode(params, v); err != nil {
-		return badParams(method, fmt.Errorf("%v (valid parameters: %s)", err, valid))
+// decodeStrict decodes params into v, a pointer to a struct, through the
+// front end of its jsonarg.Spec, the one every surface's arguments go
+// through: the devbroker/ methods name their parameters exactly, and a
+// refusal names the parameter at fault and lists the valid ones.
+func decodeStrict(method string, params json.RawMessage, v any) error {
+	if err := jsonarg.SpecOf(v).Decode(params, v); err != nil {
+		return badParams(method, err)
 	}
 	return nil
 }
-
-// paramsJSON decodes the devbroker/ methods' parameters strictly.
-var paramsJSON = jsonarg.Decoder{Noun: "parameter"}
 
 // decodeLoose decodes LSP params, ignoring fields the endpoint does not
 // use.

@@ -1,27 +1,27 @@
 package mcp
 
-// This file defines how a tool's parameters become its input schema and
-// how its arguments are decoded: strictly, with messages a model can act
-// on (an unknown parameter lists the valid ones; a wrong type names the
-// parameter and the type it needs).
+// This file defines how a tool's arguments become its input schema and
+// how they are decoded: both from the one description of the arguments
+// (a jsonarg.Spec: the engine's step's, editfile's, or a tool's own), and
+// strictly, through that spec's front end, with messages a model can act
+// on (an unknown argument lists the valid ones; a wrong type or a missing
+// argument names it and what it needs).
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/devbroker/devbroker/broker/wire"
+	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/jsonarg"
 )
 
-// schemaFor infers the input or output schema of T from its json and
-// jsonschema tags.
+// schemaFor infers the output schema of T from its json and jsonschema
+// tags.
 func schemaFor[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](nil)
 	if err != nil {
@@ -71,98 +71,74 @@ func dropNull(s *jsonschema.Schema) {
 	dropNull(s.Items)
 }
 
-// argsJSON decodes a tool's arguments once decodeArgs has checked their
-// names against the schema: what it still catches is a value of the wrong
-// type, which it names.
-var argsJSON = jsonarg.Decoder{Noun: "parameter"}
+// inputSchema is the input schema of a tool whose arguments spec
+// describes: made from the one description of the engine's step, of
+// edit_file and its siblings, or of a tool's own parameters, never
+// written by hand. Each property has its type, its description, its enum
+// and its length; the object admits no other property.
+func inputSchema(spec *jsonarg.Spec) *jsonschema.Schema { return objectSchema(spec.Args) }
+
+func objectSchema(args []jsonarg.Arg) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}}
+	for i := range args {
+		a := &args[i]
+		if s.Properties == nil {
+			s.Properties = map[string]*jsonschema.Schema{}
+		}
+		p := argSchema(a)
+		p.Description = a.Description()
+		s.Properties[a.Name] = p
+		s.PropertyOrder = append(s.PropertyOrder, a.Name)
+		if a.Required {
+			s.Required = append(s.Required, a.Name)
+		}
+	}
+	return s
+}
+
+// argSchema is the schema of one argument's values.
+func argSchema(a *jsonarg.Arg) *jsonschema.Schema {
+	if a.Fields != nil {
+		return objectSchema(a.Fields)
+	}
+	p := &jsonschema.Schema{Type: a.Type}
+	for _, v := range a.Enum {
+		p.Enum = append(p.Enum, v)
+	}
+	if a.Items != nil {
+		p.Items = argSchema(a.Items)
+	}
+	if a.Len > 0 {
+		p.MinItems, p.MaxItems = ptr(a.Len), ptr(a.Len)
+	}
+	return p
+}
 
 // testHookDecodeArgs, set by the tests before any server runs, is called
-// by every decodeArgs; nil otherwise.
+// by every decodeArgs and decodeCall; nil otherwise.
 var testHookDecodeArgs func()
 
-// decodeArgs decodes a tool's arguments into v, checking them against
-// schema: an object, no unknown parameter, every required one present,
-// enums respected, and Go types matching.
-func decodeArgs(raw json.RawMessage, schema *jsonschema.Schema, v any) error {
+// decodeArgs decodes a tool's arguments into v through the front end of
+// spec, the one every surface's arguments go through: its error, a
+// bad_argument fault, names the argument and says what it needs.
+func decodeArgs(raw json.RawMessage, spec *jsonarg.Spec, v any) error {
 	if testHookDecodeArgs != nil {
 		testHookDecodeArgs()
 	}
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = []byte("{}")
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
-		return fault.New(fault.BadArgument, "the arguments must be a JSON object of named parameters; the parameters are: %s", paramList(schema))
-	}
-	var unknown []string
-	for name := range fields {
-		if _, ok := schema.Properties[name]; !ok {
-			unknown = append(unknown, name)
-		}
-	}
-	if len(unknown) > 0 {
-		slices.Sort(unknown)
-		return fault.New(fault.BadArgument, "unknown parameter %s; the parameters are: %s", quoteAll(unknown), paramList(schema))
-	}
-	for _, name := range schema.Required {
-		if _, ok := fields[name]; !ok {
-			return fault.New(fault.BadArgument, "missing required parameter %q; the parameters are: %s", name, paramList(schema))
-		}
-	}
-	if err := argsJSON.Decode(raw, v); err != nil {
-		return fault.Wrap(fault.BadArgument, err, "bad arguments")
-	}
-	for name, p := range schema.Properties {
-		if len(p.Enum) == 0 {
-			continue
-		}
-		f, ok := fields[name]
-		if !ok {
-			continue
-		}
-		var val any
-		_ = json.Unmarshal(f, &val)
-		if !slices.ContainsFunc(p.Enum, func(e any) bool { return reflect.DeepEqual(e, val) }) {
-			return fault.New(fault.BadArgument, "%s must be one of %s, got %s", name, enumList(p.Enum), f)
-		}
+	if err := spec.Decode(raw, v); err != nil {
+		return fault.Wrap(fault.BadArgument, err, "")
 	}
 	return nil
 }
 
-func paramList(s *jsonschema.Schema) string {
-	names := slices.Clone(s.PropertyOrder)
-	if len(names) == 0 {
-		for n := range s.Properties {
-			names = append(names, n)
-		}
-		slices.Sort(names)
+// decodeCall decodes the arguments of a step called on its own by its
+// tool, through the step's front end: the step's arguments and the files
+// to read in first.
+func decodeCall(st *engine.Step, raw json.RawMessage) (engine.Args, []string, error) {
+	if testHookDecodeArgs != nil {
+		testHookDecodeArgs()
 	}
-	if len(names) == 0 {
-		return "(none)"
-	}
-	for i, n := range names {
-		if slices.Contains(s.Required, n) {
-			names[i] = n + " (required)"
-		}
-	}
-	return strings.Join(names, ", ")
-}
-
-func quoteAll(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return strings.Join(q, ", ")
-}
-
-func enumList(vals []any) string {
-	out := make([]string, len(vals))
-	for i, v := range vals {
-		out[i] = fmt.Sprint(v)
-	}
-	return strings.Join(out, " | ")
+	return st.DecodeCall(raw)
 }
 
 // setEnum sets the allowed values of a string property.

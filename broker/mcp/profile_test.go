@@ -29,7 +29,7 @@ func TestProfilesListTheirTools(t *testing.T) {
 			[]string{"check", "code_actions", "definition", "dev_plan", "discard", "hover", "probe", "references", "rename", "symbols"},
 			[]string{"dev_plan", "discard", "probe"}, false},
 		{ProfileFull,
-			[]string{"apply_patch", "check", "code_actions", "definition", "dev_plan", "discard", "edit", "edit_file", "format", "hover", "lint", "probe", "read_file", "read_lines", "references", "rename", "search", "symbols", "write", "write_file"},
+			[]string{"apply_patch", "check", "code_actions", "definition", "dev_plan", "discard", "edit", "edit_file", "format", "hover", "lint", "probe", "read_file", "read_lines", "references", "rename", "search", "symbols", "test", "write", "write_file"},
 			[]string{"apply_patch", "dev_plan", "discard", "edit", "edit_file", "probe", "read_file", "read_lines", "search", "write", "write_file"}, true},
 	} {
 		for _, kinds := range [][]engine.Kind{allKinds(), nil} {
@@ -75,6 +75,7 @@ var reachArgs = map[engine.StepName]map[string]any{
 	engine.StepFormat:      {"paths": []string{"a.go"}},
 	engine.StepLint:        {"paths": []string{"a.go"}},
 	engine.StepCheck:       {},
+	engine.StepTest:        {},
 	engine.StepDefinition:  {"path": "a.go", "line": 3, "column": 6},
 	engine.StepReferences:  {"path": "a.go", "line": 3, "column": 6},
 	engine.StepHover:       {"path": "a.go", "line": 3, "column": 6},

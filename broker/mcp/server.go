@@ -9,13 +9,15 @@
 // streamable HTTP behind an optional bearer token.
 //
 // The files: server.go (the tool list and the handler plumbing), one
-// tool_*.go per group of tools with their parameter structs, whose
-// jsonschema tags are the documentation a model reads (tool_plan.go:
+// tool_*.go per group of tools with their titles, descriptions and
+// annotations (a tool's input schema is made from the one description of
+// its arguments: the engine's step's, engine/editfile's, or, for discard
+// and probe, the jsonschema tags of their parameter structs; tool_plan.go:
 // dev_plan; tool_steps.go: read_lines, edit, apply_patch, write, format,
 // lint, check; tool_lang.go: search and the language tools;
 // tool_editfile.go: edit_file, read_file, write_file; tool_discard.go;
-// tool_probe.go), args.go (input schemas and strict
-// argument decoding), wire.go (the MCP-only results and their text),
+// tool_probe.go), args.go (input schemas from those descriptions, and
+// the decoding of arguments through their front end), wire.go (the MCP-only results and their text),
 // stdio.go, http.go and drain.go (graceful shutdown).
 package mcp
 
@@ -33,7 +35,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/devbroker/devbroker/broker"
@@ -99,6 +100,7 @@ var stepTools = map[engine.StepName]func(*Server) (*sdk.Tool, sdk.ToolHandler){
 	engine.StepFormat:      (*Server).formatTool,
 	engine.StepLint:        (*Server).lintTool,
 	engine.StepCheck:       (*Server).checkTool,
+	engine.StepTest:        (*Server).testTool,
 	engine.StepSearch:      (*Server).searchTool,
 	engine.StepDefinition:  (*Server).definitionTool,
 	engine.StepReferences:  (*Server).referencesTool,
@@ -375,7 +377,7 @@ func (s *Server) unavailable(next sdk.MethodHandler) sdk.MethodHandler {
 		}
 		why := "no working driver is configured for it (see the probe tool); do not retry"
 		if w := s.root.Unavailable(st.Kind); w != "" {
-			why = "no working driver serves it: " + w + ". Install what is missing, then call the probe tool; until then do not retry"
+			why = "no working driver serves it: " + w + ". Do what that says (install what is missing, or trust the root), then call the probe tool; until then do not retry"
 		}
 		err := fault.New(fault.Unavailable, "%s is unavailable: %s. Available steps: %s", name, why, strings.Join(s.availableSteps(), ", "))
 		r := &engine.Result{Error: &engine.StepError{Step: 1, Name: name, Kind: fault.Unavailable, Message: err.Error()}}
@@ -562,23 +564,6 @@ func devToolResult(r *engine.Result, unwritten []string, plan bool) *sdk.CallToo
 		StructuredContent: dr,
 		IsError:           dr.Error != nil && dr.Error.Kind != string(fault.Diagnostics),
 	}
-}
-
-// run is the body shared by the step tools: decode p from the arguments
-// (the call's one decode), then run the request it makes.
-func run[P any](s *Server, step engine.StepName, in *jsonschema.Schema, toReq func(*P) broker.StepRequest) sdk.ToolHandler {
-	name := string(step)
-	return s.handler(name, func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult {
-		var p P
-		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {
-			return devToolResult(failedResult(name, err), bs.Pending(), false)
-		}
-		sr := toReq(&p)
-		stop := s.progress(ctx, req, name)
-		r := bs.Step(ctx, sr)
-		stop()
-		return devToolResult(r, bs.Pending(), false)
-	})
 }
 
 // failedResult is the result of a call whose arguments were refused.

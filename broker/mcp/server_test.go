@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -19,7 +18,6 @@ import (
 	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
-	"github.com/devbroker/devbroker/engine/editfile"
 	"github.com/devbroker/devbroker/engine/testtree"
 )
 
@@ -338,9 +336,9 @@ func TestBadArgumentsAreToolErrors(t *testing.T) {
 	}{
 		{"edit", map[string]any{"path": 5, "edits": []any{}}, "path must be a string"},
 		{"edit", map[string]any{"path": "a.txt", "edits": []any{}}, "edits is empty"},
-		{"edit", map[string]any{"path": "a.txt", "edit": []any{}}, `unknown parameter "edit"; the parameters are: path (required), edits (required)`},
+		{"edit", map[string]any{"path": "a.txt", "edit": []any{}}, `unknown argument "edit"; the arguments are: path (required), edits (required)`},
 		{"read_lines", map[string]any{"path": "a.txt", "start": 1.5}, "start must be an integer"},
-		{"read_lines", map[string]any{"path": "a.txt"}, `missing required parameter "start"`},
+		{"read_lines", map[string]any{"path": "a.txt"}, "start is required (an integer): the first line to read, 1-based"},
 		{"read_lines", map[string]any{"path": "a.txt", "start": 3}, "1 line"},
 		{"dev_plan", map[string]any{"ops": []any{map[string]any{"step": "frobnicate"}}}, `unknown step "frobnicate"`},
 		{"dev_plan", map[string]any{"ops": "nope"}, "ops must be an array"},
@@ -390,40 +388,6 @@ func TestLongCheckProgressAndCancel(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("check after cancel: %s", text(res))
 	}
-}
-
-// TestEditFileSchemaMatchesEngine keeps the wire parameters of edit_file,
-// read_file and write_file in step with engine/editfile's.
-func TestEditFileSchemaMatchesEngine(t *testing.T) {
-	for _, c := range []struct{ wire, engine any }{
-		{EditFileParams{}, editfile.Params{}},
-		{ReadFileParams{}, editfile.ReadFileParams{}},
-		{WriteFileParams{}, editfile.WriteFileParams{}},
-	} {
-		w, e := jsonNames(reflect.TypeOf(c.wire)), jsonNames(reflect.TypeOf(c.engine))
-		if !slices.Equal(w, e) {
-			t.Errorf("%T has %v, %T has %v", c.wire, w, c.engine, e)
-		}
-	}
-	in := schemaFor[EditFileParams]()
-	if !slices.Equal(in.Required, []string{"command", "file_path"}) {
-		t.Errorf("edit_file required %v", in.Required)
-	}
-	for name, p := range in.Properties {
-		if p.Description == "" {
-			t.Errorf("edit_file %s has no description", name)
-		}
-	}
-}
-
-func jsonNames(t reflect.Type) []string {
-	var out []string
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // TestEveryParameterIsDocumented fails when a tool's input schema has a

@@ -66,7 +66,8 @@ func TestStepCallDecodesOnce(t *testing.T) {
 	}
 }
 
-// A dev_plan call decodes its plan once: decodeArgs decodes the request,
+// A dev_plan call decodes its plan once: decodeArgs decodes the request
+// (engine.PlanJSON, through its front end),
 // leaving each op's arguments raw for its step's decoder; the handler
 // neither re-encodes the request nor parses it again as a plan. A step's
 // bad arguments are reported as before, with the plan's other problems.
@@ -95,8 +96,8 @@ func TestPlanCallDecodesOnce(t *testing.T) {
 	if n := argDecodes.Load() - before; n != 1 {
 		t.Errorf("dev_plan decoded its arguments %d times", n)
 	}
-	want := []string{"the plan was rejected and nothing was run", `step 3 (discard_me): unknown step "discard_me"`, "step 4 (read_lines): bad arguments: start must be an integer, got a JSON string",
-		"step 5 (read_lines): bad arguments: the value must be an object, got a JSON string"}
+	want := []string{"the plan was rejected and nothing was run", `step 3 (discard_me): unknown step "discard_me"`, "step 4 (read_lines): start must be an integer, got a JSON string",
+		"step 5 (read_lines): the arguments must be a JSON object, got a JSON string; the arguments are: path (required), start (required), end"}
 	for _, w := range want {
 		if !res.IsError || !strings.Contains(text(res), w) {
 			t.Errorf("dev_plan's error lacks %q:\n%s", w, text(res))

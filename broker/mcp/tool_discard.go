@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/engine/jsonarg"
 )
 
 // DiscardParams are discard's parameters.
@@ -30,18 +31,18 @@ const discardDoc = `Drop unwritten changes from the session's workspace (its in-
 Use it when a write is refused with a conflict (discard the files it names, make your change again on the new content, write), or to abandon a plan's edits%s. Otherwise unwritten changes are dropped only when the session ends.`
 
 func (s *Server) discardTool() (*sdk.Tool, sdk.ToolHandler) {
-	in := schemaFor[DiscardParams]()
+	spec := jsonarg.For[DiscardParams]()
 	tool := &sdk.Tool{
 		Name:         "discard",
 		Title:        "Discard unwritten changes",
 		Description:  fmt.Sprintf(discardDoc, s.ifOffered("edit_file", ", or before edit_file on a file with unwritten changes")),
-		InputSchema:  in,
+		InputSchema:  inputSchema(spec),
 		OutputSchema: resultOrFailure[DiscardResult](),
 	}
 	destructive(tool, true)
 	return tool, s.handler("discard", func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult {
 		var p DiscardParams
-		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {
+		if err := decodeArgs(req.Params.Arguments, spec, &p); err != nil {
 			return errorResult("discard", err)
 		}
 		dropped, left, err := bs.Discard(p.Paths)

@@ -4,31 +4,17 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/broker/wire"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/jsonarg"
 )
-
-// PlanParams are dev_plan's parameters.
-type PlanParams struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"files to read into the workspace before the steps run: paths relative to the root, or globs (* within one path segment, ** any depth; a directory is dir/**). A path must exist and a glob must match. A file the workspace holds with no unwritten change is read again if the disk changed; one with unwritten changes keeps them, listed in stale if the disk changed under them. At most 500 files: unchanged ones leave to make room. May be empty: then format, lint and check work on the whole root."`
-	Ops   []PlanOp `json:"ops" jsonschema:"the steps, run in order"`
-}
-
-// PlanOp is one step of a plan.
-type PlanOp struct {
-	Step  string          `json:"step" jsonschema:"the step to run"`
-	Args  json.RawMessage `json:"args,omitempty" jsonschema:"the step's arguments, as the tool's description lists them"`
-	Label string          `json:"label,omitempty" jsonschema:"read_lines only: the key of its text in reads (default: the path), unique in a plan"`
-}
 
 // planDoc is dev_plan's description; %s is the list of steps available
 // (see planSteps), with a note naming the ones that are not. It is the
@@ -45,23 +31,28 @@ var stepNotes = map[engine.StepName]string{
 	engine.StepReadLines:  ": 1-based lines, end inclusive; the text is in reads[label or path]",
 	engine.StepEdit:       ": each find is whole lines copied exactly from the file, matching once after the previous edit; an empty replace deletes them",
 	engine.StepApplyPatch: ": '*** Begin Patch', then '*** Add File: p' with '+' lines, '*** Delete File: p', or '*** Update File: p' (optionally '*** Move to: q') with '@@' hunks of ' ', '-' and '+' lines matching once, then '*** End Patch'",
-	engine.StepWrite:      ": write the workspace's changes (all, or those under paths) to disk; if a file changed on disk since it was read, nothing is written (conflict: discard it, redo the change); force overwrites read-only files",
+	engine.StepWrite:      ": write the workspace's changes (all, or those under paths) to disk; a file changed on disk since it was read is merged if that change touches other lines (merged says where), else nothing is written (conflict: discard it, redo the change; merge: false never merges); force overwrites read-only files",
 	engine.StepSearch:     ": find literal text (RE2 with regex) in every file of the root, unwritten changes included",
-	engine.StepFormat:     ": the project's formatters",
+	engine.StepFormat:     ": the project's formatters; only \"changed\": just the lines you changed; formatted has each file's diff",
 	engine.StepLint:       ": the project's linters; fix applies their fixes",
 	engine.StepCheck:      ": type-check the workspace; findings most severe first",
+	engine.StepTest:       ": the tests the changes affect, on the unwritten content",
 }
+
+// planSpec describes dev_plan's arguments: the engine's plan.
+var planSpec = jsonarg.For[engine.PlanJSON]()
 
 // pointAt is the synopsis the language steps that point at code share.
 const pointAt = "{path, symbol? | line+column?"
 
 func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
-	in := schemaFor[PlanParams]()
-	steps := s.availableSteps()
+	// The plan's arguments are described by the engine (engine.PlanJSON);
+	// the schema adds what depends on the root: the steps available now.
+	in := inputSchema(planSpec)
 	op := in.Properties["ops"].Items
-	setEnum(op, "step", steps)
-	// args stay raw for their step's decoder, but are an object.
-	op.Properties["args"] = &jsonschema.Schema{Type: "object", Description: op.Properties["args"].Description}
+	setEnum(op, "step", s.availableSteps())
+	// args stay raw for their step's decoder, which takes an object.
+	op.Properties["args"].Type = "object"
 	lines := planSteps(s.root.Has)
 	tool := &sdk.Tool{
 		Name:         "dev_plan",
@@ -72,11 +63,14 @@ func (s *Server) planTool() (*sdk.Tool, sdk.ToolHandler) {
 	}
 	destructive(tool, false)
 	return tool, s.handler("dev_plan", func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult {
-		var p PlanParams
-		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {
+		var p engine.PlanJSON
+		if err := decodeArgs(req.Params.Arguments, planSpec, &p); err != nil {
 			return devToolResult(failedResult("", err), bs.Pending(), true)
 		}
-		plan := p.plan()
+		if p.Paths == nil {
+			p.Paths = []string{}
+		}
+		plan := p.Plan() // each op's arguments decoded by its step
 		stop := s.progress(ctx, req, "dev_plan")
 		r := bs.Run(ctx, plan)
 		stop()
@@ -124,17 +118,4 @@ func planSteps(has func(engine.Kind) bool) []string {
 		lines = append(lines, "("+list(missing, "and")+" unavailable: no working driver was found; see probe.)")
 	}
 	return lines
-}
-
-// plan makes the engine's plan from the decoded parameters, each op's
-// arguments decoded by its step: the request is decoded once.
-func (p *PlanParams) plan() *engine.Plan {
-	w := engine.PlanJSON{Paths: p.Paths, Ops: make([]engine.OpJSON, len(p.Ops))}
-	if w.Paths == nil {
-		w.Paths = []string{}
-	}
-	for i, o := range p.Ops {
-		w.Ops[i] = engine.OpJSON{Step: o.Step, Args: o.Args, Label: o.Label}
-	}
-	return w.Plan()
 }

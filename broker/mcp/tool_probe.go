@@ -10,24 +10,25 @@ import (
 
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/broker/wire"
+	"github.com/devbroker/devbroker/engine/jsonarg"
 )
 
 // ProbeParams are probe's parameters (none).
 type ProbeParams struct{}
 
 func (s *Server) probeTool() (*sdk.Tool, sdk.ToolHandler) {
-	in := schemaFor[ProbeParams]()
+	spec := jsonarg.For[ProbeParams]()
 	tool := &sdk.Tool{
 		Name:         "probe",
 		Title:        "Find the working tools",
 		Description:  "Report which formatters, linters, checkers and language servers work for this project, with versions, and why the others do not (missing, failed, untrusted), after reading the configuration again (.devbroker.toml over the built-in defaults). Call it after installing a tool, or when a step is unavailable: the tool list follows what it finds, and clients are notified when it changes. A project's .devbroker.toml applies only once the user has run devbroker trust DIR outside this server: until then, drivers that run code the repository provides (prettier, eslint, cargo clippy) never run. No tool can trust a project, and an edit of .devbroker.toml untrusts it again. Changes no file.",
-		InputSchema:  in,
+		InputSchema:  inputSchema(spec),
 		OutputSchema: resultOrFailure[wire.ProbeResult](),
 	}
 	readOnly(tool)
 	return tool, s.handler("probe", func(ctx context.Context, req *sdk.CallToolRequest, bs *broker.Session) *sdk.CallToolResult {
 		var p ProbeParams
-		if err := decodeArgs(req.Params.Arguments, in, &p); err != nil {
+		if err := decodeArgs(req.Params.Arguments, spec, &p); err != nil {
 			return errorResult("probe", err)
 		}
 		stop := s.progress(ctx, req, "probe")

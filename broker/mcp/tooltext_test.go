@@ -8,6 +8,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -36,7 +37,7 @@ var readOnlyTools = []string{"check", "definition", "hover", "probe", "read_file
 
 // allKinds are every kind a root's drivers can serve.
 func allKinds() []engine.Kind {
-	return append([]engine.Kind{engine.Format, engine.Lint, engine.Check}, engine.LanguageKinds()...)
+	return append(engine.CapabilityKinds(), engine.LanguageKinds()...)
 }
 
 // listTools lists the tools and the instructions of a server with the
@@ -316,6 +317,49 @@ func TestSearchToolSaysWhatItSearches(t *testing.T) {
 		}
 		if !strings.Contains(instr, "search") {
 			t.Errorf("%s: the instructions do not name search:\n%s", p, instr)
+		}
+	}
+}
+
+// A refusal names only what the client has: edit_file's "read it first"
+// (a change to a file this session has not seen) names the view command,
+// which every profile that offers edit_file has, and no tool the profile
+// does not offer (read_file is only in the full profile).
+func TestRefusalsNameOnlyOfferedTools(t *testing.T) {
+	for _, p := range profiles {
+		if !p.Offers("edit_file") {
+			continue
+		}
+		h := newHarnessWith(t, p, nil, map[string]string{"a.txt": "one\n"})
+		cs := h.connect(nil)
+		abs := filepath.Join(h.root, "a.txt")
+		calls := []struct {
+			tool string
+			args map[string]any
+		}{
+			{"edit_file", map[string]any{"command": "str_replace", "file_path": abs, "old_str": "one", "new_str": "1"}},
+			{"edit_file", map[string]any{"command": "insert", "file_path": abs, "insert_line": 0, "new_str": "zero\n"}},
+		}
+		if p.Offers("write_file") {
+			calls = append(calls, struct {
+				tool string
+				args map[string]any
+			}{"write_file", map[string]any{"file_path": abs, "content": "x\n"}})
+		}
+		for _, c := range calls {
+			res := call(t, cs, c.tool, c.args)
+			got := text(res)
+			if !res.IsError || !strings.Contains(got, "before editing it: view it first") {
+				t.Errorf("%s: %s on a file not read: %q", p, c.tool, got)
+			}
+			for _, name := range ToolNames() {
+				if !p.Offers(name) && regexp.MustCompile(`\b`+name+`\b`).MatchString(got) {
+					t.Errorf("%s: %s's refusal names %s, which the profile does not offer: %q", p, c.tool, name, got)
+				}
+			}
+		}
+		if h.read("a.txt") != "one\n" {
+			t.Errorf("%s: a refused change reached the disk: %q", p, h.read("a.txt"))
 		}
 	}
 }

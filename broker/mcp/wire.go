@@ -62,6 +62,13 @@ func devResultText(r *wire.DevResult, plan bool) string {
 	if len(r.Written) > 0 {
 		fmt.Fprintf(&b, "written: %s\n", strings.Join(r.Written, ", "))
 	}
+	for _, f := range r.Formatted {
+		fmt.Fprintln(&b, f.Line())
+		b.WriteString(f.Diff)
+	}
+	for _, m := range r.Merged {
+		fmt.Fprintln(&b, m.Line())
+	}
 	if len(r.ChangedAfterWrite) > 0 {
 		fmt.Fprintf(&b, "changed on disk right after this write, by something outside the broker (read them again): %s\n", strings.Join(r.ChangedAfterWrite, ", "))
 	}
@@ -76,8 +83,17 @@ func devResultText(r *wire.DevResult, plan bool) string {
 	for _, n := range r.Coverage {
 		fmt.Fprintln(&b, n.Line())
 	}
-	for _, d := range r.Diagnostics {
-		fmt.Fprintln(&b, d)
+	if bl := r.Baseline; bl != nil {
+		against := "the content before the change"
+		if bl.Since != "" {
+			against = bl.Since
+		}
+		fmt.Fprintf(&b, "findings against %s: %d introduced, %d pre-existing\n", against, bl.Introduced, bl.PreExisting)
+	}
+	writeDiagnostics(&b, r.Diagnostics)
+	if len(r.PreExisting) > 0 {
+		fmt.Fprintf(&b, "pre-existing (they do not stop the plan: fail_on introduced):\n")
+		writeDiagnostics(&b, r.PreExisting)
 	}
 	for _, s := range r.Stale {
 		switch s.Disk {
@@ -86,13 +102,37 @@ func devResultText(r *wire.DevResult, plan bool) string {
 		case "created":
 			fmt.Fprintf(&b, "stale: %s was created on disk (%s) where the workspace adds it\n", s.Path, s.DiskRevision)
 		default:
-			fmt.Fprintf(&b, "stale: %s changed on disk (now %s); the unwritten change is based on %s\n", s.Path, s.DiskRevision, s.BaseRevision)
+			not := ""
+			if s.NotMerged != "" {
+				not = "; " + s.NotMerged
+			}
+			fmt.Fprintf(&b, "stale: %s changed on disk (now %s); the unwritten change is based on %s%s\n", s.Path, s.DiskRevision, s.BaseRevision, not)
 		}
 	}
 	if len(r.Unwritten) > 0 {
 		fmt.Fprintf(&b, "unwritten (in the workspace, not on disk): %s\n", strings.Join(r.Unwritten, ", "))
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// writeDiagnostics writes one line per finding, as the command line
+// prints them, with [introduced] or [pre-existing] where the answer was
+// compared with its baseline, and each related place under it.
+func writeDiagnostics(b *strings.Builder, ds []wire.Diagnostic) {
+	for _, d := range ds {
+		text := d.String()
+		if d.Introduced != nil {
+			mark := " [pre-existing]"
+			if *d.Introduced {
+				mark = " [introduced]"
+			}
+			first, related, ok := strings.Cut(text, "\n")
+			if text = first + mark; ok {
+				text += "\n" + related
+			}
+		}
+		fmt.Fprintln(b, text)
+	}
 }
 
 // failedLine is the line a failure's text starts with: where it failed,

@@ -34,6 +34,8 @@ type DriverReport struct {
 	Version string   `json:"version,omitempty"`
 	Path    string   `json:"path,omitempty"`
 	Command []string `json:"command,omitempty" jsonschema:"for an untrusted driver, the command it would run"`
+	// Withheld: see capabilities.DriverReport.
+	Withheld string `json:"withheld,omitempty" jsonschema:"for a C language server in a root the user has not trusted, the files it is not sent because they would make it read files outside the root, and why"`
 }
 
 // ProjectReport is the probe's word on the root's project file.
@@ -76,17 +78,17 @@ func DriverReports(r *capabilities.Report) []DriverReport {
 		}
 		out = append(out, DriverReport{
 			Name: d.Name, Type: d.Type, Kinds: kinds, Doc: d.Doc, State: string(d.State),
-			Reason: d.Reason, Version: d.Version, Path: d.Path, Command: d.Command,
+			Reason: d.Reason, Version: d.Version, Path: d.Path, Command: d.Command, Withheld: d.Withheld,
 		})
 	}
 	return out
 }
 
-// Available lists, for each of format, lint and check, the languages that
+// Available lists, for each of format, lint, check and test, the languages that
 // have a working driver; every kind is present, with [] when none has one.
 func Available(r *capabilities.Report) map[string][]string {
 	out := map[string][]string{}
-	for _, k := range []engine.Kind{engine.Format, engine.Lint, engine.Check} {
+	for _, k := range engine.CapabilityKinds() {
 		out[string(k)] = append([]string{}, r.Available[k]...)
 	}
 	return out

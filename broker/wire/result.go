@@ -25,7 +25,11 @@
 package wire
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/merge"
 )
 
 // DevResult is a plan's or step's outcome: seed 000's DevResult.
@@ -36,12 +40,22 @@ type DevResult struct {
 	Written []string          `json:"written" jsonschema:"paths written to disk by this call, in order"`
 	// ChangedAfterWrite lists written paths that something outside the
 	// broker changed on disk while the write went on.
-	ChangedAfterWrite []string       `json:"changed_after_write,omitempty" jsonschema:"written paths whose content on disk was no longer what this call wrote when it finished: something outside the broker changed them meanwhile. The write succeeded; read them again before relying on them"`
-	Diagnostics       []Diagnostic   `json:"diagnostics" jsonschema:"findings of lint and check, most severe first; they describe the workspace, including unwritten changes"`
-	Drivers           []DriverStatus `json:"drivers,omitempty" jsonschema:"per driver, whether its part of the answer is complete"`
+	ChangedAfterWrite []string `json:"changed_after_write,omitempty" jsonschema:"written paths whose content on disk was no longer what this call wrote when it finished: something outside the broker changed them meanwhile. The write succeeded; read them again before relying on them"`
+	// Merged lists the written files whose change on disk since they
+	// were read the write merged with the session's change.
+	Merged []Merged `json:"merged,omitempty" jsonschema:"written files that had changed on disk since they were read, where the write merged that change with yours because the two touch different lines: what was written holds both. Read the lines of the change on disk before editing near them"`
+	// Formatted says what the format steps did with each file.
+	Formatted   []Formatted  `json:"formatted,omitempty" jsonschema:"what format did with each file it formatted or left: how (whole, range: only the lines you changed; left: not formatted, reason says why) and the unified diff of what it changed, so you know the text you will edit next"`
+	Diagnostics []Diagnostic `json:"diagnostics" jsonschema:"findings of lint and check, most severe first; they describe the workspace, including unwritten changes"`
+	// PreExisting lists apart the findings the baseline had, where only
+	// introduced errors stop the plan (fail_on introduced).
+	PreExisting []Diagnostic `json:"pre_existing,omitempty" jsonschema:"with fail_on introduced: the findings the content before the change had already, listed apart; they do not stop the plan or make ok false"`
+	// Baseline counts the findings compared with their baseline.
+	Baseline *Baseline      `json:"baseline,omitempty" jsonschema:"when lint or check compared its findings with the content before the change: how many the change introduced and how many were there before"`
+	Drivers  []DriverStatus `json:"drivers,omitempty" jsonschema:"per driver, whether its part of the answer is complete"`
 	// Coverage says what the answer did not cover and why: notes, not
 	// findings.
-	Coverage []Note `json:"coverage,omitempty" jsonschema:"what the answer did not cover and why (files no driver looked at: their language lists none, no language covers them, or a default tool is not installed, with how to install it or go without it), diagnostics left out, configuration that does not apply until the root is trusted. Notes, never findings: they do not make the answer not ok"`
+	Coverage []Note `json:"coverage,omitempty" jsonschema:"what the answer did not cover and why (files no driver looked at: their language lists none, no language covers them, or a default tool is not installed, with how to install it or go without it), files a walk passed over (out of the project's own scope, too large), diagnostics left out, configuration that does not apply until the root is trusted. Notes, never findings: they do not make the answer not ok"`
 	// Answers are the language and search steps' answers.
 	Answers []Answer `json:"answers,omitempty" jsonschema:"the answers of definition, references, hover, symbols, rename, code_actions and search steps, in plan order"`
 	// Unwritten lists the paths whose workspace changes are not on disk
@@ -60,6 +74,86 @@ type Stale struct {
 	Disk         string `json:"disk" jsonschema:"what happened on disk: changed, deleted, or created (where the workspace adds the file)"`
 	BaseRevision string `json:"base_revision,omitempty" jsonschema:"the revision the workspace read, which its change is based on; empty when the workspace created the file"`
 	DiskRevision string `json:"disk_revision,omitempty" jsonschema:"the revision on disk now; empty when the file is gone"`
+	NotMerged    string `json:"not_merged,omitempty" jsonschema:"why the write did not merge the change on disk with yours: the lines both changes touch (of the content you read), adjacent lines counting as touching"`
+}
+
+// Formatted is what a format step did with one file.
+type Formatted struct {
+	Path   string `json:"path"`
+	How    string `json:"how" jsonschema:"whole (the whole file formatted), range (only the lines you changed, and what the formatter takes with them), or left (not formatted)"`
+	Driver string `json:"driver,omitempty" jsonschema:"the formatter"`
+	Reason string `json:"reason,omitempty" jsonschema:"why the file was left, or its diff left out"`
+	Diff   string `json:"diff,omitempty" jsonschema:"the unified diff of what formatting changed (a/PATH before, b/PATH after); empty when it changed nothing"`
+}
+
+// Line is the entry's first line of text: "formatted a.go (range,
+// prettier)" or "left a.go (gofumpt): why".
+func (f Formatted) Line() string {
+	who := f.Driver
+	if who != "" {
+		who = ", " + who
+	}
+	if f.How == "left" {
+		return fmt.Sprintf("format left %s as it was (%s): %s", f.Path, strings.TrimPrefix(who, ", "), f.Reason)
+	}
+	line := fmt.Sprintf("formatted %s (%s%s)", f.Path, f.How, who)
+	if f.Diff == "" && f.Reason == "" {
+		line += ": no change"
+	}
+	if f.Reason != "" {
+		line += ": " + f.Reason
+	}
+	return line
+}
+
+// Merged is a written file whose change on disk since it was read the
+// write merged with the session's change.
+type Merged struct {
+	Path         string      `json:"path"`
+	BaseRevision string      `json:"base_revision" jsonschema:"the revision the session read, which both changes start from"`
+	DiskRevision string      `json:"disk_revision" jsonschema:"the revision the write found on disk"`
+	Revision     string      `json:"revision" jsonschema:"the revision written, holding both changes"`
+	Ours         []MergePart `json:"ours" jsonschema:"your changes"`
+	Theirs       []MergePart `json:"theirs" jsonschema:"the changes made on disk"`
+}
+
+// MergePart is one change of a merge: lines base_start..base_end of the
+// content read became lines start..end of the written file (1-based,
+// inclusive; an end one less than its start is no line: an insertion,
+// or a deletion, before that line).
+type MergePart struct {
+	BaseStart int `json:"base_start" jsonschema:"first line of the content read that the change replaced (1-based)"`
+	BaseEnd   int `json:"base_end" jsonschema:"last line it replaced; base_start-1 when it only inserted"`
+	Start     int `json:"start" jsonschema:"first line of the written file the change put there"`
+	End       int `json:"end" jsonschema:"last line it put there; start-1 when it only deleted"`
+}
+
+// String is the part as text: "lines 12-14 (were 12-13)", "deleted
+// lines 40-41 (now before line 42)".
+func (p MergePart) String() string {
+	base := merge.Range{Start: p.BaseStart, End: p.BaseEnd}
+	now := merge.Range{Start: p.Start, End: p.End}
+	switch {
+	case now.Empty():
+		return fmt.Sprintf("deleted lines %s (now %s)", base, now)
+	case base.Empty():
+		return fmt.Sprintf("lines %s (inserted)", now)
+	}
+	return fmt.Sprintf("lines %s (were %s)", now, base)
+}
+
+// Line is the merge as one line of text, as every text surface prints
+// it.
+func (m Merged) Line() string {
+	return fmt.Sprintf("merged: %s had changed on disk (%s, read as %s); your change and that one touch different lines, so both were written (%s): yours at %s; on disk at %s", m.Path, m.DiskRevision, m.BaseRevision, m.Revision, parts(m.Ours), parts(m.Theirs))
+}
+
+func parts(ps []MergePart) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = p.String()
+	}
+	return strings.Join(s, ", ")
 }
 
 // Change is one file's difference from what was acquired.
@@ -88,6 +182,16 @@ type Diagnostic struct {
 	AlsoFrom []string `json:"also_from,omitempty" jsonschema:"the other drivers that reported the same finding on the same line"`
 	// Related are the other places the finding involves.
 	Related []Related `json:"related,omitempty" jsonschema:"the other places the finding involves, e.g. the other declaration of a name declared twice"`
+	// Introduced says whether the change introduced the finding.
+	Introduced *bool `json:"introduced,omitempty" jsonschema:"over changed content: true when the change introduced the finding, false when the content before the change had it already"`
+}
+
+// Baseline counts the findings of lint and check answers that were
+// compared with the content before the change.
+type Baseline struct {
+	Introduced  int    `json:"introduced" jsonschema:"findings the change introduced"`
+	PreExisting int    `json:"pre_existing" jsonschema:"findings the content before the change had already"`
+	Since       string `json:"since,omitempty" jsonschema:"the revision compared with, when it is not the content before the session's changes"`
 }
 
 // Related is another place a diagnostic involves. A place under the root
@@ -127,9 +231,9 @@ type DriverStatus struct {
 
 // Note is what an answer says about itself that is not a finding.
 type Note struct {
-	Kind     string   `json:"kind" jsonschema:"missing (files a walk swept in went without a default tool that is not installed), not_configured (their language lists no tool for the step), no_language (no configured language covers them), not_looked (a tool did not look at files it was given), dependents (the files that import a changed file may not all have been checked), omitted (diagnostics over the limit left out), left_disk (a file left the disk and the workspace), config (configuration that does not apply)"`
+	Kind     string   `json:"kind" jsonschema:"missing (files a walk swept in went without a default tool that is not installed), not_configured (their language lists no tool for the step), no_language (no configured language covers them), not_looked (a tool did not look at files it was given), dependents (the files that import a changed file may not all have been checked), omitted (diagnostics over the limit left out), left_disk (a file left the disk and the workspace), config (configuration that does not apply), out_of_scope (a walk of the whole root passed over files the project's own configuration leaves out: pyright's include, tsconfig.json's files), skipped (a walk passed over files over limits.max_file_bytes or not text)"`
 	Language string   `json:"language,omitempty" jsonschema:"the language whose files the note is about"`
-	Driver   string   `json:"driver,omitempty" jsonschema:"the entry of the language's list that no tool served, as configured"`
+	Driver   string   `json:"driver,omitempty" jsonschema:"the entry of the language's list that no tool served, as configured; for out_of_scope and a project file's warning, the driver whose project configuration it is"`
 	Files    int      `json:"files,omitempty" jsonschema:"how many files the note is about"`
 	Paths    []string `json:"paths,omitempty" jsonschema:"the first few of those files"`
 	Message  string   `json:"message" jsonschema:"the whole note: what went without what, why, and what to do"`
@@ -178,8 +282,23 @@ func NewDevResult(r *engine.Result, unwritten []string, opts Options) *DevResult
 	}
 	out.Written = append(out.Written, r.Written...)
 	out.ChangedAfterWrite = append(out.ChangedAfterWrite, r.ChangedAfterWrite...)
+	for _, f := range r.Formatted {
+		out.Formatted = append(out.Formatted, Formatted{Path: f.Path, How: string(f.How), Driver: f.Driver, Reason: f.Reason, Diff: f.Diff})
+	}
+	for _, m := range r.Merged {
+		out.Merged = append(out.Merged, Merged{
+			Path: m.Path, BaseRevision: m.BaseRevision, DiskRevision: m.DiskRevision, Revision: m.Revision,
+			Ours: mergeParts(m.Ours), Theirs: mergeParts(m.Theirs),
+		})
+	}
 	for _, d := range r.Diagnostics {
 		out.Diagnostics = append(out.Diagnostics, diagnostic(d, opts))
+	}
+	for _, d := range r.PreExisting {
+		out.PreExisting = append(out.PreExisting, diagnostic(d, opts))
+	}
+	if b := r.Baseline; b != nil {
+		out.Baseline = &Baseline{Introduced: b.Introduced, PreExisting: b.PreExisting, Since: b.Since}
 	}
 	for _, d := range r.Drivers {
 		out.Drivers = append(out.Drivers, DriverStatus{Driver: d.Driver, Language: d.Language, Status: string(d.Status), Message: d.Message})
@@ -192,7 +311,7 @@ func NewDevResult(r *engine.Result, unwritten []string, opts Options) *DevResult
 	}
 	out.Unwritten = append(out.Unwritten, unwritten...)
 	for _, st := range r.Stale {
-		out.Stale = append(out.Stale, Stale{Path: st.Path, Disk: st.Disk, BaseRevision: st.BaseRevision, DiskRevision: st.DiskRevision})
+		out.Stale = append(out.Stale, Stale{Path: st.Path, Disk: st.Disk, BaseRevision: st.BaseRevision, DiskRevision: st.DiskRevision, NotMerged: st.NotMerged})
 	}
 	if e := r.Error; e != nil {
 		out.Error = &StepError{
@@ -213,10 +332,21 @@ func (d Diagnostic) String() string {
 	return ed.String()
 }
 
+func mergeParts(ps []merge.Part) []MergePart {
+	out := make([]MergePart, len(ps))
+	for i, p := range ps {
+		out[i] = MergePart{BaseStart: p.Base.Start, BaseEnd: p.Base.End, Start: p.Lines.Start, End: p.Lines.End}
+	}
+	return out
+}
+
 func diagnostic(d engine.Diagnostic, opts Options) Diagnostic {
 	out := Diagnostic{
 		Path: d.Path, Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
 		Severity: string(d.Severity), Source: d.Source, Code: d.Code, Message: d.Message, AlsoFrom: d.AlsoFrom,
+	}
+	if d.Introduced != nil {
+		out.Introduced = new(*d.Introduced)
 	}
 	for _, r := range d.Related {
 		out.Related = append(out.Related, Related{Path: r.Path, Line: r.Line, Column: r.Column, Message: r.Message})

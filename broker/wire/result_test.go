@@ -83,7 +83,7 @@ func TestProbe(t *testing.T) {
 	if got, want := encode(t, wire.DriverReports(rep)), `[{"name":"x","type":"external","kinds":["lint"],"state":"missing","reason":"install it"}]`; got != want {
 		t.Errorf("drivers\n got %s\nwant %s", got, want)
 	}
-	if got, want := encode(t, wire.Available(rep)), `{"check":["go"],"format":[],"lint":[]}`; got != want {
+	if got, want := encode(t, wire.Available(rep)), `{"check":["go"],"format":[],"lint":[],"test":[]}`; got != want {
 		t.Errorf("available\n got %s\nwant %s", got, want)
 	}
 	if got := encode(t, wire.DriverReports(&capabilities.Report{})); got != `[]` {
@@ -136,7 +136,7 @@ func TestProbeResult(t *testing.T) {
 		Project:   &capabilities.ProjectTrust{File: "/r/.devbroker.toml", Trusted: true},
 	}
 	const want = `{"drivers":[{"name":"gopls","type":"lsp","kinds":["check"],"doc":"a server","state":"found","version":"v1","path":"/bin/gopls"}],` +
-		`"available":{"check":["go"],"format":[],"lint":[]},"steps":["read_lines","check"],"project":{"file":"/r/.devbroker.toml","trusted":true}}`
+		`"available":{"check":["go"],"format":[],"lint":[],"test":[]},"steps":["read_lines","check"],"project":{"file":"/r/.devbroker.toml","trusted":true}}`
 	if got := encode(t, wire.NewProbeResult(rep, []string{"read_lines", "check"})); got != want {
 		t.Errorf("probe\n got %s\nwant %s", got, want)
 	}

@@ -6,15 +6,23 @@ package drivers
 import (
 	"context"
 	"fmt"
+	"os"
+	"path"
 	"slices"
+	"strings"
 
 	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/capabilities/confine"
 	"github.com/devbroker/devbroker/capabilities/external"
 	"github.com/devbroker/devbroker/capabilities/gofumpt"
+	"github.com/devbroker/devbroker/capabilities/gotest"
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
+	"github.com/devbroker/devbroker/capabilities/pytest"
 	"github.com/devbroker/devbroker/capabilities/staticcheck"
+	"github.com/devbroker/devbroker/capabilities/vitest"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/configs/trust"
+	"github.com/devbroker/devbroker/engine/lex"
 )
 
 // Types are the driver types a configuration can name. A type that is not
@@ -24,6 +32,9 @@ var Types = []capabilities.Type{
 	staticcheck.Type, // linked in: lint Go
 	external.Type,    // any command: argv, input mode, output parser
 	lspdriver.Type,   // a language server: gopls, or any configured one
+	gotest.Type,      // go test of the packages a change affects
+	pytest.Type,      // pytest of the test files a change affects
+	vitest.Type,      // vitest of the tests a change affects
 }
 
 // Options are how [LoadWith] decides trust.
@@ -85,6 +96,7 @@ func LoadWith(ctx context.Context, root string, opts Options) (*capabilities.Set
 	if !v.Trusted {
 		cfg = p.Untrusted // the defaults and the user's file
 		inert(cfg, p.InertEnv)
+		p.Warnings = append(p.Warnings, confineC(cfg, root)...)
 	} else {
 		external.UseProjectTools(cfg, root) // the project's own tools before PATH
 	}
@@ -128,6 +140,66 @@ func inert(cfg *configs.Config, env []string) {
 	for _, d := range cfg.Drivers {
 		d.Env = append(slices.Clone(d.Env), env...)
 	}
+}
+
+// confineC keeps every driver's C toolchain and every C language server
+// from reading files outside root, a root the user has not trusted (see
+// capabilities/confine): each driver gets the environment that confines
+// the go command's compilers and assembler, and the language servers of C
+// and C++ are marked to answer only about files whose includes stay
+// inside. A driver whose environment cannot be set up gets cgo turned off
+// instead, and the returned warning says why (as it says, on Windows,
+// that cgo is off in such a root).
+func confineC(cfg *configs.Config, root string) []string {
+	var warnings []string
+	if confine.Coverage != "" {
+		warnings = append(warnings, confine.Coverage)
+	}
+	names := make([]string, 0, len(cfg.Drivers))
+	for name := range cfg.Drivers {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		d := cfg.Drivers[name]
+		base := append(os.Environ(), d.Env...)
+		env, err := confine.Env(root, base)
+		if err != nil {
+			env = []string{"CGO_ENABLED=0"}
+			warnings = append(warnings, fmt.Sprintf("%s runs without cgo in this root, which you have not trusted: %v", name, err))
+		}
+		d.Env = append(slices.Clone(d.Env), env...)
+	}
+	for _, l := range cfg.Languages {
+		if !cFamily(l.FileTypes) {
+			continue
+		}
+		for _, list := range [][]string{l.Format, l.Lint, l.Check, l.Intelligence} {
+			for _, slot := range list {
+				for _, name := range strings.FieldsFunc(slot, func(r rune) bool { return r == '|' || r == '+' || r == ' ' || r == '\t' }) {
+					if d, ok := cfg.Drivers[name]; ok && d.Type == "lsp" {
+						d.ConfineIncludes = true
+					}
+				}
+			}
+		}
+	}
+	return warnings
+}
+
+// cFamily reports whether file types name C, C++ or Objective-C sources
+// ("*.c", "*.hpp", "src/**/*.m").
+func cFamily(types []string) bool {
+	for _, t := range types {
+		ext := strings.ToLower(path.Ext(t))
+		if strings.ContainsAny(ext, "*?[{") || ext == "" {
+			continue
+		}
+		if l := lex.ForFile("x" + ext); l != nil && (l.Name == "c" || l.Name == "c++") || ext == ".m" || ext == ".mm" {
+			return true
+		}
+	}
+	return false
 }
 
 // projectTrust is what the report says of the project file.

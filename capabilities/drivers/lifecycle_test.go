@@ -54,6 +54,9 @@ func lifecycleConfigs(t *testing.T) map[string]*configs.Driver {
 		"staticcheck": def.Drivers["staticcheck"],
 		"lsp":         def.Drivers["gopls"],
 		"external":    catDriver(),
+		"gotest":      def.Drivers["go-test"],
+		"pytest":      def.Drivers["pytest"],
+		"vitest":      vitestDriver(t),
 	}
 }
 
@@ -86,7 +89,7 @@ func treeBytes(t *testing.T, dir string) (entries int, bytes int64) {
 	return entries, bytes
 }
 
-// goModule writes a one-package module and returns its root and its
+// goModule writes a one-package module with a test and returns its root and its
 // workspace content.
 func goModule(t *testing.T) (string, map[string]*text.Doc) {
 	t.Helper()
@@ -94,6 +97,10 @@ func goModule(t *testing.T) (string, map[string]*text.Doc) {
 	files := map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.22\n",
 		"a.go":   "package m\n\nfunc F(s string) int {\n\tx := len(s)\n\tx = 2\n\treturn x\n}\n",
+		// Tests, so that go-test and pytest have one to run.
+		"a_test.go":  "package m\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { F(\"\") }\n",
+		"test_a.py":  "def test_a():\n    pass\n",
+		"a.test.mjs": "import { test } from 'vitest'\n\ntest('a', () => {})\n",
 	}
 	all := map[string]*text.Doc{}
 	for p, c := range files {
@@ -139,7 +146,16 @@ func TestDriverLifecycle(t *testing.T) {
 				t.Errorf("New created %d files in the temporary directory", n)
 			}
 			kind := d.Spec().Kinds[0]
-			req := &capabilities.Request{Kind: kind, Root: root, Files: []string{"a.go"}, All: all}
+			file := map[string]string{"pytest": "test_a.py", "vitest": "a.test.mjs"}[typ.Name]
+			if file == "" {
+				file = "a.go"
+			}
+			if typ.Name == "vitest" {
+				if err := os.Symlink(filepath.Dir(filepath.Dir(cfg.Command[0])), filepath.Join(root, "node_modules")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			req := &capabilities.Request{Kind: kind, Root: root, Files: []string{file}, All: all}
 			if r := d.Run(context.Background(), req); r.Status != engine.StatusOK {
 				t.Fatalf("Run: %s: %s", r.Status, r.Message)
 			}
@@ -242,4 +258,24 @@ func TestDiskBudget(t *testing.T) {
 	if cached > warm {
 		t.Errorf("staticcheck's cache grew from %d to %d bytes over runs of content it had seen", warm, cached)
 	}
+}
+
+// vitestDriver is the default vitest driver, running the vitest that
+// .ci/install-tools installs for capabilities/vitest's tests.
+func vitestDriver(t *testing.T) *configs.Driver {
+	t.Helper()
+	def, err := configtest.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := filepath.Abs("../vitest/testdata/runner/node_modules/.bin/vitest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Skip("vitest is not installed in capabilities/vitest/testdata/runner (.ci/install-tools installs it)")
+	}
+	d := *def.Drivers["vitest"]
+	d.Command = []string{bin}
+	return &d
 }

@@ -40,7 +40,7 @@ func UseProjectTools(cfg *configs.Config, root string) {
 			}
 			continue
 		}
-		if d.Type != "external" {
+		if d.Type != "external" && d.Type != "pytest" && d.Type != "vitest" {
 			continue
 		}
 		for _, argv := range []*[]string{&d.Command, &d.FixCommand, &d.VersionCommand} {

@@ -41,6 +41,8 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	switch {
 	case req.Kind == engine.Format && d.cfg.Output == "":
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("%s is not a formatter (it has no output setting)", d.name)}
+	case req.Kind == engine.Format && req.Ranges != nil && d.FormatsRanges():
+		return d.formatRanges(ctx, root, req, files)
 	case req.Kind == engine.Format:
 		return d.format(ctx, root, req.All, files)
 	case d.cfg.Output != "":

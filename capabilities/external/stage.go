@@ -5,14 +5,12 @@ package external
 // or a Go overlay file that maps changed files to temporary copies.
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/devbroker/devbroker/capabilities"
-	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
 	"github.com/devbroker/devbroker/internal/privtemp"
 )
@@ -79,51 +77,18 @@ func (d *Driver) trees() *capabilities.Trees {
 }
 
 // overlay writes the changed files to temporary copies and a Go overlay
-// file that replaces their disk paths under root with the copies, and
-// maps deleted files to "" (deleted). Every symlink under the root that
-// leads outside it is mapped to "" too, so that the Go command never reads
-// its target (a symlinked directory cannot be: go ./... patterns do not
-// enter it, and only an import of it would).
+// file for them (capabilities.WriteGoOverlay).
 func overlay(root string, all map[string]*text.Doc, changed, deleted []string) (*view, error) {
 	dir, err := tempDir("overlay")
 	if err != nil {
 		return nil, err
 	}
-	v := &view{tree: root, temp: dir, overlay: filepath.Join(dir, "overlay.json"), copies: map[string]string{}}
-	replace := map[string]string{}
-	for _, p := range changed {
-		doc, ok := all[p]
-		if !ok {
-			continue
-		}
-		files := filepath.Join(dir, "files")
-		if err := capabilities.WriteAt(files, p, doc); err != nil {
-			v.close()
-			return nil, err
-		}
-		copyPath := filepath.Join(files, filepath.FromSlash(p))
-		replace[filepath.Join(root, filepath.FromSlash(p))] = copyPath
-		v.copies[copyPath] = p
-	}
-	for _, p := range deleted {
-		if _, ok := all[p]; !ok {
-			replace[filepath.Join(root, filepath.FromSlash(p))] = ""
-		}
-	}
-	if fsys, err := rootfs.New(root); err == nil {
-		for _, p := range fsys.OutsideLinks(rootfs.SkipDir) {
-			replace[filepath.Join(root, filepath.FromSlash(p))] = ""
-		}
-	}
-	data, err := json.Marshal(struct{ Replace map[string]string }{replace})
-	if err == nil {
-		err = os.WriteFile(v.overlay, data, 0o600)
-	}
+	o, err := capabilities.WriteGoOverlay(dir, root, all, changed, deleted)
 	if err != nil {
-		v.close()
-		return nil, fmt.Errorf("writing the overlay file: %w", err)
+		_ = os.RemoveAll(dir)
+		return nil, err
 	}
-	return v, nil
+	return &view{tree: root, temp: dir, overlay: o.File, copies: o.Copies}, nil
 }
 
 // tempDir makes a private temporary directory for what (privtemp.Dir) and

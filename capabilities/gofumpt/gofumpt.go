@@ -78,6 +78,13 @@ func (d *Driver) Spec() capabilities.Spec {
 	}
 }
 
+// Canonical is true: gofumpt's output, as gofmt's, depends on the code
+// alone, so a file formatted before a change needs formatting only where
+// the change does.
+func (d *Driver) Canonical() bool { return true }
+
+var _ capabilities.Canonical = (*Driver)(nil)
+
 // Version is the linked-in gofumpt's module version, from the binary's
 // build information ("v0.12.0" when that is missing).
 func Version() string {

@@ -121,6 +121,15 @@ func (d *Driver) Spec() capabilities.Spec {
 // isGopls reports whether the command is gopls, found by FindServer's rule.
 func (d *Driver) isGopls() bool { return filepath.Base(d.cfg.Command[0]) == "gopls" }
 
+// installHint is how to install the server, said once where it is
+// missing: the configured hint, else, for gopls, lsp.GoplsInstall.
+func (d *Driver) installHint() string {
+	if d.cfg.Install == "" && d.isGopls() {
+		return lsp.GoplsInstall
+	}
+	return d.cfg.Install
+}
+
 // resolve finds the server binary once.
 func (d *Driver) resolve(ctx context.Context, root string) (string, error) {
 	d.mu.Lock()
@@ -129,8 +138,8 @@ func (d *Driver) resolve(ctx context.Context, root string) (string, error) {
 		return d.bin, d.findErr
 	}
 	bin, how, err := lsp.FindServer(ctx, d.cfg.Command[0], root, d.cfg.ProjectTools)
-	if err != nil && d.cfg.Install != "" && !d.isGopls() {
-		err = fmt.Errorf("%w; install: %s", err, d.cfg.Install)
+	if hint := d.installHint(); err != nil && hint != "" {
+		err = fmt.Errorf("%w; install: %s", err, hint)
 	}
 	if ctx.Err() != nil {
 		return "", err // do not remember a lookup cut short
@@ -235,7 +244,7 @@ func (d *Driver) Inherit(old capabilities.Driver) {
 func (d *Driver) config(bin, root string) lsp.Config {
 	cfg := lsp.Config{
 		Name:        d.name,
-		Command:     append([]string{bin}, d.cfg.Command[1:]...),
+		Command:     append([]string{bin}, d.serverArgs()...),
 		Root:        root,
 		Env:         d.cfg.Env,
 		Settings:    d.cfg.Settings,

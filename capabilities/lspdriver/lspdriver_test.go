@@ -3,6 +3,7 @@ package lspdriver_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -223,5 +224,46 @@ func TestProbeSmokeInDirectory(t *testing.T) {
 	defer cancel()
 	if p := d.Probe(ctx); p.State != capabilities.Found {
 		t.Fatalf("probe: %+v", p)
+	}
+}
+
+// Where gopls is missing, the probe's reason and a request's answer say
+// how to install it once: the configured hint (the embedded defaults pin
+// a version), else lsp.GoplsInstall; never both.
+func TestGoplsMissingSaysHowToInstallOnce(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH")
+	}
+	t.Setenv("PATH", filepath.Dir(goBin)) // the go command, and no gopls
+	t.Setenv("GOBIN", t.TempDir())
+	root, _ := workspace(t)
+	def, err := configs.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	configured := def.Drivers["gopls"].Install
+	for _, tc := range []struct {
+		name, install, want string
+	}{
+		{"configured hint", configured, configured},
+		{"no hint configured", "", lsp.GoplsInstall},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := driver(t, &configs.Driver{Type: "lsp", Command: []string{"gopls"}, Install: tc.install}, root)
+			p := d.Probe(context.Background())
+			if p.State != capabilities.Missing {
+				t.Fatalf("probe: %+v", p)
+			}
+			res := d.Run(context.Background(), &capabilities.Request{Kind: engine.Check, Root: root, Files: []string{"a/a.go"}})
+			if res.Status != engine.StatusNotInstalled {
+				t.Fatalf("run: %s %s", res.Status, res.Message)
+			}
+			for what, msg := range map[string]string{"the probe's reason": p.Reason, "the answer": res.Message} {
+				if n := strings.Count(msg, "install: "); n != 1 || !strings.Contains(msg, "install: "+tc.want) {
+					t.Errorf("%s says how to install %d times, want once, as %q:\n%s", what, n, tc.want, msg)
+				}
+			}
+		})
 	}
 }

@@ -45,8 +45,8 @@ func (d *Driver) probe(ctx context.Context) capabilities.Probe {
 	bin, how, err := lsp.FindServer(ctx, d.cfg.Command[0], root, d.cfg.ProjectTools)
 	if err != nil {
 		reason := err.Error()
-		if d.cfg.Install != "" {
-			reason += "; install: " + d.cfg.Install
+		if hint := d.installHint(); hint != "" {
+			reason += "; install: " + hint
 		}
 		return capabilities.Probe{State: capabilities.Missing, Reason: reason}
 	}

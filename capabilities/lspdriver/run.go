@@ -26,7 +26,7 @@ import (
 // Run answers one request. It never reports a failed run as clean: the
 // status says timeout, crashed, not_installed or indexing, and the
 // diagnostics are what was known.
-func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabilities.Result {
+func (d *Driver) Run(ctx context.Context, req *capabilities.Request) (res *capabilities.Result) {
 	if !d.calls.Begin() {
 		return capabilities.ClosedResult(d.name)
 	}
@@ -34,6 +34,13 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	// One disk barrier serves the request: the symlinks' (see view) and
 	// the changes' before each call.
 	ctx = lsp.Began(ctx)
+	req, withheld := d.confined(ctx, req)
+	if req == nil {
+		return withheldResult(withheld)
+	}
+	if withheld != "" {
+		defer func() { res = partlyWithheld(res, withheld) }()
+	}
 	sctx, scancel := context.WithTimeout(ctx, d.timeout)
 	srv, err := d.server(sctx, req.Root)
 	scancel()
@@ -45,11 +52,14 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	defer cancel()
 	v := d.view(ctx, srv, d.viewed(req))
 	ms := &mappers{v: v, req: req, m: map[string]*text.Mapper{}}
-	var res *capabilities.Result
 	switch req.Kind {
 	case engine.Definition, engine.References, engine.Hover, engine.Symbols, engine.Rename, engine.CodeActions:
 		res = d.language(ctx, srv, v, ms, req)
 	case engine.Format:
+		if req.Ranges != nil {
+			res = d.formatRanges(ctx, srv, v, req)
+			break
+		}
 		res = d.format(ctx, srv, v, req)
 	case engine.Lint:
 		res = d.lint(ctx, srv, v, ms, req)

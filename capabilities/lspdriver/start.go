@@ -21,12 +21,16 @@ var errProbeFailed = errors.New("the probe found the server not working: it is n
 // start going on (lsp.ErrStarting); its workspace load goes on. The root is spelled
 // as requests spell it (absolute, symlinks resolved), so that they find
 // this server. A crash of the early server is a crash like any other: the
-// next request starts it again.
+// next request starts it again. A confined server (confined.go) is not
+// started before a request that may be sent to it.
 func (d *Driver) Start(ctx context.Context) error {
 	if !d.calls.Begin() {
 		return capabilities.ErrSetClosed
 	}
 	defer d.calls.End()
+	if d.cfg.ConfineIncludes {
+		return nil
+	}
 	root, err := filepath.Abs(d.root)
 	if err == nil {
 		root, err = filepath.EvalSymlinks(root)

@@ -1,7 +1,7 @@
 package main
 
-// This file defines the format, lint and check commands: the capability
-// steps over the files on disk, for people and CI.
+// This file defines the format, lint, check and test commands: the
+// capability steps over the files on disk, for people and CI.
 
 import (
 	"context"
@@ -15,8 +15,10 @@ import (
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/drivers"
+	"github.com/devbroker/devbroker/capabilities/gitrev"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/fault"
+	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/workspace"
 )
 
@@ -33,7 +35,7 @@ const formatGCPercent = 300
 var cliLimits = workspace.Limits{MaxFiles: 50000, MaxFileBytes: 8 << 20, MaxTotalBytes: 1 << 30}
 
 // cmdDiag runs format, lint or check over files on disk:
-// devbroker format|lint|check [--root DIR] [--format text|json|sarif] [--fix] [--write] [PATH...]
+// devbroker format|lint|check [--root DIR] [--format text|json|sarif] [--since REV] [--fix] [--write] [PATH...]
 func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet(string(kind), flag.ContinueOnError)
 	fl.SetOutput(stderr)
@@ -41,26 +43,36 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	outFormat := fl.String("format", "text", "output format: text, json or sarif")
 	trusted := trustFlag(fl)
 	quiet := quietFlag(fl)
-	fix := false
-	if kind == engine.Lint {
-		fl.BoolVar(&fix, "fix", false, "apply the fixes the linters offer (with --write, to disk)")
+	// The step's own flags (lint's --fix), from its arguments; its PATHs
+	// are the files the plan reads in.
+	sf := newStepFlags(fl, string(kind))
+	since := ""
+	if kind != engine.Format {
+		fl.StringVar(&since, "since", "", "compare the findings with git revision `REV`'s content: list and count only those it did not have (git is read, nothing of the repository runs)")
 	}
 	write := false
-	if kind != engine.Check {
+	if kind == engine.Format || kind == engine.Lint {
 		fl.BoolVar(&write, "write", false, "write the formatted or fixed files to disk")
 	}
 	fl.Usage = func() {
 		fmt.Fprintf(stderr, "usage: devbroker %s [--root DIR] [--trust] [--quiet] [--format text|json|sarif]", kind)
 		switch kind {
 		case engine.Lint:
-			fmt.Fprint(stderr, " [--fix] [--write]")
+			fmt.Fprint(stderr, " [--since REV] [--fix] [--write]")
+		case engine.Check:
+			fmt.Fprint(stderr, " [--since REV]")
 		case engine.Format:
 			fmt.Fprint(stderr, " [--write]")
 		}
-		fmt.Fprintln(stderr, " [PATH...]\nPATHs are files, directories or globs relative to the root; default: every file a configured language covers. Directories and globs pass over the testdata and vendor directories they do not name.\nExit status: 0 clean, 1 findings, 2 incomplete (a driver failed, or a named or changed file went unchecked), no file looked at, or bad usage. Files a walk swept in whose default tool is not installed are coverage, said on stderr, not a failure.")
+		fmt.Fprintln(stderr, " [PATH...]\nPATHs are files, directories or globs relative to the root; default: every file a configured language covers that the project's own scope takes in (pyright's include and exclude, tsconfig.json's files, include and exclude). Directories and globs pass over the testdata and vendor directories they do not name, and what .gitignore ignores below what they name; a file too large or not text that a walk meets is skipped and named.\nExit status: 0 clean, 1 findings, 2 incomplete (a driver failed, or a named or changed file went unchecked), no file looked at, or bad usage. Files a walk swept in whose default tool is not installed are coverage, said on stderr, not a failure.")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
+		return exitBadUsage
+	}
+	stepArgs, err := sf.decode(sf.args(nil))
+	if err != nil {
+		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitBadUsage
 	}
 	switch *outFormat {
@@ -86,35 +98,60 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	set.StartEarly() // a language server starts beside its probe
 	opts := engineOptions()
 	opts.Capabilities, opts.Limits = set, cliLimits.Overlay(broker.ConfigLimits(set.Limits()))
+	if since != "" {
+		// The revision's content is the baseline: read with git's
+		// plumbing, before anything runs.
+		fsys, err := rootfs.New(*root)
+		if err != nil {
+			fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
+			return exitBadUsage
+		}
+		src, err := gitrev.Open(ctx, fsys, since)
+		if err != nil {
+			fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
+			return exitBadUsage
+		}
+		opts.Since = src
+	}
 	eng, err := engine.New(*root, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitBadUsage
 	}
-	paths, swept, err := engine.Select(eng.FS(), set.Covers, fl.Args())
+	// The walk passes over what .gitignore ignores and, for the whole
+	// root, what the project's own configuration leaves out of kind
+	// (pyright's include, tsconfig.json's files).
+	scope, warnings := set.Scope(kind)
+	sel, err := engine.Select(eng.FS(), engine.Walk{Covers: set.Covers, Scope: scope}, fl.Args())
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitBadUsage
 	}
+	paths, swept := sel.Paths, sel.Swept
 	if len(paths) == 0 {
+		for _, n := range append(sel.Notes, warnings...) {
+			fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, n)
+		}
 		// An answer that looked at no file is not clean.
 		which := "no file under " + eng.Root()
 		if fl.NArg() > 0 {
 			which = "no file the PATHs name"
 		}
-		fmt.Fprintf(stderr, "devbroker %s: looked at no file: %s is one a configured language covers (walks pass over version control, testdata and vendor directories); an answer about no file is never clean: pass PATHs naming the files to %s\n", kind, which, kind)
+		fmt.Fprintf(stderr, "devbroker %s: looked at no file: %s is one a configured language covers (walks pass over version control, testdata and vendor directories and what .gitignore ignores; a walk of the whole root, what the project leaves out of its scope); an answer about no file is never clean: pass PATHs naming the files to %s\n", kind, which, kind)
 		return exitToolFailure
 	}
 	// The probes and the language servers start while the files are read.
 	set.Prepare(kind, paths)
-	op := engine.Op{Step: engine.StepName(kind)} // format, lint or check, with no arguments
-	if fix {
-		op.Args = &engine.LintArgs{Fix: true}
-	}
+	op := engine.Op{Step: engine.StepName(kind), Args: stepArgs}
 	// The files a directory or glob (or no PATH) swept in are not asked
 	// for: a default tool that is not installed leaves them uncovered,
 	// which the answer says, rather than unchecked.
-	plan := &engine.Plan{Paths: paths, Swept: swept, Ops: []engine.Op{op}}
+	plan := &engine.Plan{Paths: paths, Swept: swept, Notes: append(sel.Notes, warnings...), Ops: []engine.Op{op}}
+	if since != "" {
+		// Only what the revision did not have is a finding; the rest is
+		// listed apart (JSON's pre_existing, SARIF's unchanged results).
+		plan.FailOn = engine.FailOnIntroduced
+	}
 	pctx, endProgress := withProgress(ctx, string(kind), stderr, *quiet)
 	res := eng.Run(pctx, plan)
 	endProgress()
@@ -137,7 +174,7 @@ func writeAfter(ctx context.Context, eng *engine.Engine, res *engine.Result) {
 		return
 	}
 	wr := eng.Run(ctx, &engine.Plan{Paths: []string{}, Ops: []engine.Op{{Step: engine.StepWrite}}})
-	res.Written, res.Changes = wr.Written, wr.Changes
+	res.Written, res.Changes, res.Merged = wr.Written, wr.Changes, wr.Merged
 	if wr.Error != nil {
 		e := *wr.Error
 		e.Step = 2
@@ -168,9 +205,18 @@ func findings(kind engine.Kind, res *engine.Result, write bool) int {
 // (no file was looked at).
 func diagExit(kind engine.Kind, res *engine.Result, write bool, stderr io.Writer) int {
 	for _, n := range res.Coverage {
-		if n.Kind != engine.NoteConfig { // announce said it
+		// announce said the configuration's own notes; a driver's
+		// project file that could not be read is this answer's.
+		if n.Kind != engine.NoteConfig || n.Driver != "" {
 			fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, n)
 		}
+	}
+	if b := res.Baseline; b != nil && b.Since != "" {
+		noun := "findings"
+		if b.Introduced == 1 {
+			noun = "finding"
+		}
+		fmt.Fprintf(stderr, "devbroker %s: %d %s new since %s, %d there already (text shows the new; json lists the others in pre_existing, sarif as unchanged)\n", kind, b.Introduced, noun, b.Since, b.PreExisting)
 	}
 	if e := res.Error; e != nil && e.Kind != fault.Diagnostics && !e.Kind.Incomplete() {
 		fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, e.Message)

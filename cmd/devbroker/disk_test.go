@@ -87,7 +87,9 @@ func TestSessionConflictAdviceWorks(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("edit: %s", resultText(res))
 	}
-	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("first\nalpha\nbeta\n"), 0o644); err != nil {
+	// The outside change touches the line next to the edit's: the two
+	// are not merged.
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("first alpha\nbeta\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// The next plan naming the file reports it stale; its write is refused.
@@ -103,7 +105,7 @@ func TestSessionConflictAdviceWorks(t *testing.T) {
 	if !strings.Contains(resultText(res), "stale: a.txt changed on disk") {
 		t.Errorf("the text does not say a.txt is stale: %s", resultText(res))
 	}
-	if got := readFile(t, root, "a.txt"); got != "first\nalpha\nbeta\n" {
+	if got := readFile(t, root, "a.txt"); got != "first alpha\nbeta\n" {
 		t.Fatalf("the refused write changed the disk: %q", got)
 	}
 	// The advice: "discard with paths [...]", then make the change again
@@ -124,7 +126,7 @@ func TestSessionConflictAdviceWorks(t *testing.T) {
 	if dr := decodeStructured[staleResult](t, res); res.IsError || !slices.Equal(dr.Written, []string{"a.txt"}) || len(dr.Stale) != 0 {
 		t.Fatalf("the change made again: %s", resultText(res))
 	}
-	if got := readFile(t, root, "a.txt"); got != "first\nalpha\nBETA\n" {
+	if got := readFile(t, root, "a.txt"); got != "first alpha\nBETA\n" {
 		t.Fatalf("disk = %q", got)
 	}
 }

@@ -23,7 +23,6 @@ import (
 	brokermcp "github.com/devbroker/devbroker/broker/mcp"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine/testtree"
-	"github.com/devbroker/devbroker/lsp"
 )
 
 // goRootTools are the tools a Go root has with gopls installed: format,
@@ -195,10 +194,17 @@ func TestFirstListWithoutGopls(t *testing.T) {
 	if !found {
 		t.Errorf("check without gopls: no go-build error for main.go:4 in\n%s", resultText(res))
 	}
+	// The install hint is the embedded defaults' (a pinned version), said
+	// once.
+	def, err := configs.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	install := "install: " + def.Drivers["gopls"].Install
 	res = callTool(t, w.cs, "definition", map[string]any{"path": "main.go", "symbol": "main"})
 	t.Logf("definition: %s", resultText(res))
-	if msg := resultText(res); !res.IsError || !strings.Contains(msg, "gopls") || !strings.Contains(msg, lsp.GoplsInstall) {
-		t.Errorf("definition without gopls: isError %v, want the reason with %q:\n%s", res.IsError, lsp.GoplsInstall, msg)
+	if msg := resultText(res); !res.IsError || !strings.Contains(msg, "gopls") || !strings.Contains(msg, install) || strings.Count(msg, "install: ") != 1 {
+		t.Errorf("definition without gopls: isError %v, want the reason with %q, once:\n%s", res.IsError, install, msg)
 	}
 	// check has waited for the Go drivers' probes: the list is final.
 	tools := listTools(t, w.cs)
@@ -208,7 +214,7 @@ func TestFirstListWithoutGopls(t *testing.T) {
 	// And a call once the probe has ended says why too.
 	res = callTool(t, w.cs, "hover", map[string]any{"path": "main.go", "symbol": "main"})
 	t.Logf("hover: %s", resultText(res))
-	if msg := resultText(res); !res.IsError || !strings.Contains(msg, lsp.GoplsInstall) {
-		t.Errorf("hover without gopls after the probe: isError %v, want the reason with %q:\n%s", res.IsError, lsp.GoplsInstall, msg)
+	if msg := resultText(res); !res.IsError || !strings.Contains(msg, install) || strings.Count(msg, "install: ") != 1 {
+		t.Errorf("hover without gopls after the probe: isError %v, want the reason with %q, once:\n%s", res.IsError, install, msg)
 	}
 }

@@ -59,9 +59,17 @@ func parsePosition(s string) (position, error) {
 	return p, nil
 }
 
-// at makes the step's pointer at code from a position and --symbol.
-func (p position) at(symbol string) engine.At {
-	return engine.At{Path: p.path, Symbol: symbol, Line: p.line, Column: p.column}
+// args are the position's arguments of a step that points at code, with
+// path, the position's file relative to the root.
+func (p position) args(path string) map[string]any {
+	out := map[string]any{"path": path}
+	if p.line != nil {
+		out["line"] = *p.line
+	}
+	if p.column != nil {
+		out["column"] = *p.column
+	}
+	return out
 }
 
 // langFlags are the flags every language command takes.
@@ -109,10 +117,12 @@ func (f *langFlags) parse(args []string) ([]string, bool) {
 // langRun is what a language command runs: the plan's steps and the file
 // it is about ("" for a workspace search).
 type langRun struct {
-	name  string // the command
-	path  string // the file the command points at, relative to the root
-	kind  engine.Kind
-	build func(path string) []engine.Op // the plan's steps for path
+	name string // the command
+	path string // the file the command points at, relative to the root
+	kind engine.Kind
+	// build makes the plan's steps for path; an error is bad usage: the
+	// arguments its step's front end refused.
+	build func(path string) ([]engine.Op, error)
 	print func(w io.Writer, eng *engine.Engine, res *engine.Result)
 	// paths are more paths the plan names, made relative to the root
 	// before build runs.
@@ -157,7 +167,12 @@ func (r *langRun) run(f *langFlags, stdout, stderr io.Writer) int {
 			return exitBadUsage
 		}
 	}
-	plan := &engine.Plan{Paths: []string{}, Ops: r.build(path)}
+	ops, err := r.build(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "devbroker %s: %v\n", r.name, err)
+		return exitBadUsage
+	}
+	plan := &engine.Plan{Paths: []string{}, Ops: ops}
 	for _, op := range plan.Ops {
 		// Bad arguments are a usage error (exit 2), refused before the
 		// plan runs.

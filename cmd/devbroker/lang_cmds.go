@@ -6,7 +6,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
 
@@ -29,11 +28,7 @@ func cmdPoint(step engine.StepName) func([]string, io.Reader, io.Writer, io.Writ
 			extra = " [--include-declaration]"
 		}
 		f := newLangFlags(string(step), stderr, fmt.Sprintf("%s [--root DIR] [--trust] [--json]%s POSITION [--symbol NAME]\n%s", step, extra, pointUsage))
-		symbol := f.fl.String("symbol", "", "the code's name, or Type.Method, in PATH's outline (on LINE when given)")
-		decl := false
-		if step == engine.StepReferences {
-			f.fl.BoolVar(&decl, "include-declaration", false, "also list the declaration")
-		}
+		sf := newStepFlags(f.fl, string(step))
 		pos, ok := f.parse(args)
 		if !ok || len(pos) != 1 {
 			f.fl.Usage()
@@ -46,19 +41,9 @@ func cmdPoint(step engine.StepName) func([]string, io.Reader, io.Writer, io.Writ
 		}
 		st, _ := engine.LookupStep(step)
 		r := &langRun{name: string(step), path: p.path, kind: st.Kind, print: printAnswers}
-		r.build = func(path string) []engine.Op {
-			at := p.at(*symbol)
-			at.Path = path
-			var a engine.Args
-			switch step {
-			case engine.StepDefinition:
-				a = &engine.DefinitionArgs{At: at}
-			case engine.StepReferences:
-				a = &engine.ReferencesArgs{At: at, IncludeDeclaration: decl}
-			default:
-				a = &engine.HoverArgs{At: at}
-			}
-			return []engine.Op{{Step: step, Args: a}}
+		r.build = func(path string) ([]engine.Op, error) {
+			a, err := sf.decode(sf.args(p.args(path)))
+			return []engine.Op{{Step: step, Args: a}}, err
 		}
 		return r.run(f, stdout, stderr)
 	}
@@ -67,9 +52,9 @@ func cmdPoint(step engine.StepName) func([]string, io.Reader, io.Writer, io.Writ
 // cmdSymbols is devbroker symbols [--root DIR] [--json] PATH | --query TEXT
 func cmdSymbols(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	f := newLangFlags("symbols", stderr, "symbols [--root DIR] [--trust] [--json] PATH | --query TEXT\nPATH's outline (nested symbols named Type.Method), or the project's symbols whose name matches TEXT.")
-	query := f.fl.String("query", "", "search the whole project's symbols for TEXT (instead of PATH's outline)")
+	sf := newStepFlags(f.fl, "symbols")
 	pos, ok := f.parse(args)
-	if !ok || len(pos) > 1 || (len(pos) == 1) == (*query != "") {
+	if !ok || len(pos) > 1 || (len(pos) == 1) == (sf.args(nil)["query"] != nil) {
 		f.fl.Usage()
 		return exitBadUsage
 	}
@@ -77,8 +62,13 @@ func cmdSymbols(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(pos) == 1 {
 		r.path = pos[0]
 	}
-	r.build = func(path string) []engine.Op {
-		return []engine.Op{{Step: engine.StepSymbols, Args: &engine.SymbolsArgs{Path: path, Query: *query}}}
+	r.build = func(path string) ([]engine.Op, error) {
+		var at map[string]any
+		if path != "" {
+			at = map[string]any{"path": path}
+		}
+		a, err := sf.decode(sf.args(at))
+		return []engine.Op{{Step: engine.StepSymbols, Args: a}}, err
 	}
 	return r.run(f, stdout, stderr)
 }
@@ -94,15 +84,20 @@ text; with --regex, an RE2 regular expression matched one line at a time.
 PATHs (relative to the root, or absolute) and GLOBs (quoted: * within one
 path segment, ** any depth) narrow the search. A PATTERN that begins with -
 follows --. Nothing found is exit 0; a bad PATTERN or GLOB is exit 2.`)
-	regex := f.fl.Bool("regex", false, "PATTERN is an RE2 regular expression")
+	sf := newStepFlags(f.fl, "search")
 	pos, ok := f.parse(args)
 	if !ok || len(pos) == 0 {
 		f.fl.Usage()
 		return exitBadUsage
 	}
 	r := &langRun{name: "search", paths: pos[1:], usageFaults: true, print: printAnswers}
-	r.build = func(string) []engine.Op {
-		return []engine.Op{{Step: engine.StepSearch, Args: &engine.SearchArgs{Pattern: pos[0], Regex: *regex, Paths: r.paths}}}
+	r.build = func(string) ([]engine.Op, error) {
+		given := map[string]any{"pattern": pos[0]}
+		if len(r.paths) > 0 {
+			given["paths"] = r.paths
+		}
+		a, err := sf.decode(sf.args(given))
+		return []engine.Op{{Step: engine.StepSearch, Args: a}}, err
 	}
 	return r.run(f, stdout, stderr)
 }
@@ -118,7 +113,7 @@ func cmdRename(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 Without --write it prints the change as a diff and writes nothing; with
 --write it renames, checks the result and writes it only when the check
 finds no error.`)
-	symbol := f.fl.String("symbol", "", "the code's name, or Type.Method, in PATH's outline (on LINE when given)")
+	sf := newStepFlags(f.fl, "rename")
 	write := f.fl.Bool("write", false, "check the renamed code and write it when the check finds no error")
 	pos, ok := f.parse(args)
 	if !ok || len(pos) != 2 {
@@ -131,38 +126,33 @@ finds no error.`)
 		return exitBadUsage
 	}
 	r := &langRun{name: "rename", path: p.path, kind: engine.Rename, print: printChange(*write)}
-	r.build = func(path string) []engine.Op {
-		at := p.at(*symbol)
-		at.Path = path
-		ops := []engine.Op{{Step: engine.StepRename, Args: &engine.RenameArgs{At: at, NewName: pos[1]}}}
+	r.build = func(path string) ([]engine.Op, error) {
+		given := p.args(path)
+		given["new_name"] = pos[1]
+		a, err := sf.decode(sf.args(given))
+		ops := []engine.Op{{Step: engine.StepRename, Args: a}}
 		if *write {
 			ops = append(ops, checkWrite()...)
 		}
-		return ops
+		return ops, err
 	}
 	return r.run(f, stdout, stderr)
 }
 
-// onlyFlag collects --only KIND, which may be repeated.
-type onlyFlag []string
-
-func (o *onlyFlag) String() string     { return strings.Join(*o, ",") }
-func (o *onlyFlag) Set(s string) error { *o = append(*o, s); return nil }
-
-// cmdCodeActions is devbroker code-actions [--root DIR] [--json] [--only KIND]... PATH[:LINE[:COL]] [--apply ID [--write]]
+// cmdCodeActions is devbroker code-actions [--root DIR] [--json] [--only KIND]... PATH[:LINE[:COL]] [--end-line N [--end-column N]] [--apply ID [--write]]
 func cmdCodeActions(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	f := newLangFlags("code-actions", stderr, `code-actions [--root DIR] [--trust] [--json] [--only KIND]... PATH[:LINE[:COL]] [--apply ID [--write]]
-List the quick fixes and refactorings offered in PATH (on LINE, from COL),
-each with an id. --apply ID lists them again and applies that one (ids
-stay the same for the same content and place): it prints the change as a
-diff and writes nothing; with --write it checks the result and writes it
-only when the check finds no error.`)
-	var only onlyFlag
-	f.fl.Var(&only, "only", "list only this kind and its sub-kinds (quickfix, refactor, source.organizeImports, ...); may be repeated")
-	apply := f.fl.String("apply", "", "apply the action with this id")
+	f := newLangFlags("code-actions", stderr, `code-actions [--root DIR] [--trust] [--json] [--only KIND]... PATH[:LINE[:COL]] [--end-line N [--end-column N]] [--apply ID [--write]]
+List the quick fixes and refactorings offered in PATH (on LINE, from COL,
+to --end-line and --end-column), each with an id. --apply ID lists them
+again and applies that one (ids stay the same for the same content and
+place): it prints the change as a diff and writes nothing; with --write it
+checks the result and writes it only when the check finds no error.`)
+	sf := newStepFlags(f.fl, "code-actions")
 	write := f.fl.Bool("write", false, "with --apply: check the changed code and write it when the check finds no error")
 	pos, ok := f.parse(args)
-	if !ok || len(pos) != 1 || (*write && *apply == "") {
+	given := sf.args(nil)
+	apply, _ := given["apply"].(string)
+	if !ok || len(pos) != 1 || (*write && apply == "") {
 		f.fl.Usage()
 		return exitBadUsage
 	}
@@ -172,19 +162,28 @@ only when the check finds no error.`)
 		return exitBadUsage
 	}
 	r := &langRun{name: "code-actions", path: p.path, kind: engine.CodeActions, print: printAnswers}
-	if *apply != "" {
+	if apply != "" {
 		r.print = printChange(*write)
 	}
-	r.build = func(path string) []engine.Op {
-		ops := []engine.Op{{Step: engine.StepCodeActions, Args: &engine.CodeActionsArgs{Path: path, Line: p.line, Column: p.column, Only: only}}}
-		if *apply == "" {
-			return ops
+	r.build = func(path string) ([]engine.Op, error) {
+		// --apply lists the actions again, then applies the one named:
+		// two steps, the listing's arguments and the action's id.
+		list := sf.args(p.args(path))
+		delete(list, "apply")
+		a, err := sf.decode(list)
+		if err != nil {
+			return nil, err
 		}
-		ops = append(ops, engine.Op{Step: engine.StepCodeActions, Args: &engine.CodeActionsArgs{Apply: *apply}})
+		ops := []engine.Op{{Step: engine.StepCodeActions, Args: a}}
+		if apply == "" {
+			return ops, nil
+		}
+		b, err := sf.decode(map[string]any{"apply": apply})
+		ops = append(ops, engine.Op{Step: engine.StepCodeActions, Args: b})
 		if *write {
 			ops = append(ops, checkWrite()...)
 		}
-		return ops
+		return ops, err
 	}
 	return r.run(f, stdout, stderr)
 }

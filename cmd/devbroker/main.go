@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/devbroker/devbroker/broker"
+	"github.com/devbroker/devbroker/capabilities/confine"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/internal/privtemp"
 )
@@ -36,11 +37,12 @@ var commands = []struct {
 	{"probe", `devbroker probe [--root DIR] [--all] [--json] [--trust]
                                            report which drivers work, and the commands that fix what
                                            is missing`, func(a []string, _ io.Reader, o, e io.Writer) int { return cmdProbe(a, o, e) }},
-	{"format", `devbroker format|lint|check [--root DIR] [--trust] [--quiet] [--format text|json|sarif] [--fix] [--write] [PATH...]
-                                           format, lint or check files on disk
+	{"format", `devbroker format|lint|check|test [--root DIR] [--trust] [--quiet] [--format text|json|sarif] [--since REV] [--fix] [--write] [PATH...]
+                                           format, lint or check files on disk, or run their tests
                                            (exit 0 clean, 1 findings, 2 tool failure)`, diagCommand(engine.Format)},
 	{"lint", "", diagCommand(engine.Lint)},
 	{"check", "", diagCommand(engine.Check)},
+	{"test", "", diagCommand(engine.Test)},
 	{"definition", `devbroker definition|references|hover [--root DIR] [--trust] [--json] POSITION [--symbol NAME]
                                            where the code at POSITION is defined, used, or what it is;
                                            POSITION is PATH:LINE:COL, or PATH[:LINE] with --symbol NAME
@@ -52,7 +54,7 @@ var commands = []struct {
 	{"rename", `devbroker rename [--root DIR] [--trust] [--json] [--write] POSITION [--symbol NAME] NEW_NAME
                                            rename everywhere: print the diff and write nothing, or with
                                            --write check the result and write it only when it is clean`, cmdRename},
-	{"code-actions", `devbroker code-actions [--root DIR] [--trust] [--json] [--only KIND]... PATH[:LINE[:COL]] [--apply ID [--write]]
+	{"code-actions", `devbroker code-actions [--root DIR] [--trust] [--json] [--only KIND]... PATH[:LINE[:COL]] [--end-line N [--end-column N]] [--apply ID [--write]]
                                            list the quick fixes and refactorings offered there, each with
                                            an id; --apply ID applies one: prints the diff, or with --write
                                            checks the result and writes it only when it is clean`, cmdCodeActions},
@@ -128,6 +130,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		if c.name == name {
+			// The C toolchain wrappers of the roots it did not trust.
+			defer confine.Cleanup()
 			return c.run(args[1:], stdin, stdout, stderr)
 		}
 	}

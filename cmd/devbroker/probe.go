@@ -34,12 +34,13 @@ func cmdProbe(args []string, stdout, stderr io.Writer) int {
 	if *all {
 		mode = drivers.ProbeAll
 	}
-	set, report, err := drivers.LoadWith(ctx, *root, probeOptions(trusted(*root), mode))
+	set, _, err := drivers.LoadWith(ctx, *root, probeOptions(trusted(*root), mode))
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker probe: %v\n", err)
 		return exitBadUsage
 	}
 	defer set.Close()
+	report := set.ReportWithheld(ctx) // and which files a C language server is not sent
 	if *asJSON {
 		// The MCP probe tool's structured content, and devbroker/probe's.
 		eng, err := engine.New(*root, engine.Options{Capabilities: confirmed{set}})

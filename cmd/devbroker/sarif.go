@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -61,6 +62,9 @@ type (
 		Message          sarifMessage    `json:"message"`
 		Locations        []sarifLocation `json:"locations,omitempty"`
 		RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
+		// BaselineState says, for a finding compared with a baseline
+		// (--since), whether the baseline had it: new or unchanged.
+		BaselineState string `json:"baselineState,omitempty"`
 	}
 	sarifMessage struct {
 		Text string `json:"text"`
@@ -158,14 +162,16 @@ func noteLevel(n engine.Note) string {
 // writeSARIF writes a result's diagnostics as a SARIF 2.1.0 log. Every
 // driver that took part has a run, whose invocation says whether it
 // succeeded: a driver that failed without diagnostics does not look
-// clean. Every result has a ruleId: the finding's code, or its driver's
+// clean. A finding compared with a baseline (--since) carries its
+// baselineState: new, or unchanged when the baseline had it (those of
+// the pre-existing list included). Every result has a ruleId: the finding's code, or its driver's
 // name when it has none. What the answer says about itself (coverage,
 // notes) and a failure of the step itself are tool execution
 // notifications of devbroker's own run, never results. Each run's tool
 // carries its version and informationUri where tools knows them.
 func writeSARIF(w io.Writer, res *engine.Result, tools map[string]sarifToolInfo) error {
 	bySource := map[string][]engine.Diagnostic{}
-	for _, d := range res.Diagnostics {
+	for _, d := range slices.Concat(res.Diagnostics, res.PreExisting) {
 		src := d.Source
 		if src == "" {
 			src = "devbroker"
@@ -218,6 +224,12 @@ func writeSARIF(w io.Writer, res *engine.Result, tools map[string]sarifToolInfo)
 				rule = src
 			}
 			r := sarifResult{RuleID: rule, Level: sarifLevel(d.Severity), Message: sarifMessage{Text: d.Message}}
+			if d.Introduced != nil {
+				r.BaselineState = "unchanged"
+				if *d.Introduced {
+					r.BaselineState = "new"
+				}
+			}
 			if !rules[rule] {
 				rules[rule] = true
 				run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: rule})

@@ -17,20 +17,23 @@ func TestParams(t *testing.T) {
 		want       []string
 	}{
 		{"unknown parameter", `{"command":"view","file_path":"` + abs + `","path":"x"}`,
-			[]string{`unknown parameter "path"`, "anchor, command, context_after", "view_range"}},
+			[]string{`unknown argument "path"`, "the arguments are: command (required), file_path (required), view_range, anchor", "force"}},
 		{"command required", `{"file_path":"` + abs + `"}`, []string{"command is required", "str_replace"}},
-		{"unknown command", `{"command":"delete","file_path":"` + abs + `"}`, []string{`unknown command "delete"`, "undo_edit"}},
+		{"unknown command", `{"command":"delete","file_path":"` + abs + `"}`, []string{`command must be one of view, str_replace`, "undo_edit", `got "delete"`}},
 		{"file_path required", `{"command":"view"}`, []string{"file_path is required"}},
 		{"not applicable", `{"command":"view","file_path":"` + abs + `","old_str":"a","new_str":"b"}`,
-			[]string{"view does not take new_str, old_str", "its parameters are:", "view_range"}},
+			[]string{"view does not take new_str, old_str", "view takes: command (required), file_path (required), view_range", "context_after"}},
 		{"not applicable to undo", `{"command":"undo_edit","file_path":"` + abs + `","dry_run":true}`, []string{"does not take dry_run"}},
 		{"revision not for view", `{"command":"view","file_path":"` + abs + `","revision":"sha256:0"}`, []string{"does not take revision"}},
-		{"wrong type", `{"command":"insert","file_path":"` + abs + `","insert_line":"3"}`, []string{"insert_line", "wrong type", "an integer"}},
+		{"wrong type", `{"command":"insert","file_path":"` + abs + `","insert_line":"3"}`, []string{"insert_line must be an integer, got a JSON string"}},
 		{"not an object", `[1]`, []string{"edit_file"}},
 		{"trailing data", `{"command":"view","file_path":"` + abs + `"} {}`, []string{"unexpected data"}},
 		{"trailing brace", `{"command":"view","file_path":"` + abs + `"} }`, []string{"unexpected data"}},
 		{"wrong element type", `{"command":"view","file_path":"` + abs + `","view_range":[1,"x"]}`,
-			[]string{"parameter view_range has the wrong type", "want an array of integers"}},
+			[]string{"view_range must be an array of integers, got an array holding a JSON string"}},
+		{"short array", `{"command":"view","file_path":"` + abs + `","view_range":[1]}`,
+			[]string{"view_range must be an array of 2 integers, got 1", "[start, end]"}},
+		{"null is not given", `{"command":"view","file_path":null}`, []string{"file_path is required (a string)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := e.s.Call(context.Background(), []byte(tc.json))

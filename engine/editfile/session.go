@@ -60,7 +60,22 @@ type Session struct {
 	// dropped counts, per file, the undo entries dropped past UndoDepth.
 	dropped map[string]int
 	revs    revCache
+	// bases hears what each file held before the session's first change
+	// to it (see SetBaseRecorder); nil: nobody listens.
+	bases BaseRecorder
 }
+
+// BaseRecorder hears, before each change a session makes on disk, what
+// the file held (nil: no file), so that lint and check can tell the
+// findings the session's changes introduced from those that were there
+// before them (engine.Bases keeps the first it hears of each file).
+type BaseRecorder interface {
+	RecordBase(rel string, before []byte)
+}
+
+// SetBaseRecorder makes the session tell r what each file held before
+// each change it makes to it. Call it before the session is used.
+func (s *Session) SetBaseRecorder(r BaseRecorder) { s.bases = r }
 
 // undoEntry is the content a file had before one of this session's
 // mutations, and the revision that mutation produced.
@@ -199,7 +214,7 @@ func (s *Session) checkRead(f *file, given string) error {
 	s.mu.Unlock()
 	switch {
 	case !ok:
-		return fault.New(fault.Conflict, "read %s before editing it: view it (or read_file) first, or pass its current revision", f.abs)
+		return fault.New(fault.Conflict, "read %s before editing it: view it first (edit_file's view command), or pass its current revision", f.abs)
 	case seen != f.rev:
 		return fault.New(fault.Conflict, "%s changed since you read it (you saw %s, it is now %s): view it again before editing", f.abs, seen, f.rev)
 	}
@@ -247,6 +262,9 @@ func (s *Session) commit(f *file, data []byte, next revEntry, force bool) (rev s
 			return "", false, err
 		}
 		return "", false, fault.Wrap(fault.IO, err, "writing %s; nothing was written", f.abs)
+	}
+	if s.bases != nil {
+		s.bases.RecordBase(f.rel, f.data)
 	}
 	rev = next.rev
 	after = s.changedSince(f.rel, data)
@@ -312,13 +330,8 @@ func (s *Session) Do(ctx context.Context, p *Params) (*Result, error) {
 		return nil, err
 	}
 	// Do is also called directly, without parseParams.
-	switch {
-	case p.Command == "":
-		return nil, fault.New(fault.BadArgument, "edit_file: command is required: one of %s", strings.Join(Commands, ", "))
-	case allowed[p.Command] == nil:
-		return nil, fault.New(fault.BadArgument, "edit_file: unknown command %q: use one of %s", p.Command, strings.Join(Commands, ", "))
-	case p.FilePath == "":
-		return nil, fault.New(fault.BadArgument, "edit_file: file_path is required (an absolute path)")
+	if err := check(paramsSpec, p, "edit_file"); err != nil {
+		return nil, err
 	}
 	switch p.Command {
 	case "view":

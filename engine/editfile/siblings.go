@@ -12,26 +12,21 @@ import (
 	"github.com/devbroker/devbroker/engine/text"
 )
 
-// ReadFileParams are read_file's parameters.
+// ReadFileParams are read_file's parameters; the tags are their one
+// description (see [ReadFileSpec]).
 type ReadFileParams struct {
-	// FilePath is the absolute path to the file.
-	FilePath string `json:"file_path"`
-	// Offset is the 1-based line to start at (default 1).
-	Offset *int `json:"offset,omitempty"`
-	// Limit is how many lines to return (default 2000).
-	Limit *int `json:"limit,omitempty"`
+	FilePath string `json:"file_path" jsonschema:"Absolute path to the file"`
+	Offset   *int   `json:"offset,omitempty" jsonschema:"the 1-based line to start at (default 1)"`
+	Limit    *int   `json:"limit,omitempty" jsonschema:"how many lines to return (default 2000)"`
 }
 
-// WriteFileParams are write_file's parameters.
+// WriteFileParams are write_file's parameters; the tags are their one
+// description (see [WriteFileSpec]).
 type WriteFileParams struct {
-	// FilePath is the absolute path to the file; missing directories are created.
-	FilePath string `json:"file_path"`
-	// Content is the whole new content of the file.
-	Content *string `json:"content"`
-	// Revision, for an existing file, is its revision from your last read; a mismatch rejects the write.
-	Revision string `json:"revision,omitempty"`
-	// Force overwrites a file that has no write permission for its owner (it keeps its mode).
-	Force bool `json:"force,omitempty"`
+	FilePath string  `json:"file_path" jsonschema:"Absolute path to the file; missing directories are created"`
+	Content  *string `json:"content" jsonschema:"the whole new content of the file"`
+	Revision string  `json:"revision,omitempty" jsonschema:"for an existing file, its revision from your last read; a mismatch rejects the write"`
+	Force    bool    `json:"force,omitempty" jsonschema:"overwrite a file whose owner has no write permission (mode such as 0444); it keeps its mode. Without it such a file is refused, naming its mode."`
 }
 
 // DefaultReadLimit is how many lines read_file returns by default.
@@ -41,11 +36,8 @@ const DefaultReadLimit = 2000
 // as read.
 func (s *Session) ReadFile(ctx context.Context, params []byte) (*Result, error) {
 	var p ReadFileParams
-	if err := decodeStrict(params, &p, "read_file"); err != nil {
+	if err := decode(readFileSpec, params, &p, "read_file"); err != nil {
 		return nil, err
-	}
-	if p.FilePath == "" {
-		return nil, fault.New(fault.BadArgument, "read_file: file_path is required (an absolute path)")
 	}
 	f, err := s.load(p.FilePath)
 	if err != nil {
@@ -94,14 +86,8 @@ func (s *Session) ReadFile(ctx context.Context, params []byte) (*Result, error) 
 // given), like an edit.
 func (s *Session) WriteFile(ctx context.Context, params []byte) (*Result, error) {
 	var p WriteFileParams
-	if err := decodeStrict(params, &p, "write_file"); err != nil {
+	if err := decode(writeFileSpec, params, &p, "write_file"); err != nil {
 		return nil, err
-	}
-	if p.FilePath == "" {
-		return nil, fault.New(fault.BadArgument, "write_file: file_path is required (an absolute path)")
-	}
-	if p.Content == nil {
-		return nil, fault.New(fault.BadArgument, "write_file: content is required (the whole new file)")
 	}
 	data := []byte(*p.Content)
 	if err := text.Check(data); err != nil {

@@ -33,7 +33,7 @@ func TestReadFile(t *testing.T) {
 		{map[string]any{"file_path": e.abs("f.txt"), "offset": 6}, fault.Bounds, "has 5 lines"},
 		{map[string]any{"file_path": e.abs("f.txt"), "offset": 0}, fault.BadArgument, "1 or more"},
 		{map[string]any{"file_path": e.abs("f.txt"), "limit": 0}, fault.BadArgument, "1 or more"},
-		{map[string]any{"file_path": e.abs("f.txt"), "lines": 3}, fault.BadArgument, "file_path, limit, offset"},
+		{map[string]any{"file_path": e.abs("f.txt"), "lines": 3}, fault.BadArgument, `unknown argument "lines"; the arguments are: file_path (required), offset, limit`},
 		{map[string]any{}, fault.BadArgument, "file_path is required"},
 		{map[string]any{"file_path": "f.txt"}, fault.BadArgument, e.abs("f.txt")},
 		{map[string]any{"file_path": e.abs("missing.txt")}, fault.NotFound, "does not exist"},
@@ -93,7 +93,7 @@ func TestWriteFile(t *testing.T) {
 		{map[string]any{"file_path": e.abs("n.txt")}, "content is required"},
 		{map[string]any{"content": "x"}, "file_path is required"},
 		{map[string]any{"file_path": e.abs("n.txt"), "content": "a\x00"}, "binary"},
-		{map[string]any{"file_path": e.abs("n.txt"), "content": "x", "mode": "0755"}, "content, file_path, force, revision"},
+		{map[string]any{"file_path": e.abs("n.txt"), "content": "x", "mode": "0755"}, `unknown argument "mode"; the arguments are: file_path (required), content (required), revision, force`},
 		{map[string]any{"file_path": "n.txt", "content": "x"}, e.abs("n.txt")},
 	} {
 		_, err := w(tc.m)

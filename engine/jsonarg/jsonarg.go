@@ -1,12 +1,20 @@
-// Package jsonarg decodes the JSON arguments of a tool or a step strictly
-// and words encoding/json's errors for a model.
+// Package jsonarg describes and decodes the JSON arguments of a tool or a
+// step, strictly, with errors worded for a model.
+//
+// A [Spec] is the one description of a struct's arguments, read from its
+// tags (the json tag's name and omitempty, the jsonschema tag's one-line
+// description: the tags the MCP SDK infers a schema from): each
+// argument's name, type, whether it is required, its values and length,
+// and which calls take it. [Spec.Decode] is the strict front end every
+// surface's arguments go through: it refuses an unknown, missing or
+// mistyped argument, naming it and saying what it needs.
 //
 // [Decoder.Decode] accepts exactly one JSON value: it refuses a field the
 // target struct does not have and data after the value. Its errors are
 // [*Error]s whose message names the field at fault and says what it needs
 // ("start must be an integer, got a JSON string"), so that a model can
-// correct its call. A [Decoder]'s fields are the few ways callers word these
-// messages differently.
+// correct its call. A [Decoder]'s Noun is what its messages call a field;
+// a [Spec]'s front end lists the valid arguments itself.
 package jsonarg
 
 import (
@@ -27,15 +35,6 @@ type Decoder struct {
 	// Noun is what messages call a field, e.g. "argument" or "parameter":
 	// `unknown argument "stop"`. Empty means "field".
 	Noun string
-	// ListValid makes an unknown-field error list the valid names, the
-	// JSON names of the struct decoded into, sorted:
-	// `unknown parameter "path"; the valid parameters are: command, file_path`.
-	// The list is given only for a flat struct (no nested objects), where
-	// the unknown field can only have been meant for the struct itself.
-	ListValid bool
-	// WrongType words a type error with the noun first:
-	// "parameter x has the wrong type: got a JSON string, want an integer".
-	WrongType bool
 }
 
 // Error is a decoding error worded for a model.
@@ -94,13 +93,6 @@ func (d Decoder) describe(err error, root reflect.Type, data []byte) *Error {
 		if where := locate(data, root); where != "" {
 			msg += " in " + where
 		}
-		if names, flat := flatNames(root); d.ListValid && flat {
-			valid := "(none)"
-			if len(names) > 0 {
-				valid = strings.Join(names, ", ")
-			}
-			msg += fmt.Sprintf("; the valid %ss are: %s", d.noun(), valid)
-		}
 		return &Error{Field: name, Msg: msg, Err: err}
 	}
 	// An error from a type's own UnmarshalJSON, or a misuse of Decode
@@ -123,13 +115,6 @@ func (d Decoder) typeError(te *json.UnmarshalTypeError, root reflect.Type) *Erro
 		got = container(ft) + " holding a JSON " + te.Value
 	} else {
 		want = describeType(te.Type)
-	}
-	if d.WrongType {
-		subject := "the value"
-		if path != "" {
-			subject = d.noun() + " " + path
-		}
-		return &Error{Field: path, Msg: fmt.Sprintf("%s has the wrong type: got %s, want %s", subject, got, want), Err: te}
 	}
 	subject := path
 	if subject == "" {

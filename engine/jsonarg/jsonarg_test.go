@@ -54,7 +54,6 @@ func TestDecode(t *testing.T) {
 	var (
 		plain  = Decoder{}
 		arg    = Decoder{Noun: "argument"}
-		param  = Decoder{Noun: "parameter", ListValid: true, WrongType: true}
 		params = Decoder{Noun: "parameter"}
 	)
 	for _, tc := range []struct {
@@ -68,13 +67,10 @@ func TestDecode(t *testing.T) {
 		{"unknown", arg, &args{}, `{"path":"a","stop":2}`, `unknown argument "stop"`, "stop"},
 		{"unexported is unknown", arg, &args{}, `{"hidden":1}`, `unknown argument "hidden"`, "hidden"},
 		{"unknown default noun", plain, &args{}, `{"stop":2}`, `unknown field "stop"`, "stop"},
-		{"unknown nested not listed", Decoder{Noun: "argument", ListValid: true}, &args{}, `{"ops":[{"stp":"x"}]}`, `unknown argument "stp" in ops[0]`, "stp"},
+		{"unknown nested", arg, &args{}, `{"ops":[{"stp":"x"}]}`, `unknown argument "stp" in ops[0]`, "stp"},
 		{"unknown nested, where", arg, &args{}, `{"ops":[{"step":"a"},{"step":"b","zz":1}],"path":"x"}`, `unknown argument "zz" in ops[1]`, "zz"},
 		{"unknown after a skipped value", arg, &args{}, `{"raw":{"zz":[1,{"zz":2}]},"extra":{"zz":1},"ops":[{"zz":1}]}`, `unknown argument "zz" in ops[0]`, "zz"},
 		{"unknown in an embedded struct's place", arg, &args{}, `{"EMB":1,"ops":[{"Step":"s","q":1}]}`, `unknown argument "q" in ops[0]`, "q"},
-		{"unknown listed", param, &flat{}, `{"command":"view","path":"x"}`,
-			`unknown parameter "path"; the valid parameters are: anchor, command, emb, file_path, insert_line, view_range`, "path"},
-		{"unknown listed, none valid", param, &struct{}{}, `{"x":1}`, `unknown parameter "x"; the valid parameters are: (none)`, "x"},
 		{"string for int", arg, &args{}, `{"start":"1"}`, "start must be an integer, got a JSON string", "start"},
 		{"fraction for int", arg, &args{}, `{"start":1.5}`, "start must be an integer, got a JSON number 1.5", "start"},
 		{"number for string", params, &args{}, `{"path":5}`, "path must be a string, got a JSON number", "path"},
@@ -91,15 +87,10 @@ func TestDecode(t *testing.T) {
 		{"text unmarshaler", arg, &args{}, `{"addr":5}`, "addr must be a string, got a JSON number", "addr"},
 		{"own error", arg, &args{}, `{"when":5}`, "Time.UnmarshalJSON: input is not a JSON string", ""},
 		{"not an object", arg, &args{}, `[1]`, "the value must be an object, got a JSON array", ""},
-		{"wrong type, noun first", param, &flat{}, `{"insert_line":"3"}`,
-			"parameter insert_line has the wrong type: got a JSON string, want an integer", "insert_line"},
-		{"wrong element, noun first", param, &flat{}, `{"view_range":[1,"x"]}`,
-			"parameter view_range has the wrong type: got an array holding a JSON string, want an array of integers", "view_range"},
-		{"whole value, noun first", param, &flat{}, `"x"`, "the value has the wrong type: got a JSON string, want an object", ""},
 		{"top-level array element", arg, &[]int{}, `[1,"x"]`, "the value must be an array of integers, got an array holding a JSON string", ""},
 		{"trailing value", arg, &args{}, `{} {}`, "unexpected data after the JSON value", ""},
-		{"trailing garbage", param, &flat{}, `{"command":"view"} x`, "unexpected data after the JSON value", ""},
-		{"trailing close", param, &flat{}, `{"command":"view"} }`, "unexpected data after the JSON value", ""},
+		{"trailing garbage", params, &flat{}, `{"command":"view"} x`, "unexpected data after the JSON value", ""},
+		{"trailing close", params, &flat{}, `{"command":"view"} }`, "unexpected data after the JSON value", ""},
 		{"empty", arg, &args{}, ``, "no JSON value: the input is empty", ""},
 		{"white space", arg, &args{}, " \n\t", "no JSON value: the input is empty", ""},
 		{"truncated", arg, &args{}, `{"path":`, "not valid JSON: the input ends inside the value", ""},
@@ -175,25 +166,5 @@ func TestDescribeType(t *testing.T) {
 		if got := describeType(reflect.TypeOf(tc.v)); got != tc.want {
 			t.Errorf("describeType(%T) = %q, want %q", tc.v, got, tc.want)
 		}
-	}
-}
-
-func TestFlatNames(t *testing.T) {
-	if names, flat := flatNames(reflect.TypeFor[*flat]()); !flat || strings.Join(names, " ") != "anchor command emb file_path insert_line view_range" {
-		t.Errorf("flat: %v %v", names, flat)
-	}
-	for _, typ := range []reflect.Type{reflect.TypeFor[args](), reflect.TypeFor[[]int](), reflect.TypeFor[map[string]inner]()} {
-		if names, flat := flatNames(typ); flat {
-			t.Errorf("%v is not flat, got %v", typ, names)
-		}
-	}
-	// A field that decodes itself, or holds arbitrary JSON, keeps a struct flat.
-	type selfish struct {
-		When time.Time       `json:"when"`
-		Raw  json.RawMessage `json:"raw"`
-		Any  map[string]any  `json:"any"`
-	}
-	if names, flat := flatNames(reflect.TypeFor[selfish]()); !flat || len(names) != 3 {
-		t.Errorf("selfish: %v %v", names, flat)
 	}
 }

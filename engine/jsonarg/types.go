@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"iter"
 	"reflect"
-	"sort"
 	"strings"
 )
 
@@ -173,32 +172,6 @@ func fieldNamed(t reflect.Type, seg string) (reflect.StructField, bool) {
 func jsonName(f reflect.StructField) string {
 	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 	return name
-}
-
-// flatNames returns the JSON names of the struct type t (or t points to),
-// sorted, including those of embedded structs. flat is false when t is not
-// a struct or when a field holds an object whose own fields an unknown
-// name could have been meant for.
-func flatNames(t reflect.Type) (names []string, flat bool) {
-	t = deref(t)
-	if t.Kind() != reflect.Struct {
-		return nil, false
-	}
-	if !collect(t, &names) {
-		return nil, false
-	}
-	sort.Strings(names)
-	return names, true
-}
-
-func collect(t reflect.Type, names *[]string) bool {
-	for name, f := range fields(t) {
-		if st := structOf(f.Type); st != nil && !custom(st) {
-			return false
-		}
-		*names = append(*names, name)
-	}
-	return true
 }
 
 // fields yields the fields of struct t that encoding/json decodes into,

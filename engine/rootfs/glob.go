@@ -38,11 +38,25 @@ var VCSDirs = []string{".git", ".hg", ".svn", ".jj"}
 // is an empty slice and no error: the caller decides whether that is a
 // failure. An invalid pattern is an error naming it.
 func (f *FS) Glob(pattern string) ([]string, error) {
-	return f.glob(pattern, readDir)
+	return f.glob(pattern, readDir, nil)
 }
 
-// glob is [FS.Glob] reading directories with read.
-func (f *FS) glob(pattern string, read readDirFunc) ([]string, error) {
+// GlobSkip is [FS.Glob] that also passes over what skip reports: a
+// directory it skips is not read, a file it skips does not match. skip
+// is asked, in the walk's order (sorted paths), about each directory the
+// glob would enter and each file that matches the pattern; never about
+// the pattern's literal base, which the caller named. The walk that
+// honours .gitignore asks it (engine.Select).
+func (f *FS) GlobSkip(pattern string, skip func(rel string, dir bool) bool) ([]string, error) {
+	return f.glob(pattern, readDir, skip)
+}
+
+// glob is [FS.Glob] reading directories with read, passing over what
+// skip (nil: nothing) reports.
+func (f *FS) glob(pattern string, read readDirFunc, skip func(rel string, dir bool) bool) ([]string, error) {
+	if skip == nil {
+		skip = func(string, bool) bool { return false }
+	}
 	if err := check(pattern, true); err != nil {
 		return nil, withOp(err, "glob")
 	}
@@ -77,15 +91,15 @@ func (f *FS) glob(pattern string, read readDirFunc) ([]string, error) {
 	_ = walk(start, g.base, read, func(rel string, d fs.DirEntry) error {
 		switch t := d.Type(); {
 		case d.IsDir():
-			if !g.enter(rel, d.Name()) {
+			if !g.enter(rel, d.Name()) || skip(rel, true) {
 				return fs.SkipDir
 			}
 		case t.IsRegular():
-			if g.match(rel) {
+			if g.match(rel) && !skip(rel, false) {
 				files = append(files, rel)
 			}
 		case t&fs.ModeSymlink != 0:
-			if g.match(rel) && f.regularInside(rel) {
+			if g.match(rel) && !skip(rel, false) && f.regularInside(rel) {
 				files = append(files, rel)
 			}
 		}

@@ -153,7 +153,7 @@ func TestGlobReadsOnlyWhatCanMatch(t *testing.T) {
 			reads = append(reads, strings.TrimPrefix(filepath.ToSlash(rel), "."))
 			return readDir(abs)
 		}
-		if _, err := fsys.glob(tc.pattern, count); err != nil {
+		if _, err := fsys.glob(tc.pattern, count, nil); err != nil {
 			t.Fatalf("Glob(%q): %v", tc.pattern, err)
 		}
 		if !reflect.DeepEqual(reads, tc.reads) {

@@ -8,7 +8,6 @@ package search
 
 import (
 	"io/fs"
-	"path"
 	"slices"
 	"strings"
 
@@ -18,9 +17,6 @@ import (
 	"github.com/devbroker/devbroker/engine/gitignore"
 	"github.com/devbroker/devbroker/engine/rootfs"
 )
-
-// maxIgnoreBytes is the largest .gitignore file read.
-const maxIgnoreBytes = 1 << 20
 
 // selector is one of a search's paths: a glob, or a path that names a
 // file or a directory.
@@ -105,7 +101,7 @@ func collect(fsys *rootfs.FS, ws Workspace, sels []*selector) ([]file, error) {
 		shadow[p] = true
 	}
 	w := walker{fsys: fsys, ws: ws, sels: sels, shadow: shadow}
-	w.stack = gitignore.Stack{}.Push(w.ignoreFile(""))
+	w.tree = gitignore.NewTree(w.ignoreFile)
 	_ = fsys.Walk(w.visit)
 	for _, s := range sels {
 		if !s.hit {
@@ -133,22 +129,16 @@ type walker struct {
 	ws     Workspace
 	sels   []*selector
 	shadow map[string]bool // paths the workspace speaks for
-	stack  gitignore.Stack // the .gitignore files of the current directory
+	tree   *gitignore.Tree // the ignore rules the walk meets
 	files  []file
 }
 
 // visit is the walk's function for one entry.
 func (w *walker) visit(rel string, d fs.DirEntry) error {
-	dir := path.Dir(rel)
-	if dir == "." {
-		dir = ""
-	}
-	w.stack = w.stack.At(dir)
 	if d.IsDir() {
 		if !w.enter(rel, d.Name()) {
 			return fs.SkipDir
 		}
-		w.stack = w.stack.Push(w.ignoreFile(rel))
 		return nil
 	}
 	if !d.Type().IsRegular() || w.shadow[rel] || w.ignored(rel, false) {
@@ -180,24 +170,20 @@ func (w *walker) ignored(rel string, dir bool) bool {
 	if slices.ContainsFunc(w.sels, func(s *selector) bool { return s.names(rel) }) {
 		return false
 	}
-	return w.stack.Ignored(rel, dir)
+	return w.tree.Ignored(rel, dir)
 }
 
-// ignoreFile reads the .gitignore of the directory dir: the workspace's
-// copy when it holds one, else the disk's; nil when there is none.
-func (w *walker) ignoreFile(dir string) *gitignore.File {
-	p := path.Join(dir, ".gitignore")
+// ignoreFile reads the ignore file p: the workspace's copy when it holds
+// one, else the disk's.
+func (w *walker) ignoreFile(p string) ([]byte, bool) {
 	if d, ok := w.ws.Doc(p); ok {
-		return gitignore.Parse(dir, []byte(d.Content()))
+		return []byte(d.Content()), true
 	}
 	if w.shadow[p] {
-		return nil // deleted or moved away in the workspace
+		return nil, false // deleted or moved away in the workspace
 	}
-	data, _, err := w.fsys.ReadFileMax(p, maxIgnoreBytes)
-	if err != nil {
-		return nil
-	}
-	return gitignore.Parse(dir, data)
+	data, _, err := w.fsys.ReadFileMax(p, gitignore.MaxFileBytes)
+	return data, err == nil
 }
 
 // merge merges two lists of files sorted by path.

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"slices"
 	"strings"
@@ -84,9 +85,38 @@ func (l Limits) withDefaults() Limits {
 // Otherwise Acquire is all or nothing: on error the workspace is unchanged,
 // except that held files found gone from disk have left it.
 func (w *Workspace) Acquire(patterns []string) ([]Stale, error) {
+	stale, _, err := w.acquire(patterns, nil)
+	return stale, err
+}
+
+// Passed is a file a walk found that [Workspace.AcquireWalked] passed
+// over, and why.
+type Passed struct {
+	Path string
+	// Why is the reason, naming the limit and its key where one refused
+	// it ("16640000 bytes, over the per-file limit of 8388608 bytes
+	// (limits.max_file_bytes)").
+	Why string
+}
+
+// AcquireWalked is [Workspace.Acquire] for files some of which a walk
+// found rather than anyone named: a file new to the workspace for which
+// walked reports true, and that cannot be held by itself (over the
+// per-file limit, not a text file, unreadable), is passed over and
+// listed with why, instead of failing the acquisition. A walk meets what
+// it meets; an answer about the rest is still worth giving, and it says
+// what it passed over. The limits on the whole workspace (files, total
+// bytes) still fail it, as do the files walked reports false for.
+func (w *Workspace) AcquireWalked(patterns []string, walked func(string) bool) ([]Stale, []Passed, error) {
+	return w.acquire(patterns, walked)
+}
+
+// acquire is [Workspace.Acquire], passing over the files walked (nil:
+// none) reports that cannot be held by themselves.
+func (w *Workspace) acquire(patterns []string, walked func(string) bool) ([]Stale, []Passed, error) {
 	paths, err := w.expandAll(patterns)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	named := make(map[string]bool, len(paths))
 	for _, p := range paths {
@@ -95,7 +125,7 @@ func (w *Workspace) Acquire(patterns []string) ([]Stale, error) {
 	keep := func(p string) bool { return named[p] }
 	stale, rereads, fresh, err := w.classify(paths)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Files gone from disk leave, whatever else fails.
 	var goneErr error
@@ -108,11 +138,14 @@ func (w *Workspace) Acquire(patterns []string) ([]Stale, error) {
 		}
 	}
 	if goneErr != nil {
-		return stale, goneErr
+		return stale, nil, goneErr
 	}
-	add, err := w.load(fresh, rereads, keep)
+	add, passed, err := w.load(fresh, rereads, keep, walked)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	for _, p := range passed {
+		delete(named, p.Path)
 	}
 	w.evictFor(len(add), w.grow(add, rereads), keep)
 	for _, r := range rereads {
@@ -128,7 +161,7 @@ func (w *Workspace) Acquire(patterns []string) ([]Stale, error) {
 		w.Use(p)
 	}
 	w.fresh = named
-	return stale, nil
+	return stale, passed, nil
 }
 
 // classify sorts the paths of an acquisition: held files with no unwritten
@@ -184,8 +217,9 @@ func (w *Workspace) grow(add []loaded, rereads []reread) int64 {
 
 // load reads the files of paths, new to the workspace, checking the limits
 // against what must stay: the workspace minus the files that can leave to
-// make room (never those keep names).
-func (w *Workspace) load(paths []string, rereads []reread, keep func(string) bool) ([]loaded, error) {
+// make room (never those keep names). A file walked (nil: none) reports
+// that cannot be held by itself is passed over, with why.
+func (w *Workspace) load(paths []string, rereads []reread, keep func(string) bool, walked func(string) bool) ([]loaded, []Passed, error) {
 	mustFiles, mustBytes := len(w.files), w.bytes
 	for _, r := range rereads {
 		mustBytes += int64(r.doc.Size() - w.files[r.path].doc.Size())
@@ -202,10 +236,11 @@ func (w *Workspace) load(paths []string, rereads []reread, keep func(string) boo
 	if len(w.files)+len(paths) > w.limits.MaxFiles {
 		makeRoom()
 		if n := mustFiles + len(paths); n > w.limits.MaxFiles {
-			return nil, w.limits.tooMany(paths[w.limits.MaxFiles-mustFiles], n)
+			return nil, nil, w.limits.tooMany(paths[w.limits.MaxFiles-mustFiles], n)
 		}
 	}
 	var add []loaded
+	var passed []Passed
 	var addBytes int64
 	fits := func(p string, size int64) error {
 		if size <= w.limits.MaxFileBytes && mustBytes+addBytes+size > w.limits.MaxTotalBytes {
@@ -213,31 +248,43 @@ func (w *Workspace) load(paths []string, rereads []reread, keep func(string) boo
 		}
 		return w.limits.checkSize(p, size, mustBytes+addBytes)
 	}
+	lenient := func(p string) bool { return walked != nil && walked(p) }
 	for _, p := range paths {
 		// A file over the per-file limit is refused from its size,
 		// before it is read.
 		data, mode, err := w.fs.ReadFileMax(p, w.limits.MaxFileBytes)
 		var tl *rootfs.TooLargeError
 		switch {
+		case errors.As(err, &tl) && tl.Size > w.limits.MaxFileBytes && lenient(p):
+			passed = append(passed, Passed{p, fmt.Sprintf("%d bytes, over the per-file limit of %d bytes (limits.max_file_bytes)", tl.Size, w.limits.MaxFileBytes)})
+			continue
 		case errors.As(err, &tl):
-			return nil, fits(p, tl.Size)
+			return nil, nil, fits(p, tl.Size)
 		case err != nil:
 			if err := w.checkFile(p); err != nil {
-				return nil, err // as a path that is not a file is refused
+				return nil, nil, err // as a path that is not a file is refused
 			}
-			return nil, ioError(p, err)
+			if lenient(p) {
+				passed = append(passed, Passed{p, "unreadable: " + err.Error()})
+				continue
+			}
+			return nil, nil, ioError(p, err)
 		}
 		if err := fits(p, int64(len(data))); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		doc, err := text.Parse(data)
 		if err != nil {
-			return nil, fault.Wrap(fault.BadArgument, err, "%s cannot be acquired, it is not a text file", p)
+			if lenient(p) {
+				passed = append(passed, Passed{p, "not a text file: " + err.Error()})
+				continue
+			}
+			return nil, nil, fault.Wrap(fault.BadArgument, err, "%s cannot be acquired, it is not a text file", p)
 		}
 		addBytes += int64(len(data))
 		add = append(add, loaded{p, doc, mode})
 	}
-	return add, nil
+	return add, passed, nil
 }
 
 // expandAll expands every pattern, without duplicates, in order.

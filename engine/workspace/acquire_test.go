@@ -3,6 +3,7 @@ package workspace
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/fault"
@@ -184,4 +185,36 @@ func TestAcquireKeepsMode(t *testing.T) {
 	if m := w.files["run.sh"].mode.Perm(); m != 0o755 {
 		t.Errorf("mode = %v", m)
 	}
+}
+
+// AcquireWalked passes over the walked files that cannot be held by
+// themselves (over the per-file limit, not text), listing why, and holds
+// the rest; the same file not walked fails the acquisition, and so does a
+// limit on the whole workspace.
+func TestAcquireWalked(t *testing.T) {
+	files := map[string]string{"a.txt": "12345\n", "big.txt": "1234567890\n", "bin.txt": "a\x00b\n", "c.txt": "1\n"}
+	fsys, err := rootfs.New(testtree.New(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	walked := func(p string) bool { return p != "a.txt" }
+	w := New(fsys, Limits{MaxFileBytes: 8})
+	_, passed, err := w.AcquireWalked([]string{"a.txt", "big.txt", "bin.txt", "c.txt"}, walked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantList(t, "held", w.Paths(), []string{"a.txt", "c.txt"})
+	if len(passed) != 2 || passed[0].Path != "big.txt" || passed[0].Why != "11 bytes, over the per-file limit of 8 bytes (limits.max_file_bytes)" ||
+		passed[1].Path != "bin.txt" || !strings.HasPrefix(passed[1].Why, "not a text file: ") {
+		t.Errorf("passed = %+v", passed)
+	}
+	// Not walked: the acquisition fails, and nothing new is held.
+	w = New(fsys, Limits{MaxFileBytes: 8})
+	_, _, err = w.AcquireWalked([]string{"c.txt", "big.txt"}, func(string) bool { return false })
+	wantFault(t, err, fault.Bounds, "big.txt", "max_file_bytes")
+	wantList(t, "held after a failed acquisition", w.Paths(), nil)
+	// The workspace's own limits still fail it.
+	w = New(fsys, Limits{MaxFiles: 1, MaxFileBytes: 8})
+	_, _, err = w.AcquireWalked([]string{"a.txt", "c.txt"}, walked)
+	wantFault(t, err, fault.Bounds, "max_files")
 }

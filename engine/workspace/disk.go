@@ -40,6 +40,10 @@ type Stale struct {
 	BaseRevision string
 	// DiskRevision is the revision on disk now; "" when the file is gone.
 	DiskRevision string
+	// NotMerged says why a write that merges did not merge the change on
+	// disk with the workspace's (the lines both changes touch); "" when
+	// it did not try.
+	NotMerged string
 }
 
 func (s Stale) String() string {
@@ -49,7 +53,11 @@ func (s Stale) String() string {
 	case DiskCreated:
 		return fmt.Sprintf("%s was created on disk (%s) where the workspace adds it", s.Path, s.DiskRevision)
 	}
-	return fmt.Sprintf("%s changed on disk since the workspace read it (disk now %s, the workspace read %s)", s.Path, s.DiskRevision, s.BaseRevision)
+	msg := fmt.Sprintf("%s changed on disk since the workspace read it (disk now %s, the workspace read %s)", s.Path, s.DiskRevision, s.BaseRevision)
+	if s.NotMerged != "" {
+		msg += ", " + s.NotMerged
+	}
+	return msg
 }
 
 // StaleError is a write refused because files it would touch are stale.

@@ -16,6 +16,10 @@ type WriteOptions struct {
 	// Force writes, deletes and moves files that have no write permission
 	// for their owner (a written file keeps its mode).
 	Force bool
+	// Merge merges a change made on disk since the workspace read a file
+	// with the workspace's change, when the two touch different lines
+	// ([Workspace.WriteMerging]); without it such a file is a conflict.
+	Merge bool
 }
 
 // touched returns the paths p touches, each once and sorted: every

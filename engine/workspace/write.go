@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -59,19 +60,45 @@ func (w *Workspace) Write(ctx context.Context, selectors []string) ([]string, er
 // without write permission for its owner is not overwritten, deleted or
 // moved: the write is refused before any disk operation.
 func (w *Workspace) WriteWith(ctx context.Context, selectors []string, opt WriteOptions) ([]string, error) {
+	written, _, err := w.WriteMerging(ctx, selectors, opt)
+	return written, err
+}
+
+// WriteMerging is [Workspace.WriteWith] that also returns the files whose
+// change on disk it merged (with opt.Merge): a file it modifies that
+// changed on disk since the workspace read it is merged with that change
+// when the two touch different lines of what the workspace read
+// (engine/merge); the workspace then holds the merged content, which is
+// what is written. Merges are found before anything changes: when any
+// file the write touches is still stale (its changes meet, it was
+// deleted, moved or created on disk), the write is refused whole, each
+// such file named with why it was not merged, and nothing changes, not
+// even the files that would have merged.
+func (w *Workspace) WriteMerging(ctx context.Context, selectors []string, opt WriteOptions) ([]string, []Merged, error) {
 	p, err := w.planWrite(selectors)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !opt.Force {
 		if err := w.checkWritable(p); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	if err := w.checkDisk(p); err != nil {
-		return nil, err
+	var (
+		ms  []mergeable
+		why map[string]string
+	)
+	if opt.Merge {
+		if ms, why, err = w.merges(p); err != nil {
+			return nil, nil, err
+		}
 	}
-	return w.execute(ctx, p)
+	if err := w.checkDisk(p, ms, why); err != nil {
+		return nil, nil, err
+	}
+	merged := w.takeMerges(ms)
+	written, err := w.execute(ctx, p)
+	return written, merged, err
 }
 
 // planWrite computes the operations of a write.
@@ -258,11 +285,15 @@ func (w *Workspace) selects(s string, all *writePlan) bool {
 }
 
 // checkDisk refuses the write when any path it touches changed on disk
-// since the workspace read or wrote it.
-func (w *Workspace) checkDisk(p *writePlan) error {
+// since the workspace read or wrote it, but those of ms, which merge; why
+// says why a stale path did not merge.
+func (w *Workspace) checkDisk(p *writePlan, ms []mergeable, why map[string]string) error {
 	paths := p.touched()
 	var stale []Stale
 	for _, x := range paths {
+		if slices.ContainsFunc(ms, func(m mergeable) bool { return m.path == x }) {
+			continue
+		}
 		var want *text.Doc
 		if d, known := w.pers[x]; known {
 			want = d.doc
@@ -272,6 +303,7 @@ func (w *Workspace) checkDisk(p *writePlan) error {
 			return fault.Wrap(fault.KindOf(err), err, "write: cannot check %s on disk before writing; nothing was written", x)
 		}
 		if st != nil {
+			st.NotMerged = why[x]
 			stale = append(stale, *st)
 		}
 	}

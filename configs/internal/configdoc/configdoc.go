@@ -83,7 +83,7 @@ func (g *gen) render(example []byte) ([]byte, error) {
 	g.printf("built into it (`configs/defaults.toml`). With neither file, the defaults alone apply.\n\n")
 	g.sections()
 	if len(example) > 0 {
-		g.printf("## Example\n\n```toml\n%s```\n\n", ensureNL(string(example)))
+		g.printf("## Example\n\n%s\n```toml\n%s```\n\n", ExampleMarker, ensureNL(string(example)))
 	}
 	if err := g.walk("Config", ""); err != nil {
 		return nil, err
@@ -96,18 +96,43 @@ func (g *gen) render(example []byte) ([]byte, error) {
 	return append(bytes.TrimRight(g.buf.Bytes(), "\n"), '\n'), nil
 }
 
-// sections copies the package documentation from its first heading on.
+// The markers before the reference's examples: the docs test
+// (cmd/devbroker/docs_test.go) runs every example of the documentation,
+// and a marker says how. The example file is held to what its comments
+// say it does; a code block of the package documentation is a list of
+// problems the loader reports, each for one of the roots under
+// configs/testdata/errors.
+const (
+	ExampleMarker = "<!-- example: config example -->"
+	ErrorsMarker  = "<!-- example: config-errors configs/testdata/errors -->"
+)
+
+// sections copies the package documentation from its first heading on,
+// each code block after ErrorsMarker.
 func (g *gen) sections() {
 	d := g.pkg.Parser().Parse(g.pkg.Doc)
 	for i, b := range d.Content {
 		if _, ok := b.(*comment.Heading); ok {
 			d.Content = d.Content[i:]
-			g.buf.Write(g.printer().Markdown(d))
+			var out []comment.Block
+			for _, b := range d.Content {
+				if _, ok := b.(*comment.Code); ok {
+					out = append(out, &comment.Paragraph{Text: []comment.Text{comment.Plain(errorsMarkerPlaceholder)}})
+				}
+				out = append(out, b)
+			}
+			d.Content = out
+			md := g.printer().Markdown(d)
+			g.buf.Write(bytes.ReplaceAll(md, []byte(errorsMarkerPlaceholder), []byte(ErrorsMarker)))
 			g.printf("\n")
 			return
 		}
 	}
 }
+
+// errorsMarkerPlaceholder stands for ErrorsMarker in the printer's input,
+// which would escape the comment's "<".
+const errorsMarkerPlaceholder = "DEVBROKERERRORSMARKER"
 
 func (g *gen) printer() *comment.Printer {
 	p := g.pkg.Printer()

@@ -1,0 +1,77 @@
+package capabilities_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/testtree"
+)
+
+// scopeSet is a set whose python check is served by drivers with the
+// project scopes given, and whose typescript check by one with
+// tsconfig's; python's lint by a driver without one.
+func scopeSet(t *testing.T, root string, pyScopes ...string) *capabilities.Set {
+	t.Helper()
+	drivers := map[string]*configs.Driver{"ts": {Type: "fake", ProjectScope: "tsconfig"}, "ruff": {Type: "fake"}}
+	var check []string
+	for i, sc := range pyScopes {
+		name := "py" + string(rune('a'+i))
+		drivers[name] = &configs.Driver{Type: "fake", ProjectScope: sc}
+		check = append(check, name)
+	}
+	cfg := &configs.Config{Languages: map[string]*configs.Language{
+		"python":     {FileTypes: []string{"*.py"}, Check: check, Lint: []string{"ruff"}},
+		"typescript": {FileTypes: []string{"*.ts"}, Check: []string{"ts"}},
+	}, Drivers: drivers}
+	typ := capabilities.Type{Name: "fake", New: func(name string, _ *configs.Driver, _ capabilities.Env) (capabilities.Driver, error) {
+		return &fake{name: name, kinds: []engine.Kind{engine.Check, engine.Lint}}, nil
+	}}
+	s, err := capabilities.NewSet(cfg, []capabilities.Type{typ}, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// A language's files are narrowed by the project scope every driver of
+// its list for the kind has; a project file that cannot be parsed
+// narrows nothing and warns, naming the driver.
+func TestScopeFollowsTheDriversProjectScope(t *testing.T) {
+	root := testtree.New(t, map[string]string{
+		"pyproject.toml": "[tool.pyright]\ninclude = [\"src\"]\n",
+		"tsconfig.json":  "{\n  \"include\": [\"web\"\n",
+	})
+	s := scopeSet(t, root, "pyright")
+	out, notes := s.Scope(engine.Check)
+	if out == nil {
+		t.Fatal("no scope for check")
+	}
+	if sc, left := out("tests/t.py"); !left || sc.Language != "python" || sc.Driver != "pya" || sc.Config != `pyproject.toml [tool.pyright] include = ["src"]` {
+		t.Errorf("tests/t.py: %+v, %v", sc, left)
+	}
+	for _, p := range []string{"src/a.py", "scripts/x.ts", "README.md"} {
+		if sc, left := out(p); left {
+			t.Errorf("%s left out: %+v", p, sc)
+		}
+	}
+	if len(notes) != 1 || notes[0].Kind != engine.NoteConfig || notes[0].Driver != "ts" ||
+		!strings.Contains(notes[0].Message, "warning: tsconfig.json: line 2") || !strings.Contains(notes[0].Message, "not used") {
+		t.Errorf("notes %+v, want one warning about tsconfig.json naming ts", notes)
+	}
+	// Lint is ruff's: no scope.
+	if out, _ := s.Scope(engine.Lint); out != nil {
+		if _, left := out("tests/t.py"); left {
+			t.Error("lint narrowed by pyright's scope")
+		}
+	}
+	// A second checker without a project scope looks at every file.
+	if out, _ := scopeSet(t, root, "pyright", "").Scope(engine.Check); out != nil {
+		if _, left := out("tests/t.py"); left {
+			t.Error("python narrowed though one of its checkers has no project scope")
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package testrun
+
+// This file stages the project for a test run: a private copy of the
+// root's files with the workspace's changes applied, so that the tests
+// see the unwritten content and what they write never reaches the root.
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// linkDirs are the directories the copy links to instead of copying: the
+// project's environments and packages, which tests read and do not
+// change. Version control is left out.
+var linkDirs = map[string]bool{".venv": true, "venv": true, "node_modules": true}
+
+// Stage copies root into dst (which exists) and applies the workspace:
+// the changed files of all are written, the deleted ones removed.
+func Stage(dst, root string, all map[string]*text.Doc, changed, deleted []string) error {
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil || rel == "." {
+			return err
+		}
+		to := filepath.Join(dst, rel)
+		switch {
+		case e.IsDir() && (e.Name() == ".git" || e.Name() == "__pycache__" || e.Name() == ".pytest_cache"):
+			return filepath.SkipDir
+		case e.IsDir() && linkDirs[e.Name()]:
+			if err := os.Symlink(p, to); err != nil {
+				return err
+			}
+			return filepath.SkipDir
+		case e.IsDir():
+			return os.Mkdir(to, 0o700)
+		case e.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, to)
+		case e.Type().IsRegular():
+			return copyFile(p, to)
+		}
+		return nil // sockets, devices: not the project's
+	})
+	if err != nil {
+		return fmt.Errorf("staging the project for its tests: %w", err)
+	}
+	for _, p := range changed {
+		if doc, ok := all[p]; ok {
+			if err := capabilities.WriteAt(dst, p, doc); err != nil {
+				return err
+			}
+		}
+	}
+	for _, p := range deleted {
+		if _, ok := all[p]; !ok {
+			if err := os.Remove(filepath.Join(dst, filepath.FromSlash(p))); err != nil && !os.IsNotExist(err) {
+				return fmt.Errorf("staging the project for its tests: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// copyFile copies a regular file, keeping its permission bits.
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	fi, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm()|0o200)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,3 @@
+module example.com/editor
+
+go 1.22

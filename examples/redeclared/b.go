@@ -1,0 +1,3 @@
+package redeclared
+
+func F() {}

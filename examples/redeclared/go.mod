@@ -1,0 +1,3 @@
+module example.com/redeclared
+
+go 1.22

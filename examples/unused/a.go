@@ -1,0 +1,7 @@
+package unused
+
+func f() int {
+	x := 1
+	// x is never used, and undefinedName never declared.
+	return undefinedName
+}

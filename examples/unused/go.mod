@@ -1,0 +1,3 @@
+module example.com/unused
+
+go 1.22
