@@ -54,7 +54,7 @@ type note struct {
 	Params json.RawMessage
 }
 
-// client is a real jsonrpc2 client connected to editor.Serve over an
+// client is a real jsonrpc2 client connected to editor.Options.Serve over an
 // in-memory pipe.
 type client struct {
 	t    *testing.T
