@@ -42,6 +42,7 @@ var stepCommands = []stepCommand{
 	{"format", engine.StepFormat, []string{"paths"}},
 	{"lint", engine.StepLint, []string{"paths"}},
 	{"check", engine.StepCheck, []string{"paths"}},
+	{"test", engine.StepTest, []string{"paths"}},
 }
 
 // stepFlags are the flags of a step command, derived from its step's
