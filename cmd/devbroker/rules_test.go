@@ -102,9 +102,6 @@ func (s *source) calls(f *ast.File, pkgPath string) map[string][]token.Position 
 var starters = map[string]string{
 	"lsp":                     "language servers, and the go command that locates gopls (go env, go tool -n)",
 	"capabilities/external":   "the configured commands, from argv lists",
-	"capabilities/confine":    "the C compilers' own search directories (cc -E -v, -print-search-dirs), from argv, to know what a confined compiler may read",
-	"capabilities/testrun":    "the test drivers' commands (pytest, vitest), from argv, each in its own process group",
-	"capabilities/gotest":     "the go command (go list, go test), from argv, in its own process group",
 	"capabilities/gitrev":     "git's plumbing (rev-parse, ls-tree, cat-file), read-only, for check and lint --since: a revision's content, never a repository's own command",
 	"capabilities/confine":    "the real compiler behind the confinement wrapper, and the compiler's own search list (cc -E -v), in a root not trusted",
 	"capabilities/gotest":     "the go command: go list of the module's graph and go test of the affected packages, in a trusted root only",
@@ -205,14 +202,6 @@ var diskDoors = map[string]string{
 	"capabilities/confine/wrappers_unix.go":   "the links to the compiler wrapper, in the process's private directory",
 	"capabilities/confine/cc.go":              "the compiler wrapper, run by the go command: the dependency file the compiler writes in the private directory (nothing read reaches an answer but the names it lists)",
 	"capabilities/confine/asm.go":             "the assembler wrapper, run by the go command: reads the assembly it checks (under the root, GOROOT or the go command's work directory) for its #include names, which alone reach an answer",
-
-	"capabilities/overlay.go":         "the Go overlay file in the driver's private directory",
-	"capabilities/testrun/stage.go":   "the test drivers' private copy of the project, which the tests (the repository's own code, run only in a trusted root) run in: copies the root, links .venv, venv and node_modules",
-	"capabilities/gotest/gotest.go":   "the go test driver's private directory",
-	"capabilities/gotest/findings.go": "a failing test's file under the root, to place its failure on the line of the function (a driver that runs the repository's code, only in a trusted root)",
-	"capabilities/pytest/pytest.go":   "pytest's private directory and its JUnit report there; the project's Python files under the root, to find the tests a change affects (a driver that runs the repository's code, only in a trusted root)",
-	"capabilities/pytest/select.go":   "the walk of the project's Python files under the root (a driver that runs the repository's code, only in a trusted root)",
-	"capabilities/vitest/vitest.go":   "vitest's private directory and its JUnit report there",
 
 	"configs/project.go":                      "the root's .devbroker.toml: configs depends on no other layer, and refuses a symlinked file",
 	"configs/layers.go":                       "the user's own config.toml, outside every root",
