@@ -19,11 +19,16 @@ import (
 
 type fakeDrivers struct {
 	closed atomic.Int32
+	// run, when set, is called by every Run.
+	run func()
 }
 
 func (f *fakeDrivers) Has(k engine.Kind) bool { return k == engine.Check }
 func (f *fakeDrivers) Run(context.Context, engine.Request) (*engine.Response, error) {
-	return &engine.Response{}, nil
+	if f.run != nil {
+		f.run()
+	}
+	return &engine.Response{Drivers: []engine.DriverStatus{{Driver: "fake", Status: engine.StatusOK}}}, nil
 }
 func (f *fakeDrivers) Report() *capabilities.Report { return &capabilities.Report{} }
 func (f *fakeDrivers) Close() error                 { f.closed.Add(1); return nil }
@@ -38,7 +43,6 @@ func setup(t *testing.T, opts broker.Options) (*broker.Manager, string, *fakeDri
 	var loads atomic.Int32
 	opts.Load = func(context.Context, string, broker.Drivers) (broker.Drivers, error) {
 		loads.Add(1)
-		time.Sleep(10 * time.Millisecond) // widen the window for concurrent first opens
 		return d, nil
 	}
 	m := broker.NewManager(opts)
@@ -73,28 +77,57 @@ func readPlan() *engine.Plan {
 	return &engine.Plan{Paths: []string{"a.txt"}, Ops: []engine.Op{{Step: engine.StepReadLines, Args: mustArgs(engine.StepReadLines, []byte(`{"path":"a.txt","start":1}`))}}}
 }
 
+// Concurrent first opens of one root share one load: the first open's
+// load runs until the three others, one through another spelling of the
+// root, are waiting for it.
 func TestSessionsShareOneRootAndKeepSeparateWorkspaces(t *testing.T) {
-	m, root, _, loads := setup(t, broker.Options{})
+	m, root, d, loads := setup(t, broker.Options{})
 	ctx := context.Background()
-	var wg sync.WaitGroup
+	entered, release := make(chan struct{}), make(chan struct{})
+	m = broker.NewManager(broker.Options{Load: func(context.Context, string, broker.Drivers) (broker.Drivers, error) {
+		if loads.Add(1) == 1 {
+			close(entered)
+			<-release
+		}
+		return d, nil
+	}})
+	t.Cleanup(func() { m.Close() })
 	sessions := make([]*broker.Session, 4)
-	for i := range sessions {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			dir := root
-			if i%2 == 1 {
-				dir = root + "/./" // another spelling of the same root
-			}
-			s, err := m.Open(ctx, dir)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			sessions[i] = s
-		}()
+	finished := make(chan int, len(sessions))
+	open := func(i int) {
+		defer func() { finished <- i }()
+		dir := root
+		if i%2 == 1 {
+			dir = root + "/./" // another spelling of the same root
+		}
+		s, err := m.Open(ctx, dir)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		sessions[i] = s
 	}
-	wg.Wait()
+	for len(broker.RootWaited) > 0 {
+		<-broker.RootWaited // other tests' waits
+	}
+	go open(0)
+	<-entered
+	for i := 1; i < len(sessions); i++ {
+		go open(i)
+	}
+	for waiting := 0; waiting < len(sessions)-1; {
+		select {
+		case <-broker.RootWaited:
+			waiting++
+		case i := <-finished:
+			close(release)
+			t.Fatalf("open %d returned while the first open's load was running", i)
+		}
+	}
+	close(release)
+	for range sessions {
+		<-finished
+	}
 	if t.Failed() {
 		return
 	}
@@ -160,32 +193,73 @@ func TestCloseDiscardsAndEndsTheSession(t *testing.T) {
 	}
 }
 
+// clock is a test's clock, moved by hand.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// A session idle for longer than the idle timeout ends; one used within
+// it does not, and idle time counts from the end of a call, however long
+// the call was. The manager's clock is the test's, and the test reaps.
 func TestIdleSessionsEnd(t *testing.T) {
-	m, root, _, _ := setup(t, broker.Options{IdleTimeout: 50 * time.Millisecond})
+	c := &clock{now: time.Unix(1_000_000_000, 0)}
+	d := &fakeDrivers{}
+	m := broker.NewManagerWithClock(broker.Options{IdleTimeout: time.Minute, Load: func(context.Context, string, broker.Drivers) (broker.Drivers, error) {
+		return d, nil
+	}}, c.Now)
+	t.Cleanup(func() { m.Close() })
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("one\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	idle, _ := m.Open(ctx, root)
 	busy, _ := m.Open(ctx, root)
+	long, _ := m.Open(ctx, root)
 	ended := make(chan struct{})
 	idle.OnClose(func() { close(ended) })
 	idle.Run(ctx, editPlan("two", "TWO"))
-	deadline := time.After(5 * time.Second)
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ended:
-			if _, ok := m.Session(busy.ID()); !ok {
-				t.Fatal("the busy session was ended too")
-			}
-			if r := idle.Run(ctx, readPlan()); r.Error == nil || !strings.Contains(r.Error.Message, "idle") {
-				t.Fatalf("call on the idle session: %+v", r.Error)
-			}
-			return
-		case <-deadline:
-			t.Fatal("the idle session was not ended")
-		case <-tick.C:
-			busy.Pending() // keeps busy in use
+	// long's check takes 50 s of the clock: it ends at +50 s.
+	d.run = func() { c.Add(50 * time.Second) }
+	if r := long.Run(ctx, &engine.Plan{Paths: []string{"a.txt"}, Ops: []engine.Op{{Step: engine.StepCheck}}}); !r.OK {
+		t.Fatalf("check: %+v", r.Error)
+	}
+	d.run = nil
+	c.Add(5 * time.Second)
+	busy.Pending() // busy is used at +55 s
+	broker.ReapIdle(m)
+	select {
+	case <-ended:
+		t.Fatal("a session idle for 55 s of a minute's timeout was ended")
+	default:
+	}
+	c.Add(10 * time.Second) // +65 s: idle for 65 s, long for 15 s, busy for 10 s
+	broker.ReapIdle(m)
+	select {
+	case <-ended:
+	default:
+		t.Fatal("a session idle for 65 s of a minute's timeout was not ended")
+	}
+	for _, s := range []*broker.Session{busy, long} {
+		if _, ok := m.Session(s.ID()); !ok {
+			t.Errorf("session %s, used within the timeout, was ended too", s.ID())
 		}
+	}
+	if r := idle.Run(ctx, readPlan()); r.Error == nil || !strings.Contains(r.Error.Message, "idle") {
+		t.Fatalf("call on the idle session: %+v", r.Error)
 	}
 }
 

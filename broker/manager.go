@@ -55,7 +55,15 @@ type Manager struct {
 
 	stopReaper chan struct{}
 	reaperDone chan struct{}
+
+	// now is the clock of the sessions' idle time: time.Now, or a test's.
+	now func() time.Time
 }
+
+// testHookRootWait, set by the tests (export_test.go) before any manager
+// runs, is called when a Root call waits for another's load of the same
+// root; nil otherwise.
+var testHookRootWait func()
 
 // rootEntry lets concurrent first opens of one root share one load.
 type rootEntry struct {
@@ -65,14 +73,16 @@ type rootEntry struct {
 }
 
 // NewManager returns a Manager. It loads nothing until a root is opened.
-func NewManager(opts Options) *Manager {
+func NewManager(opts Options) *Manager { return newManager(opts, time.Now) }
+
+func newManager(opts Options, now func() time.Time) *Manager {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	m := &Manager{
 		opts: opts, log: log,
-		roots: map[string]*rootEntry{}, sessions: map[string]*Session{},
+		roots: map[string]*rootEntry{}, sessions: map[string]*Session{}, now: now,
 	}
 	if opts.IdleTimeout > 0 {
 		m.stopReaper = make(chan struct{})
@@ -134,6 +144,13 @@ func (m *Manager) Root(ctx context.Context, dir string) (*Root, error) {
 		close(e.ready)
 	} else {
 		m.mu.Unlock()
+		if testHookRootWait != nil {
+			select {
+			case <-e.ready:
+			default:
+				testHookRootWait()
+			}
+		}
 	}
 	select {
 	case <-e.ready:
@@ -208,20 +225,26 @@ func (m *Manager) reap(timeout time.Duration) {
 		select {
 		case <-m.stopReaper:
 			return
-		case now := <-tick.C:
-			m.mu.Lock()
-			var idle []*Session
-			for _, s := range m.sessions {
-				if s.idleSince(now) > timeout {
-					idle = append(idle, s)
-				}
-			}
-			m.mu.Unlock()
-			for _, s := range idle {
-				m.log.Info("session idle, ending it", "session", s.id, "idle", timeout)
-				s.end(fmt.Sprintf("it was idle for longer than %s", timeout))
-			}
+		case <-tick.C:
+			m.reapIdle(timeout)
 		}
+	}
+}
+
+// reapIdle ends the sessions idle for longer than timeout now.
+func (m *Manager) reapIdle(timeout time.Duration) {
+	now := m.now()
+	m.mu.Lock()
+	var idle []*Session
+	for _, s := range m.sessions {
+		if s.idleSince(now) > timeout {
+			idle = append(idle, s)
+		}
+	}
+	m.mu.Unlock()
+	for _, s := range idle {
+		m.log.Info("session idle, ending it", "session", s.id, "idle", timeout)
+		s.end(fmt.Sprintf("it was idle for longer than %s", timeout))
 	}
 }
 

@@ -142,7 +142,7 @@ func realLoader(ctx context.Context, root string, prev Drivers) (Drivers, error)
 // same gopls process (the same server, started once) answers both, and
 // the answers agree. It logs the median check time before and after.
 func TestReprobeKeepsGopls(t *testing.T) {
-	if _, _, err := lsp.FindGopls(context.Background(), "gopls", ".", true); err != nil {
+	if _, _, err := lsp.FindServer(context.Background(), "gopls", ".", true); err != nil {
 		t.Skipf("no gopls: %v", err)
 	}
 	dir, _ := filepath.EvalSymlinks(t.TempDir())

@@ -62,7 +62,7 @@ func newSession(id string, m *Manager, root *Root, dir string) (*Session, error)
 	// edit_file, read_file and write_file read no larger file than the
 	// workspace acquires.
 	s.edit.SetMaxFileBytes(eng.Workspace().Limits().MaxFileBytes)
-	s.lastUsed.Store(time.Now().UnixNano())
+	s.lastUsed.Store(s.mgr.now().UnixNano())
 	return s, nil
 }
 
@@ -94,11 +94,11 @@ func (s *Session) OnClose(fn func()) {
 func (s *Session) call(fn func() error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.lastUsed.Store(time.Now().UnixNano())
+	defer func() { s.lastUsed.Store(s.mgr.now().UnixNano()) }() // the call's end
 	if why := s.endReason(); why != "" {
 		return fault.New(fault.BadArgument, "session %s has ended (%s); its unwritten changes were discarded: reconnect to start a new session", s.id, why)
 	}
-	s.lastUsed.Store(time.Now().UnixNano())
+	s.lastUsed.Store(s.mgr.now().UnixNano())
 	return fn()
 }
 

@@ -18,7 +18,7 @@ import (
 // references see, B's rename and write take B's view, and A's later write,
 // made from the content B replaced, is refused and leaves B's on disk.
 func TestSessionsShareGoplsEachItsOwnView(t *testing.T) {
-	if _, _, err := lsp.FindGopls(context.Background(), "gopls", ".", true); err != nil {
+	if _, _, err := lsp.FindServer(context.Background(), "gopls", ".", true); err != nil {
 		t.Skipf("no gopls: %v", err)
 	}
 	root, _ := filepath.EvalSymlinks(t.TempDir())

@@ -8,7 +8,7 @@
 // The principal types are [Driver] (one tool, described by its [Spec]),
 // [Set] (the drivers of one configuration, routed by file type, which
 // implements engine.Capabilities) and [Report] (what the probe found).
-// Optional abilities are optional interfaces: [Fixer], [Heir], [Starter].
+// Optional abilities are optional interfaces: [Heir], [Starter].
 //
 // # Lifecycle
 //
@@ -80,13 +80,6 @@ type Driver interface {
 	// holds (processes, files). It is idempotent; see the lifecycle in
 	// the package doc.
 	Close() error
-}
-
-// Fixer is a Driver that can apply fixes for lint with fix: true. Run with
-// req.Fix set returns the fixed contents in Result.Edits.
-type Fixer interface {
-	Driver
-	CanFix() bool
 }
 
 // Request is one run of one driver.

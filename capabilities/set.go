@@ -8,14 +8,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
@@ -41,6 +38,10 @@ type Env struct {
 	// Language names the language the driver serves first (for LSP
 	// language ids).
 	Language string
+	// FileTypes are the file types (configs.Language.FileTypes) of every
+	// language whose lists name the driver, by language; nil for a driver
+	// built alone.
+	FileTypes map[string][]string
 	// Shared holds the resources the set's drivers share and a re-probe
 	// hands on (language servers); nil for a driver built alone, which
 	// then owns its own.
@@ -49,9 +50,6 @@ type Env struct {
 	// alone, which then keeps its own.
 	Trees *Trees
 }
-
-// DefaultMaxDiagnostics caps the diagnostics of one answer.
-const DefaultMaxDiagnostics = 200
 
 // language is one configured language, ready for routing.
 type language struct {
@@ -178,13 +176,17 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 		}
 	}()
 	if s.maxDiag <= 0 {
-		s.maxDiag = DefaultMaxDiagnostics
+		s.maxDiag = configs.DefaultMaxDiagnostics // a configuration not from the loader
 	}
 	names := make([]string, 0, len(cfg.Languages))
 	for n := range cfg.Languages {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	// Each driver is built once, for the first language that names it,
+	// and learns the file types of every language that does.
+	uses := map[string][]string{}                 // language → its drivers, sorted
+	fileTypes := map[string]map[string][]string{} // driver → language → file types
 	for _, ln := range names {
 		l := cfg.Languages[ln]
 		lang := language{name: ln, patterns: l.FileTypes, byKind: map[engine.Kind][]configs.Slot{}, defaulted: map[engine.Kind]bool{}, intel: l.Intelligence, failOn: l.FailOn}
@@ -204,7 +206,16 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 		}
 		sort.Strings(names)
 		s.langs = append(s.langs, lang)
+		uses[ln] = names
 		for _, dn := range names {
+			if fileTypes[dn] == nil {
+				fileTypes[dn] = map[string][]string{}
+			}
+			fileTypes[dn][ln] = l.FileTypes
+		}
+	}
+	for _, ln := range names {
+		for _, dn := range uses[ln] {
 			if _, done := s.drivers[dn]; done {
 				continue
 			}
@@ -216,7 +227,7 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 			if !ok {
 				return nil, fmt.Errorf("driver %q has type %q, which devbroker does not have (types: %s)", dn, dc.Type, typeNames(types))
 			}
-			d, err := t.New(dn, dc, Env{Root: root, Language: ln, Shared: s.shared, Trees: s.trees})
+			d, err := t.New(dn, dc, Env{Root: root, Language: ln, FileTypes: fileTypes[dn], Shared: s.shared, Trees: s.trees})
 			if err != nil {
 				return nil, fmt.Errorf("driver %q: %w", dn, err)
 			}
@@ -267,14 +278,9 @@ func (s *Set) FailOn(p string) string {
 func (s *Set) MaxDiagnostics() int { return s.maxDiag }
 
 func (s *Set) languageOf(p string) *language {
-	base := path.Base(p)
 	for i := range s.langs {
 		for _, pat := range s.langs[i].patterns {
-			subject := base
-			if strings.Contains(pat, "/") {
-				subject = p
-			}
-			if ok, _ := doublestar.Match(pat, subject); ok {
+			if configs.MatchFileType(pat, p) {
 				return &s.langs[i]
 			}
 		}

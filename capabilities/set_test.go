@@ -186,7 +186,7 @@ func TestDriversOfARequestRunAtOnce(t *testing.T) {
 func TestUncappedAndFailOn(t *testing.T) {
 	many := &fake{name: "many", kinds: []engine.Kind{engine.Check}, run: func(*capabilities.Request) *capabilities.Result {
 		var ds []engine.Diagnostic
-		for i := range capabilities.DefaultMaxDiagnostics + 5 {
+		for i := range configs.DefaultMaxDiagnostics + 5 {
 			ds = append(ds, engine.Diagnostic{Path: "a.x", Line: i + 1, Severity: engine.SeverityError, Message: "bad"})
 		}
 		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: ds}
@@ -198,9 +198,9 @@ func TestUncappedAndFailOn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, notes := capabilities.DefaultMaxDiagnostics, 1
+		want, notes := configs.DefaultMaxDiagnostics, 1
 		if uncapped {
-			want, notes = capabilities.DefaultMaxDiagnostics+5, 0
+			want, notes = configs.DefaultMaxDiagnostics+5, 0
 		}
 		omitted := 0
 		for _, n := range resp.Coverage {
@@ -212,7 +212,7 @@ func TestUncappedAndFailOn(t *testing.T) {
 			t.Errorf("uncapped %v: %d diagnostics, %d omitted notes; want %d and %d", uncapped, len(resp.Diagnostics), omitted, want, notes)
 		}
 	}
-	if got := s.MaxDiagnostics(); got != capabilities.DefaultMaxDiagnostics {
+	if got := s.MaxDiagnostics(); got != configs.DefaultMaxDiagnostics {
 		t.Errorf("MaxDiagnostics = %d", got)
 	}
 

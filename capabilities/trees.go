@@ -25,7 +25,7 @@ import (
 	"time"
 
 	"github.com/devbroker/devbroker/engine/text"
-	"github.com/devbroker/devbroker/lsp/privtemp"
+	"github.com/devbroker/devbroker/internal/privtemp"
 )
 
 // DefaultTreeBudget bounds the bytes of the staged trees a store keeps

@@ -5,7 +5,7 @@
 // docs/config.md is generated from them (go generate ./configs), and a
 // test fails when it drifts.
 //
-// The principal types are [Config], [Language] and [Driver]; [Load] reads
+// The principal types are [Config], [Language] and [Driver]; [LoadProject] reads
 // a project's configuration, and every problem it finds is an [*Error]
 // that names the file, the line and column, and the key.
 //

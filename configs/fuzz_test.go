@@ -66,7 +66,7 @@ func checkWhole(t *testing.T, cfg *Config) {
 		}
 	}
 	for dn, d := range cfg.Drivers {
-		if d.Disabled || !slices.Contains(driverTypes, d.Type) {
+		if d.Disabled || !slices.Contains(DriverTypes, d.Type) {
 			t.Fatalf("accepted driver %q: %+v", dn, d)
 		}
 	}

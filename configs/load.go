@@ -1,8 +1,8 @@
 package configs
 
-// This file defines the loader: [Default], [Load] and [Parse], strict
-// decoding with located errors, and the merge of a project file over the
-// defaults.
+// This file defines the loader's core: [Default], strict decoding with
+// located errors, and the merge of a project file over the defaults
+// ([LoadProject] reads the files).
 
 import (
 	"bytes"
@@ -40,35 +40,7 @@ var defaultsTOML []byte
 // Default returns the embedded defaults alone, decoded strictly, validated
 // and with the documented defaults filled in.
 func Default() (*Config, error) {
-	return Parse(DefaultsName, defaultsTOML)
-}
-
-// Load returns the configuration for the project at root: the embedded
-// defaults, the user's configuration ([UserFile]) when it exists, and
-// root's ProjectFile when it exists, each merged over the one before (see
-// the package documentation for the rules). A missing file is no error;
-// an unreadable or invalid one is, and every problem is reported as an
-// [ErrorList] of [*Error] values that name file, line and field.
-//
-// Load does not decide trust: it returns every entry the file wrote.
-// [LoadProject] also lists the commands the file names, which run only
-// once the user trusts the root (see the package documentation).
-func Load(root string) (*Config, error) {
-	p, err := LoadProject(root)
-	if err != nil {
-		return nil, err
-	}
-	if p.Invalid != nil {
-		return nil, p.Invalid
-	}
-	return p.Config, nil
-}
-
-// Parse decodes one file, named name in errors, as a whole configuration
-// (no defaults under it), validates it and fills in the documented
-// defaults.
-func Parse(name string, data []byte) (*Config, error) {
-	m, err := load(&source{name: name, data: data})
+	m, err := load(&source{name: DefaultsName, data: defaultsTOML})
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ func TestDefault(t *testing.T) {
 		}
 	}
 	for name, d := range cfg.Drivers {
-		if !slices.Contains(driverTypes, d.Type) {
+		if !slices.Contains(DriverTypes, d.Type) {
 			t.Errorf("driver %s has type %q", name, d.Type)
 		}
 		if d.Doc == "" {

@@ -88,9 +88,15 @@ type Run struct {
 // whole file (see the package documentation).
 var ExecKeys = []string{"type", "command", "fix_command", "version_command", "range_args", "dir", "env", "input", "per_file", "smoke", "settings"}
 
-// LoadProject is [Load], and also says what trusting the root means: the
-// project file's hash and the commands it names, and the configuration
-// that applies until the user trusts it.
+// LoadProject returns the configuration for the project at root: the
+// embedded defaults, the user's configuration ([UserFile]) when it
+// exists, and root's ProjectFile when it exists, each merged over the one
+// before (see the package documentation for the rules). A missing file
+// is no error; an unreadable one is, and an invalid project file is
+// [Project.Invalid]: every problem an [ErrorList] of [*Error] values that
+// name file, line and field. It also says what trusting the root means:
+// the project file's hash and the commands it names, and the
+// configuration that applies until the user trusts it.
 //
 // Configuration files of the user's tools that lie inside the root
 // ([HomeFilesIn]) count as the project's: devbroker's own user file joins

@@ -15,9 +15,13 @@ import (
 	"github.com/reviewdog/errorformat"
 )
 
-// Driver types devbroker has, and the values of the enumerated keys.
+// DriverTypes are the driver types a configuration may name. The registry
+// of implemented types (capabilities/drivers.Types) must name exactly
+// these; a test there holds the two together.
+var DriverTypes = []string{"gofumpt", "staticcheck", "external", "lsp", "gotest", "pytest", "vitest"}
+
+// The values of the enumerated keys.
 var (
-	driverTypes = []string{"gofumpt", "staticcheck", "external", "lsp", "gotest", "pytest", "vitest"}
 	inputs      = []string{"stdin", "staged", "overlay"}
 	outputs     = []string{"stdout", "file"}
 	streams     = []string{"stdout", "stderr"}
@@ -147,9 +151,9 @@ func (v *validator) driver(name string, d *Driver) {
 	p := fieldPath("drivers", name)
 	switch {
 	case d.Type == "":
-		v.errorf(p+".type", "missing; one of %s%s", strings.Join(driverTypes, ", "), v.replacedHint(p))
-	case !slices.Contains(driverTypes, d.Type):
-		v.errorf(p+".type", "%q is not a driver type; one of %s", d.Type, strings.Join(driverTypes, ", "))
+		v.errorf(p+".type", "missing; one of %s%s", strings.Join(DriverTypes, ", "), v.replacedHint(p))
+	case !slices.Contains(DriverTypes, d.Type):
+		v.errorf(p+".type", "%q is not a driver type; one of %s", d.Type, strings.Join(DriverTypes, ", "))
 	case d.Type == "external" && len(d.Command) == 0:
 		v.errorf(p+".command", "an external driver needs a command, an argv list like [\"shellcheck\", \"-f\", \"gcc\", \"-\"]%s", v.replacedHint(p))
 	case d.Type == "lsp" && len(d.Command) == 0:
@@ -274,8 +278,3 @@ func sortedKeys[T any](m map[string]T) []string {
 	sort.Strings(keys)
 	return keys
 }
-
-// DriverTypes lists the driver types a configuration may name. The
-// registry of implemented types (capabilities/drivers.Types) must name
-// exactly these; a test there holds the two together.
-func DriverTypes() []string { return slices.Clone(driverTypes) }

@@ -9,14 +9,18 @@
 // that decodes their arguments ([Step.Decode], [ParsePlan]). Capability steps go through the [Capabilities]
 // interface defined here; the engine starts no process and speaks no
 // protocol. Subpackages hold the parts: text (the text model and position
-// mapper), rootfs (the root-confined filesystem), patch (the envelope
-// parser and hunk matcher), workspace (acquisition, copy-on-write changes,
-// ordered writes), fault (error kinds), jsonarg (strict decoding of a
-// tool's or step's JSON arguments), editfile (the edit_file tool with
-// read_file and write_file), unidiff (the unified diff parser and applier
-// behind edit_file's patch), symbols (the lexical declaration finder
-// behind view by symbol and replace_symbol) and syntax (the checks behind
-// validate_syntax).
+// mapper), rootfs (the root-confined filesystem), workspace (acquisition,
+// copy-on-write changes, ordered writes), merge (the three-way line merge
+// of a write whose file changed on disk), patch (the envelope parser and
+// hunk matcher), unidiff (the unified diff parser and applier behind
+// edit_file's patch), editfile (the edit_file tool with read_file and
+// write_file), search (the search step), gitignore (.gitignore as git
+// reads it), lex (the one lexer of source languages and its extension
+// table), symbols (the lexical declaration finder behind view by symbol
+// and replace_symbol), syntax (the checks behind validate_syntax), fault
+// (error kinds), jsonarg (the one description and strict decoding of a
+// tool's or step's JSON arguments) and, for tests only, testtree (file
+// trees on disk).
 package engine
 
 import (

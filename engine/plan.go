@@ -21,7 +21,7 @@ type Plan struct {
 	Paths []string
 	// Swept lists the paths of Paths that the caller found by a walk
 	// rather than was told (the command line's directories and globs,
-	// expanded with [SelectFiles]): like the files a glob of Paths
+	// expanded with [Select]): like the files a glob of Paths
 	// matches, they are swept in, not named (see [Request.Swept]). It is
 	// never read from JSON.
 	Swept []string

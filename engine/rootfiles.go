@@ -87,13 +87,6 @@ type Selection struct {
 	scoped *scoped // what Notes say, for a step to add to
 }
 
-// SelectFiles is [Select] of the files covers accepts (nil: every file):
-// the paths alone.
-func SelectFiles(fsys *rootfs.FS, covers func(string) bool, selectors []string) ([]string, error) {
-	sel, err := Select(fsys, Walk{Covers: covers}, selectors)
-	return sel.Paths, err
-}
-
 // Select expands selectors (files, directories or globs, relative to the
 // root or absolute under it; none: the whole root) to the files they
 // name, sorted. A file named literally is kept whatever it is; a

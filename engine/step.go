@@ -12,7 +12,6 @@ package engine
 import (
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"github.com/devbroker/devbroker/engine/fault"
 	"github.com/devbroker/devbroker/engine/jsonarg"
@@ -92,10 +91,6 @@ var steps = []*Step{
 	unwritten(def(StepCodeActions, CodeActions, false, "{path, line?, column?, end_line?, end_column?, only?} | {apply}", checkCodeActions, codeActionsPath)),
 }
 
-// decodes counts the calls of [Step.Decode], for the tests that show a
-// plan's arguments are decoded once.
-var decodes atomic.Int64
-
 // Steps lists every step, in order. The steps are shared: do not change
 // them.
 func Steps() []*Step { return slices.Clone(steps) }
@@ -144,7 +139,6 @@ func (s *Step) CallSpec() *jsonarg.Spec { return s.call }
 // checks the step's rules. Every error is a bad_argument fault whose
 // message names the argument and says what it needs.
 func (s *Step) Decode(raw []byte) (Args, error) {
-	decodes.Add(1)
 	a, err := s.decode(raw)
 	if err != nil {
 		return nil, err
@@ -160,7 +154,6 @@ func (s *Step) Decode(raw []byte) (Args, error) {
 // arguments and the files to read into the workspace before it runs
 // (check's paths; none for the other steps).
 func (s *Step) DecodeCall(raw []byte) (Args, []string, error) {
-	decodes.Add(1)
 	a, acquire, err := s.decodeCall(raw)
 	if err != nil {
 		return nil, nil, err

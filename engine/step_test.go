@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/fault"
@@ -82,6 +83,7 @@ func TestRegistry(t *testing.T) {
 // the step names and what it applies.
 func TestPlanDecodesOnce(t *testing.T) {
 	e, root := setup(t, map[string]string{"a.txt": "one\ntwo\n"}, Options{})
+	decodes := countDecodes(t)
 	before := decodes.Load()
 	p := plan(t, `{"paths": ["a.txt"], "ops": [
 		{"step": "edit", "args": {"path": "a.txt", "edits": [{"find": "one", "replace": "1"}]}},
@@ -159,6 +161,26 @@ func FuzzParsePlan(f *testing.F) {
 			t.Fatalf("Validate(%q) = %v", data, err)
 		}
 	})
+}
+
+// countDecodes counts, until the test ends, the calls of every step's
+// decoder (each [Step.Decode] calls its step's once).
+func countDecodes(t *testing.T) *atomic.Int64 {
+	var n atomic.Int64
+	saved := make([]func([]byte) (Args, error), len(steps))
+	for i, s := range steps {
+		saved[i] = s.decode
+		s.decode = func(raw []byte) (Args, error) {
+			n.Add(1)
+			return saved[i](raw)
+		}
+	}
+	t.Cleanup(func() {
+		for i, s := range steps {
+			s.decode = saved[i]
+		}
+	})
+	return &n
 }
 
 // A step's arguments are described once, by the tags of its typed

@@ -201,7 +201,7 @@ func TestGoplsLostEventsStillSeen(t *testing.T) {
 	if rep, err := s.Diagnose(ctx, docs, []string{b}); err != nil || len(messages(rep, b)) != 0 {
 		t.Fatalf("before: %v %v", rep, err)
 	}
-	if !lsp.StallWatcher(s, time.Millisecond) {
+	if !lsp.StallWatcher(s) {
 		t.Fatal("no watcher to stall")
 	}
 	testtree.Put(t, root, "a/a.go", "package a\n\nfunc F(x int) int { return x }\n")

@@ -21,10 +21,9 @@ func BreakWatcher(s *Server) bool {
 }
 
 // StallWatcher makes the running server's watcher lose every event from
-// now on (its watches are removed, the barrier's included), and its
-// barrier give up after timeout without an event: the next request's
-// barrier times out. It reports whether there was a watcher.
-func StallWatcher(s *Server, timeout time.Duration) bool {
+// now on (its watches are removed). It reports whether there was a
+// watcher.
+func StallWatcher(s *Server) bool {
 	s.mu.Lock()
 	w := s.watch
 	s.mu.Unlock()
@@ -37,7 +36,6 @@ func StallWatcher(s *Server, timeout time.Duration) bool {
 	for _, d := range append(dirs, w.private) {
 		_ = w.fsw.Remove(d)
 	}
-	w.timeout = timeout
 	return true
 }
 
@@ -54,4 +52,27 @@ func Launches(s *Server) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.launches
+}
+
+// ExpireIdle makes s's last use ago in the past and runs what its idle
+// timer runs when it fires: the server stops if ago reaches its idle
+// timeout.
+func ExpireIdle(s *Server, ago time.Duration) {
+	s.mu.Lock()
+	s.lastUsed = time.Now().Add(-ago)
+	s.mu.Unlock()
+	s.idleStop()
+}
+
+// Exited is closed when the process s runs now has exited, and noticed:
+// from then on PID is 0. It is closed already when none runs.
+func Exited(s *Server) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inst == nil {
+		done := make(chan struct{})
+		close(done)
+		return done
+	}
+	return s.inst.exited
 }

@@ -36,7 +36,7 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/mod/modfile"
+	"github.com/devbroker/devbroker/internal/gomod"
 )
 
 // goState is what the tracker knows of the go command's inputs.
@@ -231,56 +231,41 @@ func (g *goState) find(t *tracker, mods map[string]fileState) {
 // replace and use directives (for go.work, also each used module's own
 // replaces).
 func (g *goState) dirs(p string, add func(dir, why string)) {
-	data, err := os.ReadFile(p)
-	if err != nil || len(data) > 1<<20 {
+	if filepath.Base(p) != "go.work" {
+		g.replaces(p, add)
 		return
 	}
-	base := filepath.Dir(p)
-	local := func(rel string) string {
-		if filepath.IsAbs(rel) {
-			return rel
-		}
-		return filepath.Join(base, filepath.FromSlash(rel))
-	}
-	if filepath.Base(p) == "go.work" {
-		wf, err := modfile.ParseWork(p, data, nil)
-		if err != nil {
-			return
-		}
-		for _, u := range wf.Use {
-			dir := local(u.Path)
-			add(dir, "a directory that "+p+" uses")
-			g.replaces(filepath.Join(dir, "go.mod"), add)
-		}
-		for _, r := range wf.Replace {
-			if r.New.Version == "" && modfile.IsDirectoryPath(r.New.Path) {
-				add(local(r.New.Path), "a replace directory of "+p)
-			}
-		}
+	wf, err := gomod.ReadWork(p)
+	if err != nil {
 		return
 	}
-	g.replaces(p, add)
+	for _, u := range wf.Use {
+		dir := localDir(p, u.Path)
+		add(dir, "a directory that "+p+" uses")
+		g.replaces(filepath.Join(dir, "go.mod"), add)
+	}
+	for _, r := range gomod.LocalReplaces(wf.Replace) {
+		add(localDir(p, r.New.Path), "a replace directory of "+p)
+	}
 }
 
 // replaces calls add for each local replace directory of the go.mod at p.
 func (g *goState) replaces(p string, add func(dir, why string)) {
-	data, err := os.ReadFile(p)
-	if err != nil || len(data) > 1<<20 {
-		return
-	}
-	mf, err := modfile.Parse(p, data, nil)
+	mf, err := gomod.Read(p)
 	if err != nil {
 		return
 	}
-	for _, r := range mf.Replace {
-		if r.New.Version == "" && modfile.IsDirectoryPath(r.New.Path) {
-			dir := r.New.Path
-			if !filepath.IsAbs(dir) {
-				dir = filepath.Join(filepath.Dir(p), filepath.FromSlash(dir))
-			}
-			add(dir, "a replace directory of "+p)
-		}
+	for _, r := range gomod.LocalReplaces(mf.Replace) {
+		add(localDir(p, r.New.Path), "a replace directory of "+p)
 	}
+}
+
+// localDir is the directory a module file at p names as rel.
+func localDir(p, rel string) string {
+	if filepath.IsAbs(rel) {
+		return rel
+	}
+	return filepath.Join(filepath.Dir(p), filepath.FromSlash(rel))
 }
 
 // under reports whether p is dir or below it.

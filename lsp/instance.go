@@ -22,7 +22,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/devbroker/devbroker/lsp/procgroup"
+	"github.com/devbroker/devbroker/internal/procgroup"
 )
 
 // published is the last publishDiagnostics for one URI.

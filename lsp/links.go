@@ -48,30 +48,14 @@ func inNodeModules(rel string) bool {
 }
 
 // Began returns ctx marked with the time a request began. A check of the
-// inputs (verify.go) or a watcher barrier that started after that, for
-// this request or another, has seen every change completed before the
-// request began: the request's later ones are spared ([Server.Links] and
-// the changes collected before each call then share one). A caller marks
-// a request once, before it asks the server anything.
+// inputs (verify.go) that started after that, for this request or
+// another, has seen every change completed before the request began: the
+// request's later ones are spared ([Server.Links] and the changes
+// collected before each call then share one). A caller marks a request
+// once, before it asks the server anything.
 func Began(ctx context.Context) context.Context {
 	return context.WithValue(ctx, beganKey{}, time.Now())
 }
 
 // beganKey is the context key of Began.
 type beganKey struct{}
-
-// spared reports whether a barrier for ctx can be spared: a barrier that
-// started after ctx's request began has completed. Called with w.mu held.
-func (w *watcher) spared(ctx context.Context) bool {
-	began, ok := ctx.Value(beganKey{}).(time.Time)
-	return ok && !w.passed.IsZero() && !w.passed.Before(began)
-}
-
-// pass notes that a barrier that started at started has completed.
-func (w *watcher) pass(started time.Time) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if started.After(w.passed) {
-		w.passed = started
-	}
-}

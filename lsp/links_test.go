@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -105,45 +104,4 @@ func TestServerLinks(t *testing.T) {
 	if got, ok := s.Links(context.Background()); !ok || !slices.Equal(got, []string{"l"}) {
 		t.Fatalf("a server that never started: links %v (ok %v), want [l]", got, ok)
 	}
-}
-
-// TestBarrierSpared: a barrier that started after a request began (see
-// Began) serves that request's later barriers, which then return at
-// once; what changed before the request began is seen either way, and a
-// request that began after the last barrier waits for its own.
-func TestBarrierSpared(t *testing.T) {
-	if !watchable {
-		t.Skip("no disk watcher on this platform")
-	}
-	root, _ := filepath.EvalSymlinks(t.TempDir())
-	w, err := newWatcher(root, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.close()
-	barrier := func(ctx context.Context, wantSeq int, wantSeen ...string) {
-		t.Helper()
-		if err := w.barrier(ctx); err != nil {
-			t.Fatal(err)
-		}
-		changes, _ := w.take()
-		var seen []string
-		for p := range changes {
-			seen = append(seen, filepath.Base(p))
-		}
-		slices.Sort(seen)
-		w.mu.Lock()
-		seq := w.seq
-		w.mu.Unlock()
-		if seq != wantSeq || !slices.Equal(seen, wantSeen) {
-			t.Fatalf("after the barrier: %d barriers written, %v seen; want %d and %v", seq, seen, wantSeq, wantSeen)
-		}
-	}
-	mkfile(t, filepath.Join(root, "a.go"), "package a\n")
-	req := Began(context.Background())
-	barrier(req, 1, "a.go")
-	barrier(req, 1) // spared: the first one started after the request began
-	mkfile(t, filepath.Join(root, "b.go"), "package a\n")
-	barrier(Began(context.Background()), 2, "b.go")
-	barrier(context.Background(), 3) // no request start: never spared
 }

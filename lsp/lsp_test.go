@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 func gopls(t testing.TB) string {
 	t.Helper()
 	wd, _ := os.Getwd()
-	p, _, err := lsp.FindGopls(context.Background(), "gopls", filepath.Dir(wd), true)
+	p, _, err := lsp.FindServer(context.Background(), "gopls", filepath.Dir(wd), true)
 	if err != nil {
 		t.Skipf("no gopls: %v", err)
 	}
@@ -183,7 +183,7 @@ func TestGoplsKilledRestarts(t *testing.T) {
 	if _, err := s.Diagnose(ctx, broken, []string{a}); err != nil {
 		t.Fatal(err)
 	}
-	pid := s.PID()
+	pid, exited := s.PID(), lsp.Exited(s)
 	proc, err := os.FindProcess(pid)
 	if err == nil {
 		err = proc.Kill() // SIGKILL where there are signals
@@ -191,8 +191,9 @@ func TestGoplsKilledRestarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for s.PID() != 0 && ctx.Err() == nil {
-		time.Sleep(5 * time.Millisecond) // wait for the death to be noticed
+	<-exited // the death is noticed
+	if s.PID() != 0 {
+		t.Fatal("the killed server still counts as running")
 	}
 	// The open document is re-sent to the new server; the request's own
 	// content is what counts.
@@ -321,8 +322,11 @@ func TestFakeGarbage(t *testing.T) {
 	}
 }
 
+// A server idle for its idle timeout stops, and the next request starts
+// it again. The test expires the idle time itself (lsp.ExpireIdle) instead
+// of waiting for the timer, which an hour's timeout keeps from firing.
 func TestFakePushAndIdle(t *testing.T) {
-	s := fake(t, lsptest.Push, 100*time.Millisecond)
+	s := fake(t, lsptest.Push, time.Hour)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	p := filepath.Join(t.TempDir(), "x.txt")
@@ -336,10 +340,10 @@ func TestFakePushAndIdle(t *testing.T) {
 			t.Fatalf("request %d: got %q, want %s", i, got, want)
 		}
 	}
-	for s.PID() != 0 && ctx.Err() == nil {
-		time.Sleep(10 * time.Millisecond)
+	if lsp.ExpireIdle(s, time.Minute); s.PID() == 0 {
+		t.Fatal("a server used a minute ago stopped for an hour's idle timeout")
 	}
-	if ctx.Err() != nil {
+	if lsp.ExpireIdle(s, time.Hour); s.PID() != 0 {
 		t.Fatal("the idle server did not stop")
 	}
 	rep, err := s.Diagnose(ctx, []lsp.Document{{Path: p, LanguageID: "text", Text: "d"}}, []string{p})

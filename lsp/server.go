@@ -204,7 +204,6 @@ type Server struct {
 	lastUsed time.Time
 	idle     *time.Timer
 	closed   bool
-	closeErr error
 	starts   int
 	// launching: a start is in flight (it holds sem); launches counts
 	// the starts begun.
@@ -527,13 +526,14 @@ func (s *Server) launch(ctx context.Context) (*instance, error) {
 }
 
 // Close stops the server: shutdown and exit, a bounded wait, then kill.
-// It is idempotent and returns when the process is gone. A request in
-// flight fails with ErrExited or ErrClosed.
+// It is idempotent and returns when the process is gone; it returns nil
+// (a server that does not stop is killed, and that is not the caller's
+// error). A request in flight fails with ErrExited or ErrClosed.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		return s.closeErr
+		return nil
 	}
 	s.closed = true
 	close(s.done)

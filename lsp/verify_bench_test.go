@@ -143,7 +143,7 @@ func BenchmarkVerifyFloor(b *testing.B) {
 // the check of the inputs is added to.
 func BenchmarkWarmCheck(b *testing.B) {
 	wd, _ := os.Getwd()
-	gopls, _, err := FindGopls(context.Background(), "gopls", filepath.Dir(wd), true)
+	gopls, _, err := FindServer(context.Background(), "gopls", filepath.Dir(wd), true)
 	if err != nil {
 		b.Skipf("no gopls: %v", err)
 	}

@@ -7,22 +7,15 @@ package lsp
 // The watcher watches every directory of the root (fsnotify adds one
 // watch per directory), skipping VCS metadata and node_modules, and adds
 // directories as they appear, reporting the files already in them. It
-// also watches a private directory outside the root: creating a file
-// there and waiting for its event is a barrier. The kernel queues one
-// watcher's events in order, so once the barrier's event has arrived,
-// every event of a write that completed before the barrier was created
-// has been handled.
-//
-// The wait has no fixed cap: the event loop counts what it handles (every
-// event, every entry of a new directory it walks), and the barrier fails
-// only after [barrierTimeout] in which the loop handled nothing. A large
-// directory appearing (a checkout, a clone) keeps the loop busy walking
-// it; the barrier waits for that walk, which is what makes its files part
-// of the answer, instead of giving the watcher up.
+// also watches a private directory outside the root, where the tests'
+// barrier (barrier_test.go) creates a file and waits for its event: the
+// kernel queues one watcher's events in order, so once that event has
+// arrived, every event of a write completed before it has been handled.
+// The product waits for no event: a request checks its inputs
+// (verify.go), and takes what the watcher collected as hints.
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,22 +26,16 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
-	"time"
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/devbroker/devbroker/lsp/privtemp"
+	"github.com/devbroker/devbroker/internal/privtemp"
 )
 
 // MaxWatchedDirs bounds the directories one watcher watches. Beyond it,
 // changes in the directories left out are seen only when devbroker makes
 // them itself.
 const MaxWatchedDirs = 20000
-
-// barrierTimeout bounds the time a barrier waits while the event loop
-// handles nothing; a watcher whose barrier does not arrive is given up
-// (see [Server.WatchStatus] for when it comes back).
-const barrierTimeout = 10 * time.Second
 
 // skipDir reports whether a directory is never watched: version control
 // metadata and installed JavaScript packages.
@@ -63,24 +50,23 @@ func skipDir(name string) bool {
 // watcher collects the changes under root. It is safe for concurrent use.
 type watcher struct {
 	root    string // absolute, symlink-resolved
-	private string // the barrier directory, outside root
+	private string // the tests' barrier directory, outside root
 	fsw     *fsnotify.Watcher
 	log     *slog.Logger
 	done    chan struct{} // closed when the event loop ends
-	timeout time.Duration // barrierTimeout, but in tests
-	// progress counts the events and directory entries the loop handled.
+	// progress counts the events and directory entries the loop handled
+	// (the tests' barrier waits while it grows).
 	progress atomic.Uint64
 
 	mu      sync.Mutex
-	pending map[string]bool // changed paths; true when created
-	rescan  bool            // events were lost: everything may have changed
-	dirs    map[string]bool // watched directories
-	problem string          // why some directories are left out; "" when none
-	waiters map[string]chan struct{}
-	seq     int
-	passed  time.Time // when the latest barrier that completed started
-	err     error     // why the loop ended
-	broken  error     // why changes may have been missed (inotify limits): start a new watcher
+	pending map[string]bool          // changed paths; true when created
+	rescan  bool                     // events were lost: everything may have changed
+	dirs    map[string]bool          // watched directories
+	problem string                   // why some directories are left out; "" when none
+	waiters map[string]chan struct{} // the tests' barriers, by file
+	seq     int                      // the tests' barriers written
+	err     error                    // why the loop ended
+	broken  error                    // why changes may have been missed (inotify limits): start a new watcher
 }
 
 // newWatcher watches root. It fails when root itself cannot be watched.
@@ -101,7 +87,7 @@ func newWatcher(root string, log *slog.Logger) (*watcher, error) {
 		return nil, fmt.Errorf("the barrier directory: %w", err)
 	}
 	w := &watcher{
-		root: root, private: private, fsw: fsw, log: log, done: make(chan struct{}), timeout: barrierTimeout,
+		root: root, private: private, fsw: fsw, log: log, done: make(chan struct{}),
 		pending: map[string]bool{}, dirs: map[string]bool{}, waiters: map[string]chan struct{}{},
 	}
 	if err := fsw.Add(root); err != nil {
@@ -313,57 +299,6 @@ func (w *watcher) inRoot(p string) bool {
 		}
 	}
 	return true
-}
-
-// barrier returns once every event of a change completed before it was
-// called has been handled. It fails when the watcher broke, when the loop
-// ended, or when the loop handled nothing for w.timeout.
-func (w *watcher) barrier(ctx context.Context) error {
-	w.mu.Lock()
-	if err := cmp.Or(w.err, w.broken); err != nil {
-		w.mu.Unlock()
-		return err
-	}
-	if w.spared(ctx) {
-		w.mu.Unlock()
-		return nil
-	}
-	started := time.Now()
-	w.seq++
-	name := filepath.Join(w.private, fmt.Sprintf("b%d", w.seq))
-	ch := make(chan struct{})
-	w.waiters[name] = ch
-	w.mu.Unlock()
-	defer func() {
-		w.mu.Lock()
-		delete(w.waiters, name)
-		w.mu.Unlock()
-		_ = os.Remove(name)
-	}()
-	if err := os.WriteFile(name, nil, 0o600); err != nil {
-		return fmt.Errorf("the barrier: %w", err)
-	}
-	idle := time.NewTimer(w.timeout)
-	defer idle.Stop()
-	last := w.progress.Load()
-	for {
-		select {
-		case <-ch:
-			w.pass(started)
-			return nil
-		case <-w.done:
-			return w.err
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-idle.C:
-			if n := w.progress.Load(); n != last {
-				last = n
-				idle.Reset(w.timeout)
-				continue
-			}
-			return fmt.Errorf("the barrier's event did not arrive, and no event was handled for %s", w.timeout)
-		}
-	}
 }
 
 // take returns and clears the changes collected so far; all is set when

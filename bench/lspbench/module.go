@@ -101,7 +101,7 @@ func prepare(ctx context.Context, o options) (*bench, error) {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("go list in the copy: %w\n%s", err, out)
 	}
-	if b.gopls, _, err = lsp.FindGopls(ctx, "gopls", b.root, true); err != nil {
+	if b.gopls, _, err = lsp.FindServer(ctx, "gopls", b.root, true); err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
 	}

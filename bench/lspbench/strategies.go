@@ -34,10 +34,14 @@ const opTimeout = 3 * time.Minute
 // goplsConfig is the embedded default configuration's gopls driver, run
 // with the bench's gopls binary.
 func (b *bench) goplsConfig() (configs.Driver, error) {
-	cfg, err := configs.Load(b.root)
+	p, err := configs.LoadProject(b.root)
 	if err != nil {
 		return configs.Driver{}, err
 	}
+	if p.Invalid != nil {
+		return configs.Driver{}, p.Invalid
+	}
+	cfg := p.Config
 	dc, ok := cfg.Drivers["gopls"]
 	if !ok || dc.Type != lspdriver.Type.Name {
 		return configs.Driver{}, fmt.Errorf("the default configuration has no gopls lsp driver")

@@ -1,15 +1,16 @@
 package editor_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -404,28 +405,41 @@ func (stdinLike) Close() error { return nil }
 
 // Cancelling Serve's context (SIGTERM) ends the session and returns at
 // once, even though the editor keeps its end of stdin open and a read of
-// it never returns.
+// it never returns. The test cancels once Serve has answered a request,
+// so the session is open and Serve is reading stdin again.
 func TestServeReturnsWhenCancelledWithStdinOpen(t *testing.T) {
 	root := testtree.New(t, map[string]string{"a.txt": "one\n"})
 	mgr := broker.NewManager(broker.Options{})
 	t.Cleanup(func() { mgr.Close() })
 	in, keepOpen := io.Pipe()
 	t.Cleanup(func() { keepOpen.Close() })
+	out, toClient := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- editor.Serve(ctx, stdinLike{in, io.Discard}, mgr, root) }()
-	for len(mgr.Sessions()) == 0 {
-		time.Sleep(time.Millisecond)
+	go func() { done <- editor.Options{}.Serve(ctx, stdinLike{in, toClient}, mgr, root) }()
+	go func() {
+		body := `{"jsonrpc":"2.0","id":1,"method":"devbroker/no-such-method"}`
+		fmt.Fprintf(keepOpen, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	}()
+	r := bufio.NewReader(out)
+	for { // the answer's header, up to the blank line
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("reading the answer: %v", err)
+		}
+		if line == "\r\n" {
+			break
+		}
+	}
+	go io.Copy(io.Discard, r) // the answer's body, and whatever follows
+	if len(mgr.Sessions()) != 1 {
+		t.Fatalf("Serve answered with sessions %v open, want its one", mgr.Sessions())
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Serve returned %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Serve did not return after its context was cancelled")
+	if err := <-done; err != nil { // at once: the test's timeout is the bound
+		t.Errorf("Serve returned %v", err)
 	}
+	toClient.Close()
 	if s := mgr.Sessions(); len(s) != 0 {
 		t.Errorf("sessions left open: %v", s)
 	}

@@ -69,7 +69,7 @@ func inputEnd(t *testing.T) {
 	conn := &script{in: strings.NewReader(in.String())}
 	mgr := broker.NewManager(broker.Options{})
 	defer mgr.Close()
-	if err := editor.Serve(context.Background(), conn, mgr, root); err != nil {
+	if err := (editor.Options{}).Serve(context.Background(), conn, mgr, root); err != nil {
 		t.Fatalf("Serve: %v", err)
 	}
 	conn.mu.Lock()

@@ -17,7 +17,7 @@ import (
 // realDrivers loads a root's drivers as `devbroker serve` does: gopls
 // checks Go (go build and go vet when gopls is missing).
 func realDrivers(ctx context.Context, root string, _ broker.Drivers) (broker.Drivers, error) {
-	set, _, err := drivers.Load(ctx, root)
+	set, _, err := drivers.LoadWith(ctx, root, drivers.Options{})
 	if err != nil {
 		return nil, err
 	}

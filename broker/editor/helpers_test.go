@@ -54,7 +54,7 @@ type note struct {
 	Params json.RawMessage
 }
 
-// client is a real jsonrpc2 client connected to editor.Serve over an
+// client is a real jsonrpc2 client connected to editor.Options.Serve over an
 // in-memory pipe.
 type client struct {
 	t    *testing.T
@@ -64,6 +64,8 @@ type client struct {
 
 	mu    sync.Mutex
 	notes []note
+	// more is closed, and replaced, when a notification comes.
+	more chan struct{}
 }
 
 // start serves a new session on root; withChecker gives the root a check
@@ -83,24 +85,21 @@ func startWith(t *testing.T, root string, opts broker.Options) *client {
 	mgr := broker.NewManager(opts)
 	t.Cleanup(func() { mgr.Close() })
 	srv, cli := net.Pipe()
-	c := &client{t: t, root: root, done: make(chan error, 1)}
-	go func() { c.done <- editor.Serve(context.Background(), srv, mgr, root) }()
+	c := &client{t: t, root: root, done: make(chan error, 1), more: make(chan struct{})}
+	go func() { c.done <- editor.Options{}.Serve(context.Background(), srv, mgr, root) }()
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(cli))
 	c.conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 		c.mu.Lock()
 		c.notes = append(c.notes, note{req.Method(), req.Params()})
+		close(c.more)
+		c.more = make(chan struct{})
 		c.mu.Unlock()
 		return reply(ctx, nil, nil)
 	})
 	t.Cleanup(func() {
 		c.conn.Close()
-		select {
-		case err := <-c.done:
-			if err != nil {
-				t.Errorf("Serve returned %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Error("Serve did not return after the client disconnected")
+		if err := <-c.done; err != nil { // Serve returns once the client disconnects
+			t.Errorf("Serve returned %v", err)
 		}
 	})
 	return c
@@ -151,10 +150,10 @@ func (c *client) open(p, text string, version int) {
 }
 
 // notesOf waits until pred holds for the notifications of method, and
-// returns them.
+// returns them. It waits for each notification, not for a time: a
+// notification that never comes is the test's timeout.
 func (c *client) notesOf(method string, pred func([]note) bool) []note {
 	c.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
 	for {
 		c.mu.Lock()
 		var out []note
@@ -163,14 +162,12 @@ func (c *client) notesOf(method string, pred func([]note) bool) []note {
 				out = append(out, n)
 			}
 		}
+		more := c.more
 		c.mu.Unlock()
 		if pred(out) {
 			return out
 		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("no %s notification as expected; got %v", method, out)
-		}
-		time.Sleep(5 * time.Millisecond)
+		<-more
 	}
 }
 

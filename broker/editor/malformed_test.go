@@ -70,7 +70,7 @@ func TestMalformedInputKeepsTheConnection(t *testing.T) {
 	t.Cleanup(func() { mgr.Close() })
 	srv, cli := net.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- editor.Serve(context.Background(), srv, mgr, root) }()
+	go func() { done <- editor.Options{}.Serve(context.Background(), srv, mgr, root) }()
 	r := bufio.NewReader(cli)
 	send := func(s string) {
 		t.Helper()

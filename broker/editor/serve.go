@@ -43,11 +43,6 @@ type Options struct {
 // closed (discarding its unwritten changes) when Serve returns. It returns
 // nil when the client went away, and an error when the session could not
 // be opened or the connection failed.
-func Serve(ctx context.Context, rwc io.ReadWriteCloser, mgr *broker.Manager, root string) error {
-	return Options{}.Serve(ctx, rwc, mgr, root)
-}
-
-// Serve is [Serve] with options.
 func (o Options) Serve(ctx context.Context, rwc io.ReadWriteCloser, mgr *broker.Manager, root string) error {
 	log := o.Logger
 	if log == nil {

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -115,15 +114,17 @@ func argSchema(a *jsonarg.Arg) *jsonschema.Schema {
 	return p
 }
 
-// argDecodes counts the calls of decodeArgs, for the tests that show a
-// call decodes its arguments once.
-var argDecodes atomic.Int64
+// testHookDecodeArgs, set by the tests before any server runs, is called
+// by every decodeArgs and decodeCall; nil otherwise.
+var testHookDecodeArgs func()
 
 // decodeArgs decodes a tool's arguments into v through the front end of
 // spec, the one every surface's arguments go through: its error, a
 // bad_argument fault, names the argument and says what it needs.
 func decodeArgs(raw json.RawMessage, spec *jsonarg.Spec, v any) error {
-	argDecodes.Add(1)
+	if testHookDecodeArgs != nil {
+		testHookDecodeArgs()
+	}
 	if err := spec.Decode(raw, v); err != nil {
 		return fault.Wrap(fault.BadArgument, err, "")
 	}
@@ -134,7 +135,9 @@ func decodeArgs(raw json.RawMessage, spec *jsonarg.Spec, v any) error {
 // tool, through the step's front end: the step's arguments and the files
 // to read in first.
 func decodeCall(st *engine.Step, raw json.RawMessage) (engine.Args, []string, error) {
-	argDecodes.Add(1)
+	if testHookDecodeArgs != nil {
+		testHookDecodeArgs()
+	}
 	return st.DecodeCall(raw)
 }
 

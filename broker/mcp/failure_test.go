@@ -37,7 +37,7 @@ func TestEveryFailureValidatesAgainstItsOutputSchema(t *testing.T) {
 		{name: "shutting down", prepare: func(h *harness) { h.srv.Drain(0) }, kind: "unavailable"},
 		{name: "server closed", prepare: func(h *harness) { h.srv.Close() }, kind: "unavailable"},
 	}
-	for _, p := range Profiles() {
+	for _, p := range profiles {
 		for _, c := range cases {
 			t.Run(string(p)+"/"+c.name, func(t *testing.T) { checkFailures(t, p, c) })
 		}

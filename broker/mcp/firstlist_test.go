@@ -183,7 +183,7 @@ func BenchmarkFirstToolList(b *testing.B) {
 		name  string
 		kinds []engine.Kind
 	}{{"none", nil}, {"every kind", append([]engine.Kind{engine.Format, engine.Lint, engine.Check}, engine.LanguageKinds()...)}} {
-		for _, p := range Profiles() {
+		for _, p := range profiles {
 			b.Run(string(p)+"/"+c.name, func(b *testing.B) { benchFirstList(b, p, c.kinds) })
 		}
 	}

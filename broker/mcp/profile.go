@@ -42,9 +42,6 @@ var profileTools = map[Profile][]string{
 	ProfileLean:    {"dev_plan", "check", "definition", "references", "hover", "symbols", "rename", "code_actions", "discard", "probe"},
 }
 
-// Profiles lists the profiles, the default first.
-func Profiles() []Profile { return slices.Clone(profiles) }
-
 // ParseProfile returns the profile named s; "" is the default.
 func ParseProfile(s string) (Profile, error) {
 	if s == "" {

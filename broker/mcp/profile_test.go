@@ -53,7 +53,7 @@ func TestProfilesListTheirTools(t *testing.T) {
 	}
 	// The configuration's [mcp] tools takes the same names.
 	var names []string
-	for _, p := range Profiles() {
+	for _, p := range profiles {
 		names = append(names, string(p))
 	}
 	if !slices.Equal(names, configs.MCPTools) {
@@ -88,7 +88,7 @@ var reachArgs = map[engine.StepName]map[string]any{
 // the profile offers one, else through dev_plan, and each answers (the
 // fake drivers serve every kind).
 func TestEveryStepReachableInEveryProfile(t *testing.T) {
-	for _, p := range Profiles() {
+	for _, p := range profiles {
 		h := newHarnessWith(t, p, &fakeDrivers{has: kindSet(allKinds())}, map[string]string{"a.go": "package a\n\nfunc F() {}\n"})
 		cs := h.connect(nil)
 		listed := toolNames(t, cs)
@@ -170,7 +170,7 @@ func TestDocsListEachProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range Profiles() {
+	for _, p := range profiles {
 		want := "\n- `" + string(p) + "`: `" + strings.Join(p.Tools(), "`, `") + "`\n"
 		if !strings.Contains(string(doc), want) {
 			t.Errorf("docs/mcp.md does not list the %s profile's tools as\n%s", p, want)

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -187,8 +186,13 @@ func toolNames(t *testing.T, cs *sdk.ClientSession) []string {
 
 func TestToolsFollowTheProbe(t *testing.T) {
 	h := newHarness(t, nil, map[string]string{"a.txt": "one\n"})
-	var changed atomic.Int32
-	cs := h.connect(&sdk.ClientOptions{ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed.Add(1) }})
+	listChanged := make(chan struct{}, 64)
+	cs := h.connect(&sdk.ClientOptions{ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+		select {
+		case listChanged <- struct{}{}:
+		default:
+		}
+	}})
 
 	base := []string{"apply_patch", "dev_plan", "discard", "edit", "edit_file", "probe", "read_file", "read_lines", "search", "write", "write_file"}
 	if got := toolNames(t, cs); !slices.Equal(got, base) {
@@ -227,24 +231,13 @@ func TestToolsFollowTheProbe(t *testing.T) {
 	if got := toolNames(t, cs); !slices.Equal(got, want) {
 		t.Fatalf("with check and lint: tools %v, want %v", got, want)
 	}
-	waitFor(t, func() bool { return changed.Load() > 0 }, "tools/list_changed")
+	<-listChanged // the client is told (the test's timeout if never)
 
 	// And goes away again.
 	h.next.Store(nil)
 	call(t, cs, "probe", map[string]any{})
 	if got := toolNames(t, cs); !slices.Equal(got, base) {
 		t.Fatalf("after the driver went: tools %v", got)
-	}
-}
-
-func waitFor(t *testing.T, cond func() bool, what string) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 
@@ -371,27 +364,23 @@ func TestBadArgumentsAreToolErrors(t *testing.T) {
 func TestLongCheckProgressAndCancel(t *testing.T) {
 	d := &fakeDrivers{has: map[engine.Kind]bool{engine.Check: true}, block: make(chan struct{})}
 	h := newHarness(t, d, map[string]string{"a.txt": "one\n"})
-	var mu sync.Mutex
-	var progress []string
+	progress := make(chan string, 64)
 	cs := h.connect(&sdk.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
-		mu.Lock()
-		progress = append(progress, r.Params.Message)
-		mu.Unlock()
+		select {
+		case progress <- r.Params.Message:
+		default:
+		}
 	}})
 	ctx, cancel := context.WithCancel(context.Background())
 	params := &sdk.CallToolParams{Name: "check", Arguments: map[string]any{"paths": []string{"a.txt"}}}
 	params.SetProgressToken("tok")
 	done := make(chan error, 1)
 	go func() { _, err := cs.CallTool(ctx, params); done <- err }()
-	waitFor(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(progress) >= 2 }, "progress notifications")
+	<-progress // two progress notifications: the call is running
+	<-progress
 	cancel()
-	select {
-	case err := <-done:
-		if err == nil {
-			t.Fatal("cancelled call returned no error")
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("cancelled call did not return")
+	if err := <-done; err == nil {
+		t.Fatal("cancelled call returned no error")
 	}
 	// The server cancelled the check: the session serves the next call.
 	close(d.block)

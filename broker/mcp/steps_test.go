@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/devbroker/devbroker/broker/wire"
@@ -29,6 +30,12 @@ func TestEveryStepHasATool(t *testing.T) {
 		t.Errorf("tools %v do not list the steps %v in order", ToolNames(), names)
 	}
 }
+
+// argDecodes counts the calls of decodeArgs in this test binary; the hook
+// is set before any server runs.
+var argDecodes atomic.Int64
+
+func init() { testHookDecodeArgs = func() { argDecodes.Add(1) } }
 
 // One call of a step tool decodes its arguments once: the tool decodes
 // them into the step's typed arguments, and the broker and the engine run

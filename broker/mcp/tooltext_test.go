@@ -68,7 +68,7 @@ func listToolsIn(t *testing.T, p Profile, kinds ...engine.Kind) ([]*sdk.Tool, st
 }
 
 func TestToolTextsFitABudgetAndSpeakPlainly(t *testing.T) {
-	for _, p := range Profiles() {
+	for _, p := range profiles {
 		for _, kinds := range [][]engine.Kind{allKinds(), {engine.Format, engine.Lint, engine.Check}, nil} {
 			tools, instr := listToolsIn(t, p, kinds...)
 			checkTexts(t, p, kinds, tools, instr)
@@ -140,7 +140,7 @@ func TestInstructionsGiveAThreeLineGuide(t *testing.T) {
 // they are not offered, and a step without its own tool is named as a
 // step (of dev_plan), never as a tool to call.
 func TestTextsNameOnlyOfferedTools(t *testing.T) {
-	for _, p := range Profiles() {
+	for _, p := range profiles {
 		tools, instr := listToolsIn(t, p, allKinds()...)
 		texts := map[string]string{"instructions": instr}
 		for _, tl := range tools {
@@ -165,7 +165,7 @@ func TestTextsNameOnlyOfferedTools(t *testing.T) {
 }
 
 func TestEveryToolHasATitleAndHonestAnnotations(t *testing.T) {
-	for _, p := range Profiles() {
+	for _, p := range profiles {
 		checkAnnotations(t, p)
 	}
 }
@@ -326,7 +326,7 @@ func TestSearchToolSaysWhatItSearches(t *testing.T) {
 // which every profile that offers edit_file has, and no tool the profile
 // does not offer (read_file is only in the full profile).
 func TestRefusalsNameOnlyOfferedTools(t *testing.T) {
-	for _, p := range Profiles() {
+	for _, p := range profiles {
 		if !p.Offers("edit_file") {
 			continue
 		}

@@ -303,7 +303,7 @@ func tsCall(p Profile, name string, args map[string]any, w want) (tsStep, want) 
 // for runs through dev_plan, with the same answer.
 func TestTypeScriptClientGetsEveryAnswer(t *testing.T) {
 	tsClient(t)
-	for _, p := range Profiles() {
+	for _, p := range profiles {
 		t.Run(string(p), func(t *testing.T) { tsEveryAnswer(t, p) })
 	}
 }
@@ -455,7 +455,7 @@ func tsEveryAnswer(t *testing.T, p Profile) {
 // its message.
 func TestTypeScriptClientGetsUnavailableAndUntrusted(t *testing.T) {
 	tsClient(t)
-	for _, p := range Profiles() {
+	for _, p := range profiles {
 		t.Run(string(p), func(t *testing.T) { tsUnavailableAndUntrusted(t, p) })
 	}
 }

@@ -19,7 +19,7 @@ import (
 // stale entry names the line.
 func TestTypeScriptClientMergedWrite(t *testing.T) {
 	tsClient(t)
-	for _, p := range Profiles() {
+	for _, p := range profiles {
 		t.Run(string(p), func(t *testing.T) { tsMergedWrite(t, p) })
 	}
 }
@@ -118,7 +118,7 @@ func TestTypeScriptClientFormatOnlyChanged(t *testing.T) {
 			t.Skipf("needs %s (make tools installs it)", tool)
 		}
 	}
-	for _, p := range Profiles() {
+	for _, p := range profiles {
 		t.Run(string(p), func(t *testing.T) { tsFormatOnlyChanged(t, p) })
 	}
 }

@@ -17,7 +17,7 @@ func TestTypeScriptClientRunsTests(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("needs the go command")
 	}
-	for _, p := range Profiles() {
+	for _, p := range profiles {
 		t.Run(string(p), func(t *testing.T) {
 			env := tsEnv(t)
 			testtree.Write(t, filepath.Join(env["XDG_CONFIG_HOME"], "devbroker"), map[string]string{"config.toml": "[drivers.go-test]\ntimeout = \"10m\"\n"})

@@ -120,25 +120,18 @@ func devResultText(r *wire.DevResult, plan bool) string {
 // compared with its baseline, and each related place under it.
 func writeDiagnostics(b *strings.Builder, ds []wire.Diagnostic) {
 	for _, d := range ds {
-		code := ""
-		if d.Code != "" {
-			code = " " + d.Code
-		}
-		also := ""
-		if len(d.AlsoFrom) > 0 {
-			also = "; also " + strings.Join(d.AlsoFrom, ", ")
-		}
-		mark := ""
+		text := d.String()
 		if d.Introduced != nil {
-			mark = " [pre-existing]"
+			mark := " [pre-existing]"
 			if *d.Introduced {
 				mark = " [introduced]"
 			}
+			first, related, ok := strings.Cut(text, "\n")
+			if text = first + mark; ok {
+				text += "\n" + related
+			}
 		}
-		fmt.Fprintf(b, "%s:%d:%d: %s: %s (%s%s%s)%s\n", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Source, code, also, mark)
-		for _, r := range d.Related {
-			fmt.Fprintf(b, "\t%s\n", engine.Related{Path: r.Path, Line: r.Line, Column: r.Column, Message: r.Message})
-		}
+		fmt.Fprintln(b, text)
 	}
 }
 

@@ -322,6 +322,16 @@ func NewDevResult(r *engine.Result, unwritten []string, opts Options) *DevResult
 	return out
 }
 
+// String is the diagnostic as every text surface prints it: the one form,
+// [engine.Diagnostic.String].
+func (d Diagnostic) String() string {
+	ed := engine.Diagnostic{Path: d.Path, Line: d.Line, Column: d.Column, Severity: engine.Severity(d.Severity), Source: d.Source, Code: d.Code, Message: d.Message, AlsoFrom: d.AlsoFrom}
+	for _, r := range d.Related {
+		ed.Related = append(ed.Related, engine.Related{Path: r.Path, Line: r.Line, Column: r.Column, Message: r.Message})
+	}
+	return ed.String()
+}
+
 func mergeParts(ps []merge.Part) []MergePart {
 	out := make([]MergePart, len(ps))
 	for i, p := range ps {

@@ -141,3 +141,15 @@ func TestProbeResult(t *testing.T) {
 		t.Errorf("probe\n got %s\nwant %s", got, want)
 	}
 }
+
+// A diagnostic reads the same on every text surface: the wire's text is
+// the engine's, code, other drivers and related places included.
+func TestDiagnosticTextIsTheEngines(t *testing.T) {
+	d := engine.Diagnostic{Path: "a.go", Line: 3, Column: 2, Severity: engine.SeverityError, Source: "gopls", Code: "compiler", Message: "x redeclared",
+		AlsoFrom: []string{"go-build"}, Related: []engine.Related{{Path: "b.go", Line: 1, Column: 6, Message: "other declaration of x"}, {Path: "/abs/c.go", Line: 9, Column: 1}}}
+	r := wire.NewDevResult(&engine.Result{Diagnostics: []engine.Diagnostic{d}}, nil, wire.Options{})
+	const want = "a.go:3:2: error: x redeclared (gopls compiler; also go-build)\n\tb.go:1:6: other declaration of x\n\t/abs/c.go:9:1"
+	if got := r.Diagnostics[0].String(); got != want || d.String() != want {
+		t.Errorf("wire's text\n%s\nengine's\n%s\nwant\n%s", got, d.String(), want)
+	}
+}

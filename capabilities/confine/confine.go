@@ -25,7 +25,7 @@
 //     before the assembler runs (asm.go); its includes cannot be computed,
 //     so the check is exact.
 //   - clangd: it reads what the sources it opens include, with the flags of
-//     the compile commands; [Reach] (reach.go) scans what a request would
+//     the compile commands; [Scan] (reach.go) scans what a request would
 //     make it read, and the lsp driver does not send a request whose files
 //     reach outside (capabilities/lspdriver: the answer is unchecked, with
 //     the trust hint).
@@ -49,7 +49,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/devbroker/devbroker/lsp/privtemp"
+	"github.com/devbroker/devbroker/internal/privtemp"
 )
 
 // EnvVar names, in the environment of the tools devbroker starts in a

@@ -1,6 +1,6 @@
 package confine
 
-// This file defines [Reach]: whether a C language server, opening some
+// This file defines [Scan]: whether a C language server, opening some
 // files of a root the user has not trusted, would read a file outside it.
 //
 // clangd (its background index and its .clangd files off, as the lsp
@@ -68,25 +68,9 @@ type reachScan struct {
 	memo map[*compileFlags]map[string]string
 }
 
-// Reach reports whether the server srv, opening docs (workspace paths of
-// fsys's root, with their content), would read a file outside the root
-// but the system's; it returns why ("" when it would not), naming the
-// file and line that reaches out and the path (never its content).
-func Reach(ctx context.Context, fsys *rootfs.FS, srv Server, docs []Doc) string {
-	s := NewScan(ctx, fsys, srv, docs)
-	if s.why != "" {
-		return s.why
-	}
-	for _, d := range docs {
-		if why := s.File(d.Path); why != "" {
-			return why
-		}
-	}
-	return ""
-}
-
-// Scan is [Reach] file by file: what the server would read opening docs,
-// asked of each.
+// Scan is what the server would read opening docs, asked file by file
+// ([Scan.File]): whether it reads a file outside the root but the
+// system's, and why.
 type Scan struct {
 	r    *reachScan
 	why  string

@@ -70,7 +70,8 @@ const (
 	ProbeLazy
 )
 
-// Load reads root's configuration, builds its drivers and probes them.
+// LoadWith reads root's configuration, builds its drivers and probes them
+// as opts says.
 // The project file (root/.devbroker.toml) applies, merged over the
 // embedded defaults and the user's configuration, only when the user's
 // trust list trusts the root with this content of the file; otherwise
@@ -79,11 +80,6 @@ const (
 // (with a project file or without), the drivers that run the repository's
 // code (runs_repository_code) are reported untrusted, neither probed nor
 // run.
-func Load(ctx context.Context, root string) (*capabilities.Set, *capabilities.Report, error) {
-	return LoadWith(ctx, root, Options{})
-}
-
-// LoadWith is [Load] with trust decided by opts.
 func LoadWith(ctx context.Context, root string, opts Options) (*capabilities.Set, *capabilities.Report, error) {
 	p, err := configs.LoadProject(root)
 	if err != nil {

@@ -225,8 +225,8 @@ func (d *Driver) Spec() capabilities.Spec {
 	return capabilities.Spec{Name: d.name, Type: Type.Name, Kinds: d.kinds, Doc: d.cfg.Doc}
 }
 
-// CanFix reports whether the driver has a fix command.
-func (d *Driver) CanFix() bool { return len(d.cfg.FixCommand) > 0 }
+// canFix reports whether the driver has a fix command.
+func (d *Driver) canFix() bool { return len(d.cfg.FixCommand) > 0 }
 
 // Close waits for the running commands to end and removes the staged
 // trees the driver keeps itself (a set removes its store). It is
@@ -243,7 +243,4 @@ func (d *Driver) Close() error {
 	})
 }
 
-var (
-	_ capabilities.Driver = (*Driver)(nil)
-	_ capabilities.Fixer  = (*Driver)(nil)
-)
+var _ capabilities.Driver = (*Driver)(nil)

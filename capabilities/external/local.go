@@ -11,8 +11,10 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/devbroker/devbroker/configs"
 	"golang.org/x/mod/modfile"
+
+	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/internal/gomod"
 )
 
 // localDirs are the directories under the root where a project installs
@@ -31,7 +33,7 @@ func UseProjectTools(cfg *configs.Config, root string) {
 	tools := goTools(root)
 	for _, d := range cfg.Drivers {
 		if d.Type == "lsp" {
-			d.ProjectTools = true // gopls: the module's tool directive (lsp.FindGopls)
+			d.ProjectTools = true // gopls: the module's tool directive (lsp.FindServer)
 			if len(d.Command) > 0 && d.Command[0] != "gopls" {
 				d.Command = projectTool(root, nil, d.Command)
 				d.VersionCommand = projectTool(root, nil, d.VersionCommand)
@@ -72,11 +74,11 @@ func projectTool(root string, goTools map[string]bool, argv []string) []string {
 // goTools are the names `go tool NAME` runs for the tool directives of
 // root's go.mod (none without one, or when it does not parse).
 func goTools(root string) map[string]bool {
-	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	f, err := gomod.Read(filepath.Join(root, "go.mod"))
 	if err != nil {
 		return nil
 	}
-	return toolNames(data)
+	return toolNames(f)
 }
 
 // majorSuffix is a module path's major version element ("v2").
@@ -86,11 +88,7 @@ var majorSuffix = regexp.MustCompile(`^v[0-9]+$`)
 // accepts: a package path's last element, or the one before a major
 // version element (mvdan.cc/sh/v3/cmd/shfmt is shfmt, example.com/x/v2
 // is x).
-func toolNames(gomod []byte) map[string]bool {
-	f, err := modfile.Parse("go.mod", gomod, nil)
-	if err != nil {
-		return nil
-	}
+func toolNames(f *modfile.File) map[string]bool {
 	names := map[string]bool{}
 	for _, t := range f.Tool {
 		p := strings.TrimSuffix(t.Path, "/")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/internal/gomod"
 )
 
 func writeExec(t *testing.T, p string) {
@@ -64,7 +65,7 @@ func TestUseProjectTools(t *testing.T) {
 		t.Errorf("a language server's command is %q, want the project's own copy", got)
 	}
 	if d := cfg.Drivers["gopls"]; d.Command[0] != "gopls" || !d.ProjectTools {
-		t.Errorf("gopls: command %q, project tools %v; want gopls, found by lsp.FindGopls with the module's tool allowed", d.Command, d.ProjectTools)
+		t.Errorf("gopls: command %q, project tools %v; want gopls, found by lsp.FindServer with the module's tool allowed", d.Command, d.ProjectTools)
 	}
 }
 
@@ -75,7 +76,11 @@ func FuzzToolNames(f *testing.F) {
 	f.Add([]byte("module m\ntool (\n\tv2\n\t/\n\texample.com/x/v3\n)\n"))
 	f.Add([]byte("tool"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for name := range toolNames(data) {
+		f, err := gomod.Parse("go.mod", data)
+		if err != nil {
+			return
+		}
+		for name := range toolNames(f) {
 			if name == "" || filepath.Base(name) != name {
 				t.Fatalf("tool name %q", name)
 			}

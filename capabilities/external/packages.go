@@ -55,14 +55,9 @@ type goPackages struct {
 	read func(p string) []byte
 }
 
-// patterns is what {packages} stands for, for files (workspace paths).
-func (g *goPackages) patterns(files []string) []string {
-	out, _ := g.patternsLeft(files)
-	return out
-}
-
-// patternsLeft is [goPackages.patterns], and the files that no package
-// holds (the command will not look at them).
+// patternsLeft is what {packages} stands for, for files (workspace
+// paths), and the files that no package holds (the command will not look
+// at them).
 func (g *goPackages) patternsLeft(files []string) (out, left []string) {
 	if len(files) == 0 {
 		return []string{"./..."}, nil

@@ -232,8 +232,8 @@ func TestFormatFileAndFix(t *testing.T) {
 
 	exe := d.cfg.Command[0]
 	fx := fakeDriver(t, configs.Driver{Input: "stdin", Errorformat: efm, FixCommand: []string{exe, "rewrite", "{file}"}}, "stdin-lines")
-	if !fx.CanFix() {
-		t.Fatal("CanFix is false")
+	if !fx.canFix() {
+		t.Fatal("canFix is false")
 	}
 	req := workspace(t.TempDir(), engine.Lint, "a.sh", "fix me\nplease\n")
 	req.Fix = true

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/devbroker/devbroker/engine"
-	"github.com/devbroker/devbroker/lsp/procgroup"
+	"github.com/devbroker/devbroker/internal/procgroup"
 )
 
 // waitDelay bounds how long a run waits for its output pipes after the

@@ -47,7 +47,7 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 		return d.format(ctx, root, req.All, files)
 	case d.cfg.Output != "":
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("%s is a formatter; it cannot %s", d.name, req.Kind)}
-	case req.Fix && d.CanFix():
+	case req.Fix && d.canFix():
 		return d.fix(ctx, root, req, files)
 	default:
 		return d.lint(ctx, root, req.All, files, req.Changed, req.Deleted)

@@ -5,8 +5,10 @@ package external
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -256,3 +258,6 @@ func containsKind(ks []engine.Kind, k engine.Kind) bool {
 	}
 	return false
 }
+
+// sortedKeys returns m's keys, sorted.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -78,9 +78,6 @@ func (d *Driver) Spec() capabilities.Spec {
 	}
 }
 
-// CanFix reports that lint with fix: true formats the files it flags.
-func (d *Driver) CanFix() bool { return true }
-
 // Canonical is true: gofumpt's output, as gofmt's, depends on the code
 // alone, so a file formatted before a change needs formatting only where
 // the change does.
@@ -136,7 +133,4 @@ func (d *Driver) Probe(ctx context.Context) capabilities.Probe {
 // idempotent.
 func (d *Driver) Close() error { return d.calls.Close(nil) }
 
-var (
-	_ capabilities.Driver = (*Driver)(nil)
-	_ capabilities.Fixer  = (*Driver)(nil)
-)
+var _ capabilities.Driver = (*Driver)(nil)

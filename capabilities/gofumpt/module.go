@@ -25,8 +25,8 @@ package gofumpt
 // which can regroup the module's own imports as standard library.)
 
 import (
+	"errors"
 	goversion "go/version"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -35,6 +35,7 @@ import (
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/internal/gomod"
 )
 
 // module is what the nearest go.mod says about formatting.
@@ -121,30 +122,43 @@ func (m *modules) aboveRoot() module {
 	if m.req.Root == "" || err != nil || filepath.Dir(root) == root {
 		return module{}
 	}
-	dir, gomod, _ := capabilities.GoModule(filepath.Dir(root))
-	if !gomod {
+	dir, hasMod, _ := capabilities.GoModule(filepath.Dir(root))
+	if !hasMod {
 		return module{}
 	}
 	file := filepath.Join(dir, "go.mod")
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return module{} // the CLI walks on past a go.mod it cannot read
-	}
 	name := file
 	if rel, err := filepath.Rel(root, file); err == nil {
 		name = filepath.ToSlash(rel)
 	}
-	return parseModule(name, data)
+	f, err := gomod.Read(file)
+	var bad modfile.ErrorList
+	if errors.As(err, &bad) {
+		return unparsed(name, err)
+	}
+	if err != nil {
+		return module{} // the CLI walks on past a go.mod it cannot read
+	}
+	return moduleOf(name, f)
 }
 
 // parseModule reads the options from a go.mod's content.
-func parseModule(gomod string, data []byte) module {
-	mod := module{gomod: gomod}
-	f, err := modfile.Parse(gomod, data, nil)
+func parseModule(name string, data []byte) module {
+	f, err := gomod.Parse(name, data)
 	if err != nil {
-		mod.problem = "it does not parse: " + oneLine(err)
-		return mod
+		return unparsed(name, err)
 	}
+	return moduleOf(name, f)
+}
+
+// unparsed is the module of a go.mod that does not parse.
+func unparsed(name string, err error) module {
+	return module{gomod: name, problem: "it does not parse: " + oneLine(err)}
+}
+
+// moduleOf reads the options from a parsed go.mod.
+func moduleOf(name string, f *modfile.File) module {
+	mod := module{gomod: name}
 	mod.lang = "go1.16" // no go directive: https://go.dev/ref/mod#go-mod-file-go
 	if f.Go != nil {
 		mod.lang = "go" + f.Go.Version

@@ -50,8 +50,8 @@ import (
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
-	"github.com/devbroker/devbroker/lsp/privtemp"
-	"github.com/devbroker/devbroker/lsp/procgroup"
+	"github.com/devbroker/devbroker/internal/privtemp"
+	"github.com/devbroker/devbroker/internal/procgroup"
 )
 
 // Type is the "gotest" driver type.

@@ -18,7 +18,6 @@ package lspdriver
 import (
 	"context"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -143,7 +142,7 @@ func (d *Driver) scripts(v *view, req *capabilities.Request) []string {
 	var out []string
 	for _, p := range req.Changed {
 		doc := req.All[p]
-		if _, shown := v.docs[p]; shown || doc == nil || !scriptLanguageIDs[extLanguageIDs[strings.ToLower(path.Ext(p))]] {
+		if _, shown := v.docs[p]; shown || doc == nil || !scriptLanguageIDs[d.fileLanguageID(p)] {
 			continue
 		}
 		v.docs[p] = lsp.Document{Path: v.abs(p), LanguageID: d.languageID(p), Text: doc.Content()}

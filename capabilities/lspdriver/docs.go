@@ -44,12 +44,15 @@ import (
 	"context"
 	"go/parser"
 	"go/token"
+	"maps"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/lsp"
 )
@@ -73,25 +76,46 @@ type view struct {
 // goModFiles are Go's module files, sent with their own language ids.
 var goModFiles = map[string]string{"go.mod": "go.mod", "go.sum": "go.sum", "go.work": "go.work"}
 
-// extLanguageIDs are LSP's language identifiers of the extensions one
-// server takes under several. typescript-language-server parses a
-// document by its identifier, so a .tsx file sent as typescript would be
-// full of syntax errors; clangd, which serves c and cpp, parses by
-// compile flags, but is told the truth too (a .h file stays its
-// language's: C or C++ is the flags' to say).
-var extLanguageIDs = map[string]string{
-	".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
-	".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
-	".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hh": "cpp", ".hpp": "cpp",
-	".hxx": "cpp", ".h++": "cpp", ".ipp": "cpp", ".tpp": "cpp", ".ino": "cpp",
+// jsxIDs are LSP's language identifiers of the JSX forms of TypeScript
+// and JavaScript, by extension, as the LSP specification lists them.
+// typescript-language-server parses a document by its identifier, so a
+// .tsx file sent as typescript would be full of syntax errors. Every other
+// file is sent as its language's name (TestLanguageIDsFromConfiguration).
+var jsxIDs = map[string]string{".tsx": "typescriptreact", ".jsx": "javascriptreact"}
+
+// languageOf is the language of the file at workspace path p among those
+// whose lists name the driver (the first, by name, whose file types
+// match), or "" when none's do or the driver was built alone.
+func (d *Driver) languageOf(p string) string {
+	for _, lang := range slices.Sorted(maps.Keys(d.fileTypes)) {
+		for _, pat := range d.fileTypes[lang] {
+			if configs.MatchFileType(pat, p) {
+				return lang
+			}
+		}
+	}
+	return ""
+}
+
+// fileLanguageID is the LSP language identifier of p's language among
+// the driver's (languageOf), the JSX forms by their own; "" when p is of
+// none of them.
+func (d *Driver) fileLanguageID(p string) string {
+	lang := d.languageOf(p)
+	if id, ok := jsxIDs[strings.ToLower(path.Ext(p))]; ok && lang+"react" == id {
+		return id
+	}
+	return lang
 }
 
 // languageID is the language identifier the file at workspace path p is
-// sent with: the configured language_id; without one, its extension's
-// identifier among extLanguageIDs, else the language's name.
+// sent with: the configured language_id; without one, its language's
+// (fileLanguageID: clangd, which serves c and cpp, is told each file's,
+// and a .h file is c's, as the configuration lists it), else the
+// language's name the driver was built for.
 func (d *Driver) languageID(p string) string {
 	if d.cfg.LanguageID == "" {
-		if id, ok := extLanguageIDs[strings.ToLower(path.Ext(p))]; ok {
+		if id := d.fileLanguageID(p); id != "" {
 			return id
 		}
 	}

@@ -69,7 +69,7 @@ func BenchmarkEditToDiagnostics(b *testing.B) {
 
 func benchEdits(b *testing.B, mode string) {
 	wd, _ := os.Getwd()
-	gopls, _, err := lsp.FindGopls(context.Background(), "gopls", filepath.Join(wd, "../.."), true)
+	gopls, _, err := lsp.FindServer(context.Background(), "gopls", filepath.Join(wd, "../.."), true)
 	if err != nil {
 		b.Skipf("no gopls: %v", err)
 	}

@@ -11,7 +11,12 @@ import (
 
 // SetNoWatch turns the disk watchers of servers started from now on off
 // (the portable mode: changes are found by the check of the inputs alone).
-func SetNoWatch(off bool) { noWatch = off }
+func SetNoWatch(off bool) {
+	testHookConfig = nil
+	if off {
+		testHookConfig = func(c *lsp.Config) { c.NoWatch = true }
+	}
+}
 
 // OnWaitingForLoad sets the hook called when a request's timeout ran out
 // while its server was loading, so the request waits on.
@@ -41,3 +46,16 @@ func Floor(ctx context.Context, d capabilities.Driver, req *capabilities.Request
 		return len(locs), err
 	}, nil
 }
+
+// LanguageID is the language identifier d sends the file at workspace
+// path p with.
+func LanguageID(d capabilities.Driver, p string) string { return d.(*Driver).languageID(p) }
+
+// Viewed lists the files a workspace symbol search shows d's server when
+// the workspace has changed the files of changed.
+func Viewed(d capabilities.Driver, changed []string) []string {
+	return d.(*Driver).viewed(&capabilities.Request{Kind: engine.Symbols, Query: &engine.Query{}, Changed: changed}).Files
+}
+
+// JSXIDs are the LSP identifiers of the JSX forms, by extension.
+var JSXIDs = jsxIDs

@@ -46,21 +46,24 @@ const IdleTimeout = lsp.DefaultIdleTimeout
 // sharedKey names the set's supervisor in capabilities.Shared.
 const sharedKey = "lsp"
 
-// noWatch turns the servers' disk watchers off: the portable mode of
-// every platform but Linux, which tests select on Linux too.
-var noWatch bool
+// testHookConfig, set by tests (export_test.go), changes the
+// configuration of every server started from then on; nil otherwise.
+var testHookConfig func(*lsp.Config)
 
 // Driver is one configured language server. It is safe for concurrent
 // use.
 type Driver struct {
-	name    string
-	root    string // the configuration's root, for the probe
-	cfg     configs.Driver
-	langID  string
-	timeout time.Duration
-	log     *slog.Logger
-	shared  *capabilities.Shared // nil: own holds the driver's supervisor
-	calls   capabilities.Calls
+	name   string
+	root   string // the configuration's root, for the probe
+	cfg    configs.Driver
+	langID string
+	// fileTypes are the file types of the languages whose lists name
+	// the driver, by language (capabilities.Env.FileTypes).
+	fileTypes map[string][]string
+	timeout   time.Duration
+	log       *slog.Logger
+	shared    *capabilities.Shared // nil: own holds the driver's supervisor
+	calls     capabilities.Calls
 
 	mu       sync.Mutex
 	own      *lsp.Supervisor
@@ -85,14 +88,14 @@ type held struct {
 }
 
 // New builds an lsp driver. Of the configuration it uses Command (the
-// server's argv; "gopls" is found by lsp.FindGopls's rule), Settings,
+// server's argv; "gopls" is found by lsp.FindServer's rule), Settings,
 // LanguageID (default: the language's name), Env, Timeout, Doc, Smoke,
 // VersionCommand and Install. It starts nothing.
 func New(name string, cfg *configs.Driver, env capabilities.Env) (capabilities.Driver, error) {
 	if cfg == nil || len(cfg.Command) == 0 {
 		return nil, fmt.Errorf("a driver of type lsp needs command, the language server's argv")
 	}
-	d := &Driver{name: name, root: env.Root, cfg: *cfg, langID: cfg.LanguageID, timeout: configs.DefaultTimeout, servers: map[string]held{}, idle: IdleTimeout, blind: map[string]blindAnswer{},
+	d := &Driver{name: name, root: env.Root, cfg: *cfg, langID: cfg.LanguageID, fileTypes: env.FileTypes, timeout: configs.DefaultTimeout, servers: map[string]held{}, idle: IdleTimeout, blind: map[string]blindAnswer{},
 		log: slog.New(slog.DiscardHandler), shared: env.Shared}
 	if d.langID == "" {
 		d.langID = env.Language
@@ -115,10 +118,7 @@ func (d *Driver) Spec() capabilities.Spec {
 	return capabilities.Spec{Name: d.name, Type: Type.Name, Kinds: append([]engine.Kind{engine.Check, engine.Lint, engine.Format}, engine.LanguageKinds()...), Doc: doc}
 }
 
-// CanFix reports that lint can apply the server's quick fixes.
-func (d *Driver) CanFix() bool { return true }
-
-// isGopls reports whether the command is gopls, found by FindGopls's rule.
+// isGopls reports whether the command is gopls, found by FindServer's rule.
 func (d *Driver) isGopls() bool { return filepath.Base(d.cfg.Command[0]) == "gopls" }
 
 // installHint is how to install the server, said once where it is
@@ -137,7 +137,7 @@ func (d *Driver) resolve(ctx context.Context, root string) (string, error) {
 	if d.resolved {
 		return d.bin, d.findErr
 	}
-	bin, how, err := lsp.FindGopls(ctx, d.cfg.Command[0], root, d.cfg.ProjectTools)
+	bin, how, err := lsp.FindServer(ctx, d.cfg.Command[0], root, d.cfg.ProjectTools)
 	if hint := d.installHint(); err != nil && hint != "" {
 		err = fmt.Errorf("%w; install: %s", err, hint)
 	}
@@ -253,7 +253,6 @@ func (d *Driver) config(bin, root string) lsp.Config {
 		// up to this bound: never less than a request may wait.
 		StartTimeout: max(lsp.DefaultStartTimeout, d.timeout),
 		Log:          d.log,
-		NoWatch:      noWatch,
 	}
 	// What the answers depend on outside the root, by language; gopls is
 	// also told how to reload (see lsp.GoplsInputs).
@@ -262,6 +261,9 @@ func (d *Driver) config(bin, root string) lsp.Config {
 		cfg.Inputs, cfg.Settings = lsp.GoplsInputs(d.cfg.Settings)
 	case d.langID == "go":
 		cfg.Inputs = lsp.Inputs{Go: true}
+	}
+	if testHookConfig != nil {
+		testHookConfig(&cfg)
 	}
 	return cfg
 }
@@ -298,7 +300,6 @@ func (d *Driver) DiskChanged(paths []string) {
 var (
 	_ engine.DiskObserver  = (*Driver)(nil)
 	_ capabilities.Driver  = (*Driver)(nil)
-	_ capabilities.Fixer   = (*Driver)(nil)
 	_ capabilities.Heir    = (*Driver)(nil)
 	_ capabilities.Starter = (*Driver)(nil)
 )

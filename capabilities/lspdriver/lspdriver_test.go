@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 func goplsPath(t *testing.T) string {
 	t.Helper()
 	wd, _ := os.Getwd()
-	p, _, err := lsp.FindGopls(context.Background(), "gopls", filepath.Join(wd, "../.."), true)
+	p, _, err := lsp.FindServer(context.Background(), "gopls", filepath.Join(wd, "../.."), true)
 	if err != nil {
 		t.Skipf("no gopls: %v", err)
 	}

@@ -23,7 +23,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -295,34 +294,18 @@ func (d *Driver) symbolLimit() int {
 	return 0
 }
 
-// languageExts are the extensions of the files a language's server reads,
-// for a request that names no file (a workspace symbol search): its
-// changed files of these are shown to the server.
-var languageExts = map[string][]string{
-	"go":         {".go"},
-	"python":     {".py", ".pyi"},
-	"typescript": {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"},
-	"javascript": {".js", ".jsx", ".mjs", ".cjs"},
-	"rust":       {".rs"},
-	"c":          {".c", ".h"},
-	"cpp":        {".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx"},
-}
-
 // viewed is req as the view takes it: a request that names no file (a
 // workspace symbol search) names the changed files of the driver's
-// language, which the server must see at their workspace content.
+// languages (languageOf), which the server must see at their workspace
+// content.
 func (d *Driver) viewed(req *capabilities.Request) *capabilities.Request {
 	if len(req.Files) > 0 || req.Query == nil {
 		return req
 	}
-	exts := map[string]bool{}
-	for _, e := range languageExts[d.langID] {
-		exts[e] = true
-	}
 	out := *req
 	out.Files = nil
 	for _, p := range req.Changed {
-		if exts[path.Ext(p)] {
+		if d.languageOf(p) != "" {
 			out.Files = append(out.Files, p)
 		}
 	}

@@ -52,7 +52,7 @@ func navBenchModule(b *testing.B, n int) string {
 
 func BenchmarkNavigate(b *testing.B) {
 	wd, _ := os.Getwd()
-	gopls, _, err := lsp.FindGopls(context.Background(), "gopls", filepath.Join(wd, "../.."), true)
+	gopls, _, err := lsp.FindServer(context.Background(), "gopls", filepath.Join(wd, "../.."), true)
 	if err != nil {
 		b.Skipf("no gopls: %v", err)
 	}

@@ -13,14 +13,14 @@ import (
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/internal/privtemp"
 	"github.com/devbroker/devbroker/lsp"
-	"github.com/devbroker/devbroker/lsp/privtemp"
 )
 
 // goSmoke is the smoke test for Go servers without a configured one.
 const goSmoke = "package smoke\n\nvar x int = \"not an int\"\n"
 
-// Probe finds the server (gopls by lsp.FindGopls's rule, any other on
+// Probe finds the server (gopls by lsp.FindServer's rule, any other on
 // PATH), records its version (version_command, or `gopls version`), and
 // starts it, outside the shared servers, on a temporary root holding the
 // smoke file and the smoke's other files (a Go server's gets a go.mod). A Go server must report a diagnostic for the smoke file's
@@ -42,7 +42,7 @@ func (d *Driver) probe(ctx context.Context) capabilities.Probe {
 	if root == "" {
 		root, _ = os.Getwd()
 	}
-	bin, how, err := lsp.FindGopls(ctx, d.cfg.Command[0], root, d.cfg.ProjectTools)
+	bin, how, err := lsp.FindServer(ctx, d.cfg.Command[0], root, d.cfg.ProjectTools)
 	if err != nil {
 		reason := err.Error()
 		if hint := d.installHint(); hint != "" {

@@ -13,9 +13,6 @@ import (
 	"github.com/devbroker/devbroker/engine/text"
 )
 
-// CanFix reports that staticcheck's suggested fixes can be applied.
-func (d *Driver) CanFix() bool { return true }
-
 // applyFixes applies the first fix of each diagnostic (in order) to the
 // workspace content, and returns the new content of the files it changed.
 func applyFixes(root string, all map[string]*text.Doc, ds []engine.Diagnostic) map[string]*text.Doc {

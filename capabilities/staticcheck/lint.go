@@ -64,6 +64,12 @@ var analyzers = func() map[string]*lint.Analyzer {
 // package variables of honnef.co/go/tools, so one run at a time.
 var global sync.Mutex
 
+// setupOnce holds the cache. It is the package's, one per process and
+// shared by every driver and set, not a set's like the rest of what
+// drivers keep on disk: staticcheck's cache salt and default check set
+// are package variables of honnef.co/go/tools (cache.SetSalt,
+// config.DefaultConfig), so a process can have one. Each driver's Close
+// trims it, as the staticcheck command does on exit.
 var setupOnce = sync.OnceValues(setup)
 
 // setup does once what the staticcheck command does at start: the default

@@ -21,7 +21,7 @@ import (
 
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
-	"golang.org/x/mod/modfile"
+	"github.com/devbroker/devbroker/internal/gomod"
 )
 
 // source is what one staged file is made from: a disk file, or content.
@@ -281,13 +281,13 @@ func (s *stage) absoluteReplaces(src source) source {
 			return src
 		}
 	}
-	f, err := modfile.Parse("go.mod", data, nil)
+	f, err := gomod.Parse("go.mod", data)
 	if err != nil {
 		return src // go list reports the error
 	}
 	changed := false
-	for _, r := range f.Replace {
-		if r.New.Version != "" || !modfile.IsDirectoryPath(r.New.Path) || filepath.IsAbs(r.New.Path) {
+	for _, r := range gomod.LocalReplaces(f.Replace) {
+		if filepath.IsAbs(r.New.Path) {
 			continue
 		}
 		abs := filepath.Join(s.base, filepath.FromSlash(r.New.Path))

@@ -39,7 +39,7 @@ import (
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
-	"github.com/devbroker/devbroker/lsp/privtemp"
+	"github.com/devbroker/devbroker/internal/privtemp"
 )
 
 // Type is the "staticcheck" driver type.
@@ -360,6 +360,5 @@ func (d *Driver) uses(st *stage) bool {
 
 var (
 	_ capabilities.Driver = (*Driver)(nil)
-	_ capabilities.Fixer  = (*Driver)(nil)
 	_ capabilities.Heir   = (*Driver)(nil)
 )

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/devbroker/devbroker/lsp/procgroup"
+	"github.com/devbroker/devbroker/internal/procgroup"
 )
 
 // Command is one run of a test runner.

@@ -45,7 +45,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities/testrun"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
-	"github.com/devbroker/devbroker/lsp/privtemp"
+	"github.com/devbroker/devbroker/internal/privtemp"
 )
 
 // Type is the "vitest" driver type.

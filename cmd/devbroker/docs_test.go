@@ -1565,11 +1565,11 @@ func (d *docEnv) checkConfig(t *testing.T, e *docExample) {
 		t.Fatalf("%s: no configuration check named %q in configChecks", e.where(), e.arg(0))
 	}
 	root := configRoot(t, "examples/demo", e.block.body)
-	cfg, err := configs.Load(root)
+	cfg, err := loadConfig(root)
 	if err != nil {
 		t.Fatalf("%s: the snippet, pasted as .devbroker.toml, does not load: %v", e.where(), err)
 	}
-	base, err := configs.Load(t.TempDir())
+	base, err := loadConfig(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1662,4 +1662,17 @@ var configChecks = map[string]func(t *testing.T, d *docEnv, e *docExample, root 
 			t.Errorf("%s: python's lint and format changed: %+v, was %+v", e.where(), py, pb)
 		}
 	},
+}
+
+// loadConfig is root's configuration, every entry of its project file
+// included whether trusted or not, or its first problem.
+func loadConfig(root string) (*configs.Config, error) {
+	p, err := configs.LoadProject(root)
+	if err != nil {
+		return nil, err
+	}
+	if p.Invalid != nil {
+		return nil, p.Invalid
+	}
+	return p.Config, nil
 }

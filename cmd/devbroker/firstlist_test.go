@@ -110,7 +110,8 @@ func TestFirstListNamesEveryTool(t *testing.T) {
 	if m := missing(rep.Steps, goRootTools); len(m) > 0 {
 		t.Fatalf("devbroker probe finds no working driver for %v on this machine: %v", m, rep.Steps)
 	}
-	for _, p := range brokermcp.Profiles() {
+	for _, name := range configs.MCPTools {
+		p := brokermcp.Profile(name)
 		starts := 2
 		if p == brokermcp.ProfileFull {
 			starts = firstStarts

@@ -12,7 +12,7 @@ import (
 	"github.com/devbroker/devbroker/broker"
 	"github.com/devbroker/devbroker/capabilities/confine"
 	"github.com/devbroker/devbroker/engine"
-	"github.com/devbroker/devbroker/lsp/privtemp"
+	"github.com/devbroker/devbroker/internal/privtemp"
 )
 
 // Exit codes shared by the commands.

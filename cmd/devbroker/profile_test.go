@@ -19,6 +19,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	brokermcp "github.com/devbroker/devbroker/broker/mcp"
+	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/testtree"
 )
@@ -103,7 +104,8 @@ func TestDefaultToolListFitsItsBudget(t *testing.T) {
 		t.Skip("gopls is not on PATH (make tools): the list would lack the language steps")
 	}
 	root := testtree.New(t, map[string]string{"go.mod": goModule, "main.go": goMain})
-	for _, p := range brokermcp.Profiles() {
+	for _, name := range configs.MCPTools {
+		p := brokermcp.Profile(name)
 		names, raw := listRaw(t, p, root)
 		if m := missing(names, untrustedTools(p)); len(m) > 0 {
 			t.Fatalf("%s: tools/list lacks %v (is every driver of a Go root working here? devbroker probe says): %v", p, m, names)

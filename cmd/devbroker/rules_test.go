@@ -1,9 +1,9 @@
 package main
 
 // This file checks ARCHITECTURE.md's structural invariants over the whole
-// module's source (non-test files, parsed with go/parser; no build):
-// which layer may import which, who may start a process, and who may
-// touch the disk other than through engine/rootfs.
+// module's source (non-test files, parsed with go/parser; no build): who
+// may start a process, and who may touch the disk other than through
+// engine/rootfs. Which package may import which is deps_test.go's.
 
 import (
 	"go/ast"
@@ -65,15 +65,6 @@ func pkgOf(file string) string { return filepath.ToSlash(filepath.Dir(file)) }
 // under reports whether pkg is prefix or a package below it.
 func under(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(pkg, prefix+"/") }
 
-func imports(f *ast.File) []string {
-	var out []string
-	for _, im := range f.Imports {
-		p, _ := strconv.Unquote(im.Path.Value)
-		out = append(out, p)
-	}
-	return out
-}
-
 // calls returns the file's calls of package-level functions of the
 // imported package path, as "name" → positions.
 func (s *source) calls(f *ast.File, pkgPath string) map[string][]token.Position {
@@ -107,56 +98,6 @@ func (s *source) calls(f *ast.File, pkgPath string) map[string][]token.Position 
 	return out
 }
 
-// mayImport is the layering: the module's packages each layer may
-// import besides its own. cmd/ may import anything; bench/ is a harness.
-var mayImport = map[string][]string{
-	"engine":       {},
-	"configs":      {},
-	"lsp":          {},
-	"capabilities": {"engine", "configs", "lsp"},
-	"broker":       {"engine", "configs", "capabilities", "lsp"},
-}
-
-// TestLayering: engine, configs and lsp depend on no other layer of the
-// module; capabilities on engine, configs and lsp; broker on those and
-// capabilities. Direct imports suffice: with every layer checked, the
-// transitive rule follows.
-func TestLayering(t *testing.T) {
-	src := parseModule(t)
-	for file, f := range src.files {
-		layer, _, _ := strings.Cut(pkgOf(file), "/")
-		allowed, ok := mayImport[layer]
-		if !ok {
-			continue
-		}
-		for _, im := range imports(f) {
-			rest, ok := strings.CutPrefix(im, modulePath)
-			if !ok {
-				continue
-			}
-			if rest == "engine/testtree" || pkgOf(file) == "engine/testtree" {
-				t.Errorf("%s imports %s: engine/testtree is for tests only, and imports nothing from the module", file, im)
-			}
-			if rest == "configs/configtest" {
-				t.Errorf("%s imports %s: configs/configtest is for tests only", file, im)
-			}
-			dep, _, _ := strings.Cut(rest, "/")
-			if dep != layer && !contains(allowed, dep) {
-				t.Errorf("%s imports %s: %s/ may import only %v of the module's layers (ARCHITECTURE.md, Invariants)", file, im, layer, allowed)
-			}
-		}
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // starters are the packages that may start a process, and why.
 var starters = map[string]string{
 	"lsp":                     "language servers, and the go command that locates gopls (go env, go tool -n)",
@@ -176,8 +117,8 @@ var starters = map[string]string{
 
 // TestWhoStartsProcesses: only lsp/ and capabilities/external start
 // processes (os/exec's Command and CommandContext, os.StartProcess,
-// syscall's exec calls), and only capabilities/staticcheck loads packages
-// (golang.org/x/tools/go/packages runs `go list`).
+// syscall's exec calls); only capabilities/staticcheck imports
+// golang.org/x/tools/go/packages, which runs `go list` (TestDependencies).
 func TestWhoStartsProcesses(t *testing.T) {
 	src := parseModule(t)
 	seen := map[string]bool{}
@@ -195,12 +136,7 @@ func TestWhoStartsProcesses(t *testing.T) {
 		}
 		if _, ok := starters[pkg]; !ok {
 			for _, s := range sites {
-				t.Errorf("%s starts a process: only %v may (ARCHITECTURE.md, Invariants)", s, slices.Sorted(maps.Keys(starters)))
-			}
-		}
-		for _, im := range imports(f) {
-			if im == "golang.org/x/tools/go/packages" && pkg != "capabilities/staticcheck" {
-				t.Errorf("%s imports go/packages, which runs the go command: only capabilities/staticcheck loads packages", file)
+				t.Errorf("%s starts a process: only %v may (ARCHITECTURE.md, Processes)", s, slices.Sorted(maps.Keys(starters)))
 			}
 		}
 	}
@@ -254,7 +190,6 @@ var diskDoors = map[string]string{
 	"capabilities/probecache.go":              "the probe cache in the user's cache directory, outside every root",
 	"capabilities/external/stage.go":          "the driver's private staged tree and Go overlay in the temp directory",
 	"capabilities/external/probe.go":          "the probe's private smoke-test tree",
-	"capabilities/external/local.go":          "a trusted root's own tools (node_modules/.bin, .venv/bin, go.mod's tool directives): programs on disk, not workspace content",
 	"capabilities/lspdriver/probe.go":         "the probe's private smoke-test tree",
 	"capabilities/staticcheck/staticcheck.go": "the probe's smoke-test module and the stage's directory",
 	"capabilities/staticcheck/stage.go":       "the stage's own directory: its lock file, and its removal on Close",
@@ -262,7 +197,6 @@ var diskDoors = map[string]string{
 	"capabilities/staticcheck/direct.go":      "whether the module on disk holds the workspace (the stage's walk, leaving out links that leave the root), and the go command's env file",
 	"capabilities/staticcheck/lint.go":        "staticcheck's cache directory and the executable's own hash",
 	"capabilities/staticcheck/convert.go":     "staged copies, to map positions of files the workspace does not hold",
-	"capabilities/gofumpt/module.go":          "the go.mod of the root's module context above the root (capabilities.GoModule)",
 	"capabilities/confine/confine.go":         "the process's private directory of compiler wrappers (their specifications and links), and the go command's env file",
 	"capabilities/confine/toolchain.go":       "the wrapper's record of the real compilers, in its private directory",
 	"capabilities/confine/wrappers_unix.go":   "the links to the compiler wrapper, in the process's private directory",
@@ -280,12 +214,29 @@ var diskDoors = map[string]string{
 	"engine/testtree/testtree.go":      "tests' file trees (imported by tests only)",
 	"configs/configtest/configtest.go": "tests' user configuration layer, outside every root (imported by tests only)",
 
-	"lsp/watch.go":             "the watcher: lists the root's directories, keeps its barrier files in a private directory",
-	"lsp/privtemp/privtemp.go": "makes the process's private directories in the temp directory, and removes those of processes that are gone",
-	"lsp/lsptest/fake.go":      "a fake language server for tests: writes its process id to the file a test names",
-	"lsp/verify.go":            "the check of a server's inputs: lists directories and hashes a file whose stamp is racy, only to tell whether it changed (nothing read reaches an answer)",
-	"lsp/goinputs.go":          "the go command's inputs: reads the go.mod and go.work files in effect for the directories they name (nothing of them reaches an answer)",
-	"lsp/disk.go":              "whether a changed file is under a package that embeds files: the //go:embed lines of its Go files decide a gopls reload (nothing read reaches an answer)",
+	"lsp/watch.go":                  "the watcher: lists the root's directories, keeps its barrier files in a private directory",
+	"internal/gomod/gomod.go":       "go.mod and go.work files: the go command's (GOMOD, GOWORK and their replace and use directories, for lsp's check of a server's inputs), the root's module context above the root (gofumpt's options) and a trusted root's own go.mod (its tool directives); what they say reaches an answer, never their text",
+	"internal/privtemp/privtemp.go": "makes the process's private directories in the temp directory, and removes those of processes that are gone",
+	"lsp/lsptest/fake.go":           "a fake language server for tests: writes its process id to the file a test names",
+	"lsp/verify.go":                 "the check of a server's inputs: lists directories and hashes a file whose stamp is racy, only to tell whether it changed (nothing read reaches an answer)",
+	"lsp/disk.go":                   "whether a changed file is under a package that embeds files: the //go:embed lines of its Go files decide a gopls reload (nothing read reaches an answer)",
+}
+
+// rootReaders are the files of diskDoors that read under the root, each
+// by its own rule; ARCHITECTURE.md names them (TestArchitectureMap).
+var rootReaders = []string{
+	"configs/project.go",
+	"capabilities/staticcheck/stage_sync.go",
+	"capabilities/staticcheck/direct.go",
+	"lsp/verify.go",
+	"lsp/watch.go",
+	"lsp/disk.go",
+	"internal/gomod/gomod.go",
+	"capabilities/confine/asm.go",
+	"capabilities/testrun/stage.go",
+	"capabilities/gotest/findings.go",
+	"capabilities/pytest/pytest.go",
+	"capabilities/pytest/select.go",
 }
 
 // TestOneDoorToTheDisk: every read and write of the disk's content goes
@@ -303,6 +254,11 @@ func TestOneDoorToTheDisk(t *testing.T) {
 	for file := range diskDoors {
 		if len(sites[file]) == 0 {
 			t.Errorf("diskDoors lists %s, which no longer touches the disk directly: remove the entry", file)
+		}
+	}
+	for _, file := range rootReaders {
+		if _, ok := diskDoors[file]; !ok {
+			t.Errorf("rootReaders lists %s, which diskDoors does not", file)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	brokermcp "github.com/devbroker/devbroker/broker/mcp"
+	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine/testtree"
 )
 
@@ -38,7 +39,8 @@ func TestUserTextNamesNoTeamDocument(t *testing.T) {
 	// The server's instructions, and every tool's description and schemas,
 	// as a client lists them, in every tool profile.
 	root := testtree.New(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "a.go": "package m\n"})
-	for _, p := range brokermcp.Profiles() {
+	for _, name := range configs.MCPTools {
+		p := brokermcp.Profile(name)
 		cs := connectStdio(t, root, "--tools", string(p))
 		res, err := cs.ListTools(context.Background(), nil)
 		if err != nil {

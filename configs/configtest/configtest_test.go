@@ -39,10 +39,14 @@ func TestLayer(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, ".devbroker.toml"), []byte("[drivers.go-vet]\ntimeout = \"3s\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := configs.Load(root)
+	p, err := configs.LoadProject(root)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if p.Invalid != nil {
+		t.Fatal(p.Invalid)
+	}
+	cfg := p.Config
 	def := mustDefault(t)
 	for name := range def.Drivers {
 		want := Timeout

@@ -3,7 +3,8 @@ package editfile
 import (
 	"crypto/sha256"
 	"encoding"
-	"encoding/hex"
+
+	"github.com/devbroker/devbroker/engine/text"
 )
 
 // revChunk is the distance between the saved SHA-256 states of a content
@@ -46,8 +47,7 @@ func revisionOf[T content](sums revSums, k int, now T) (string, revSums) {
 			}
 		}
 	}
-	sum := h.Sum(nil)
-	return "sha256:" + hex.EncodeToString(sum[:6]), out
+	return text.RevisionOfHash(h), out
 }
 
 // commonPrefix is the length of the longest common prefix of a and b.

@@ -39,16 +39,6 @@ const (
 	Punct          // an operator or a bracket
 )
 
-var kindNames = [...]string{"EOF", "Space", "Text", "Comment", "Directive", "Ident", "Number",
-	"String", "StrOpen", "StrMid", "StrClose", "Punct"}
-
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return "Kind(?)"
-}
-
 // Token is one lexeme: src[Start:End], on lines Line..EndLine (1-based).
 type Token struct {
 	Kind          Kind

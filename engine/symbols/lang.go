@@ -115,9 +115,3 @@ var languages = func() map[*lex.Language]*language {
 func languageFor(filename string) *language {
 	return languages[lex.ForFile(filename)]
 }
-
-// Supported reports whether [Find] understands the language of filename,
-// which is chosen by its extension.
-func Supported(filename string) bool {
-	return languageFor(filename) != nil
-}

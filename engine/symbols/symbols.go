@@ -5,9 +5,8 @@
 // scanner that recognizes declaration keywords at the start of statements.
 // The languages and their extensions are engine/lex's.
 //
-// The principal type is [Symbol], found by [Find] and [Lookup]; [Supported]
-// says which files are understood. Lookup's errors are [*NotFoundError] and
-// [*AmbiguousError].
+// The principal type is [Symbol], found by [Lookup], whose errors are
+// [*NotFoundError] and [*AmbiguousError].
 //
 // # Extents
 //
@@ -76,24 +75,13 @@ type Symbol struct {
 // ErrUnsupported reports a file whose language is not understood.
 var ErrUnsupported = errors.New("symbols are not supported for this file type")
 
-// Find returns the declarations of name in src (file content with "\n"
-// line ends), for the language chosen by filename's extension. name may be
-// qualified (see [Symbol.Qualified]). kind, when not "", narrows by kind or
-// keyword ("function", "func", "type", "class", "method"); when nothing
-// matches exactly, it narrows by family: "function" also admits methods,
-// "type" every type-like kind, "var" constants and fields.
-//
-// Find fails when the language is not supported or when the extent of a
-// matching declaration cannot be found (a body that never closes).
-func Find(filename, src, name, kind string) ([]Symbol, error) {
-	m, err := find(filename, src, name, kind)
-	if err != nil {
-		return nil, err
-	}
-	return m.symbols(true)
-}
-
-// Lookup is [Find] when exactly one declaration must match. No match is a
+// Lookup returns the declaration of name in src (file content with "\n"
+// line ends), for the language chosen by filename's extension, when
+// exactly one declaration matches. name may be qualified (see
+// [Symbol.Qualified]). kind, when not "", narrows by kind or keyword
+// ("function", "func", "type", "class", "method"); when nothing matches
+// exactly, it narrows by family: "function" also admits methods, "type"
+// every type-like kind, "var" constants and fields. No match is a
 // [*NotFoundError] naming similar declarations; several are an
 // [*AmbiguousError] listing them. Only the one match's extent is computed:
 // the symbols in those errors have EndLine equal to DeclLine.

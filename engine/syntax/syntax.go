@@ -68,8 +68,10 @@ var byExt = func() map[string]*checker {
 	return m
 }()
 
-// Check validates src (file content) by the file name's extension. It returns nil when the file is valid
-// OR its type is not recognized. Checker names the check used ("go/parser", "json", "yaml", "delimiters", "" for none).
+// Check validates src (file content) by the file name's extension. It
+// returns no errors when the file is valid or its type is not recognized;
+// checker names the check used ("go/parser", "json", "yaml",
+// "delimiters", "" for none).
 //
 // The extension is matched case-insensitively. Errors are in file order; the
 // delimiter and YAML checks stop at the first error.
@@ -80,15 +82,6 @@ func Check(filename string, src []byte) (checker string, errs []Error) {
 	}
 	src = bytes.TrimPrefix(src, []byte(text.BOM))
 	return c.name, c.check(src)
-}
-
-// Checker reports the name of the check [Check] would run for filename, or
-// "" when the file type is not recognized.
-func Checker(filename string) string {
-	if c := byExt[strings.ToLower(filepath.Ext(filename))]; c != nil {
-		return c.name
-	}
-	return ""
 }
 
 // maxListed is how many errors a [CheckError] message lists.

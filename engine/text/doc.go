@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -301,5 +302,12 @@ func (d *Doc) Equal(o *Doc) bool {
 // used everywhere.
 func Revision(data []byte) string {
 	sum := sha256.Sum256(data)
-	return "sha256:" + hex.EncodeToString(sum[:6])
+	return revisionOf(sum[:])
 }
+
+// RevisionOfHash is [Revision] of the bytes written to h, a SHA-256 hash
+// (crypto/sha256), for a caller that hashes in steps: edit_file resumes
+// from the hash's state saved after a prefix the content shares.
+func RevisionOfHash(h hash.Hash) string { return revisionOf(h.Sum(nil)) }
+
+func revisionOf(sum []byte) string { return "sha256:" + hex.EncodeToString(sum[:6]) }

@@ -3,8 +3,6 @@ package workspace
 import (
 	"sort"
 
-	"github.com/aymanbagabas/go-udiff/lcs"
-
 	"github.com/devbroker/devbroker/engine/text"
 )
 
@@ -73,57 +71,10 @@ func (w *Workspace) Changes() []Change {
 
 // LineCounts returns how many lines were added and removed between two
 // versions of a file. A line whose terminator changed counts as both.
+// The counts are exact up to maxFastD changed lines (linediff.go); beyond,
+// every line between the equal lines at the start and at the end counts
+// as removed and added.
 func LineCounts(before, after *text.Doc) (added, removed int) {
-	if a, r, ok := diffCounts(before.Content(), after.Content(), before.Len(), after.Len()); ok {
-		return a, r
-	}
-	return lcsCounts(before, after)
-}
-
-// lcsCounts is LineCounts over the split lines, by go-udiff's line diff:
-// for changes too many for diffCounts.
-func lcsCounts(before, after *text.Doc) (added, removed int) {
-	a, b := before.Lines(), after.Lines()
-	// Strip the common prefix and suffix first: edits are usually small
-	// and files can be large.
-	for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
-		a, b = a[1:], b[1:]
-	}
-	for len(a) > 0 && len(b) > 0 && a[len(a)-1] == b[len(b)-1] {
-		a, b = a[:len(a)-1], b[:len(b)-1]
-	}
-	if len(a) == 0 || len(b) == 0 {
-		return len(b), len(a)
-	}
-	// Compare whole lines, terminator included. When every remaining line
-	// has the same terminator (the usual case) the content alone decides,
-	// and no line needs to be copied.
-	eol := a[0].EOL
-	uniform := true
-	for _, ls := range [][]text.Line{a, b} {
-		for _, l := range ls {
-			if l.EOL != eol {
-				uniform = false
-				break
-			}
-		}
-	}
-	key := func(l text.Line) string {
-		if uniform {
-			return l.Text
-		}
-		return l.Text + l.EOL
-	}
-	as, bs := make([]string, len(a)), make([]string, len(b))
-	for i, l := range a {
-		as[i] = key(l)
-	}
-	for i, l := range b {
-		bs[i] = key(l)
-	}
-	for _, d := range lcs.DiffLines(as, bs) {
-		removed += d.End - d.Start
-		added += d.ReplEnd - d.ReplStart
-	}
+	added, removed, _ = lineCounts(before.Content(), after.Content())
 	return added, removed
 }

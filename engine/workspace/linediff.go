@@ -6,16 +6,60 @@ import (
 	"github.com/devbroker/devbroker/engine/text"
 )
 
-// This file counts a line diff without splitting the texts into lines: the
-// forward algorithm of Myers' "An O(ND) Difference Algorithm", whose
-// diagonal runs (equal lines) compare bytes a block at a time and count
-// their newlines, so a small edit of a large file costs about one pass
-// over its bytes.
+// This file counts a line diff without splitting the texts into lines:
+// the equal lines at both ends are cut off a block of bytes at a time,
+// and what remains goes to the forward algorithm of Myers' "An O(ND)
+// Difference Algorithm", whose diagonal runs (equal lines) compare bytes
+// a block at a time and count their newlines, so a small edit of a large
+// file costs about one pass over its bytes. It is the module's one line
+// counter: go-udiff's line diff, which the edit scripts use, costs about
+// ten times as much on a 10 MB file edited at both ends, mostly in
+// splitting it into lines (BenchmarkLineCounts, against its "lcs"
+// cases); FuzzLineCounts holds the counts equal to its, wherever they
+// are exact.
 
 // maxFastD bounds the edit distance (lines added plus removed) that
-// diffCounts searches: below it the result is exact, as is the line
-// matcher's (go-udiff's lcs searches 50 steps from each end).
+// diffCounts searches: below it the result is exact, as is go-udiff's
+// (its lcs searches 50 steps from each end, and beyond counts the middle
+// it did not match as changed, much as lineCounts does).
 const maxFastD = 50
+
+// lineCounts returns how many lines were added and removed from a to b
+// (contents without BOM; lines compared with their terminators), and
+// whether the counts are exact: they are up to maxFastD changed lines;
+// beyond, every line between the equal lines at both ends counts.
+func lineCounts(a, b string) (added, removed int, exact bool) {
+	p := text.CommonPrefix(a, b)
+	p = strings.LastIndexByte(a[:p], '\n') + 1
+	a, b = a[p:], b[p:]
+	q := text.CommonSuffix(a, b)
+	sa, sb := len(a)-q, len(b)-q
+	if (sa > 0 && a[sa-1] != '\n') || (sb > 0 && b[sb-1] != '\n') {
+		// The common suffix starts inside a line: it counts from the
+		// line after.
+		if i := strings.IndexByte(a[sa:], '\n'); i >= 0 {
+			q -= i + 1
+		} else {
+			q = 0
+		}
+	}
+	a, b = a[:len(a)-q], b[:len(b)-q]
+	n, m := lines(a), lines(b)
+	if added, removed, ok := diffCounts(a, b, n, m); ok {
+		return added, removed, true
+	}
+	return m, n, false
+}
+
+// lines is how many lines s holds, the last one with or without its
+// terminator.
+func lines(s string) int {
+	n := strings.Count(s, "\n")
+	if s != "" && s[len(s)-1] != '\n' {
+		n++
+	}
+	return n
+}
 
 // diffCounts returns how many lines were added and removed from a to b
 // (contents without BOM; lines compared with their terminators), n and m

@@ -14,7 +14,7 @@ import (
 
 // TestModuleToolGoplsNeedsTrust: a gopls that the root's go.mod declares
 // as a tool is a program the repository chooses (here a replace points it
-// at the repository's own code), so FindGopls uses it only when the
+// at the repository's own code), so FindServer uses it only when the
 // caller allows it (a trusted root), and otherwise says how to allow it.
 func TestModuleToolGoplsNeedsTrust(t *testing.T) {
 	goBin, err := exec.LookPath("go")
@@ -32,7 +32,7 @@ func TestModuleToolGoplsNeedsTrust(t *testing.T) {
 	t.Setenv("GOTOOLCHAIN", "local")
 	t.Setenv("GOFLAGS", "")
 
-	_, _, err = lsp.FindGopls(context.Background(), "gopls", root, false)
+	_, _, err = lsp.FindServer(context.Background(), "gopls", root, false)
 	if !errors.Is(err, lsp.ErrNotInstalled) {
 		t.Fatalf("untrusted root: got %v, want ErrNotInstalled", err)
 	}
@@ -40,7 +40,7 @@ func TestModuleToolGoplsNeedsTrust(t *testing.T) {
 		t.Errorf("the error does not say how to use the module's gopls: %v", err)
 	}
 
-	p, how, err := lsp.FindGopls(context.Background(), "gopls", root, true)
+	p, how, err := lsp.FindServer(context.Background(), "gopls", root, true)
 	if err != nil {
 		t.Fatalf("trusted root: %v", err)
 	}
