@@ -11,6 +11,8 @@ package engine
 import (
 	"context"
 	"strconv"
+	"strings"
+	"time"
 )
 
 // Progress is one event of work in progress.
@@ -29,6 +31,10 @@ type Progress struct {
 	Percentage int
 	// Done marks the piece's last event.
 	Done bool
+	// Elapsed is how long the work has gone on, when the reporter says
+	// (a wait that gives no percentage still shows that it moves); 0
+	// when it does not.
+	Elapsed time.Duration
 }
 
 // ProgressFunc receives progress events. It is called from the goroutine
@@ -62,18 +68,25 @@ func WantsProgress(ctx context.Context) bool {
 }
 
 // String is the event as one line, the same on every surface: "gopls:
-// Setting up workspace: Loading packages... (40%)"; the last event of a
-// piece of work ends in "(done)".
+// Setting up workspace: Loading packages... (40%, 1m5s)"; the last event
+// of a piece of work ends in "(done)".
 func (p Progress) String() string {
 	s := p.Driver + ": " + p.Title
 	if p.Message != "" {
 		s += ": " + p.Message
 	}
+	var where []string
 	switch {
 	case p.Done:
-		s += " (done)"
+		where = append(where, "done")
 	case p.Percentage >= 0:
-		s += " (" + strconv.Itoa(p.Percentage) + "%)"
+		where = append(where, strconv.Itoa(p.Percentage)+"%")
+	}
+	if e := p.Elapsed.Round(time.Second); e > 0 && !p.Done {
+		where = append(where, e.String())
+	}
+	if len(where) > 0 {
+		s += " (" + strings.Join(where, ", ") + ")"
 	}
 	return s
 }

@@ -40,7 +40,7 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	if err != nil {
 		return failed(nil, err, false)
 	}
-	defer d.relay(ctx, srv)()
+	defer d.report(ctx, srv, req)()
 	ctx, cancel := d.deadline(ctx, srv)
 	defer cancel()
 	v := d.view(ctx, srv, d.viewed(req))

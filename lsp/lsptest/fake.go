@@ -105,7 +105,11 @@ func Main() {
 	if f := os.Getenv(PIDFileVar); f != "" {
 		_ = os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o644)
 	}
-	serve(mode, os.Stdin, os.Stdout)
+	if proxy(mode) {
+		runProxy(mode, os.Stdin, os.Stdout)
+	} else {
+		serve(mode, os.Stdin, os.Stdout)
+	}
 	os.Exit(0)
 }
 
