@@ -38,7 +38,11 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	srv, err := d.server(sctx, req.Root)
 	scancel()
 	if err != nil {
-		return failed(nil, err, false)
+		res := failed(nil, err, false)
+		if res.Status == engine.StatusTimeout {
+			res.Message += "; " + capabilities.RaiseTimeout(d.name, d.timeout)
+		}
+		return res
 	}
 	defer d.report(ctx, srv, req)()
 	ctx, cancel := d.deadline(ctx, srv)

@@ -15,9 +15,10 @@ import (
 )
 
 // TestServeProgressGopls: a first check over MCP, called with a progress
-// token, sends notifications/progress for that token that carry gopls's
-// workspace load, its begin and then its end, with growing progress
-// values.
+// token, sends notifications/progress for that token that carry the
+// check's phases as the command line's status line draws them: loading
+// the workspace in gopls's words, its end, then checking, with growing
+// progress values.
 func TestServeProgressGopls(t *testing.T) {
 	root := testtree.New(t, map[string]string{"go.mod": goModule, "main.go": goMain})
 	if !probeAvailable(t, root)["driver:gopls"] {
@@ -25,13 +26,13 @@ func TestServeProgressGopls(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var notes []*sdk.ProgressNotificationParams
-	loaded, ended := make(chan struct{}), false // closed when the load's end arrives
+	loaded, ended := make(chan struct{}), false // closed when the end of checking arrives
 	c := sdk.NewClient(&sdk.Implementation{Name: "progress_test", Version: "1"}, &sdk.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
 			mu.Lock()
 			defer mu.Unlock()
 			notes = append(notes, r.Params)
-			if loadEnd(r.Params.Message) && !ended {
+			if r.Params.Message == "gopls: checking (done)" && !ended {
 				ended = true
 				close(loaded)
 			}
@@ -51,11 +52,11 @@ func TestServeProgressGopls(t *testing.T) {
 		t.Fatalf("check: %v %s", err, resultText(res))
 	}
 	// The client may handle notifications after the answer: wait for the
-	// load's end, which the server sent before it.
+	// end of checking, which the server sent before it.
 	select {
 	case <-loaded:
 	case <-ctx.Done():
-		t.Fatal("the end of gopls's load never arrived")
+		t.Fatal("the end of the checking phase never arrived")
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -66,13 +67,17 @@ func TestServeProgressGopls(t *testing.T) {
 			t.Errorf("notification %d: token %v, progress %v after %v", i, n.ProgressToken, n.Progress, notes[max(i-1, 0)].Progress)
 		}
 	}
-	begin := slices.IndexFunc(msgs, func(m string) bool { return strings.HasPrefix(m, "gopls: Setting up workspace: Loading packages") })
-	if end := slices.IndexFunc(msgs, loadEnd); begin < 0 || end < begin {
-		t.Fatalf("no begin then end of gopls's load among the notifications:\n%s", strings.Join(msgs, "\n"))
+	begin := slices.IndexFunc(msgs, func(m string) bool {
+		return strings.HasPrefix(m, "gopls: loading the workspace: Setting up workspace: Loading packages")
+	})
+	end := slices.IndexFunc(msgs, loadEnd)
+	checking := slices.IndexFunc(msgs, func(m string) bool { return strings.HasPrefix(m, "gopls: checking") })
+	if begin < 0 || end < begin || checking < end {
+		t.Fatalf("no loading phase in gopls's words, its end, then checking, among the notifications:\n%s", strings.Join(msgs, "\n"))
 	}
 }
 
-// loadEnd reports whether a notification is the end of gopls's load.
+// loadEnd reports whether a notification is the end of the loading phase.
 func loadEnd(msg string) bool {
-	return strings.HasPrefix(msg, "gopls: Setting up workspace") && strings.HasSuffix(msg, "(done)")
+	return msg == "gopls: loading the workspace (done)"
 }
