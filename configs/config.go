@@ -189,12 +189,13 @@ type Driver struct {
 	// answers timeout saying so. It does not count the server's load:
 	// it runs from when the server last reported loading its workspace
 	// or began the request (gopls takes in the files a check opens
-	// before it begins the check), up to ten times the timeout in all
-	// (the load bound), and a request still waiting on a load then
-	// answers indexing (docs/verdicts.md). For staticcheck, it bounds a
-	// run that makes no progress: it does not count loading the
-	// packages, and runs from each package analyzed, so a first analysis
-	// with a cold cache is not cut short; ten times it bounds the run.
+	// before it begins the check). Ten times it (the load bound) bounds
+	// a load in which the server reports nothing new, and a request
+	// still waiting on a load then answers indexing (docs/verdicts.md).
+	// For staticcheck, it bounds a run that makes no progress: it does
+	// not count loading the packages, and runs from each package
+	// analyzed, so a first analysis with a cold cache is not cut short;
+	// ten times it bounds the loading.
 	Timeout Duration `toml:"timeout"`
 
 	// Command is the argv of an external command or a language server,

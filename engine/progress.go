@@ -75,6 +75,16 @@ func (p Progress) String() string {
 	if p.Message != "" {
 		s += ": " + p.Message
 	}
+	if w := p.Where(); w != "" {
+		s += " (" + w + ")"
+	}
+	return s
+}
+
+// Where is how far the work has come, as String ends it: "done", or its
+// percentage and the time it has taken ("40%, 1m5s"), or "" when the
+// event says neither.
+func (p Progress) Where() string {
 	var where []string
 	switch {
 	case p.Done:
@@ -85,8 +95,5 @@ func (p Progress) String() string {
 	if e := p.Elapsed.Round(time.Second); e > 0 && !p.Done {
 		where = append(where, e.String())
 	}
-	if len(where) > 0 {
-		s += " (" + strings.Join(where, ", ") + ")"
-	}
-	return s
+	return strings.Join(where, ", ")
 }

@@ -15,9 +15,12 @@ package lspdriver
 // documents opened for a check, one at a time, before it begins the
 // check). The timeout runs from the request's start or from when the
 // server was last busy, whichever is later. The load bound, LoadCeiling
-// times the timeout, bounds the whole wait. A request that ends while the
-// server is still busy answers indexing, with the diagnostics settled so
-// far.
+// times the timeout, bounds a wait in which the server reports no
+// progress: it runs from the request's start and from the server's last
+// progress that said something new (a piece of work begun or ended, a new
+// message or percentage), so a load that moves is waited for and one
+// that says nothing is not, forever. A request that ends while the server
+// is still busy answers indexing, with the diagnostics settled so far.
 
 import (
 	"context"
@@ -43,9 +46,13 @@ var waitingForLoad = func() {}
 type timedOut struct {
 	after time.Duration
 	limit string // which limit
+	quiet bool   // the load bound: the server reported no progress
 }
 
 func (e *timedOut) Error() string {
+	if e.quiet {
+		return fmt.Sprintf("no answer and no progress reported for %s (%s)", capabilities.ShortDuration(e.after), e.limit)
+	}
 	return fmt.Sprintf("no answer within %s (%s)", capabilities.ShortDuration(e.after), e.limit)
 }
 
@@ -60,11 +67,6 @@ func (d *Driver) deadline(ctx context.Context, srv *lsp.Server) (context.Context
 	if end := srv.LoadEnded(); end.After(from) {
 		from = end // the server was busy since the request began
 	}
-	ceiling := time.Duration(LoadCeiling) * d.timeout
-	ctx, cancelCeiling := context.WithDeadlineCause(ctx, began.Add(ceiling), &timedOut{
-		after: ceiling,
-		limit: fmt.Sprintf("the load bound, %d times the driver's timeout", LoadCeiling),
-	})
 	ctx, cancel := context.WithCancelCause(ctx)
 	timeout := &timedOut{after: d.timeout, limit: "the driver's timeout"}
 	left := time.Until(from.Add(d.timeout))
@@ -72,19 +74,37 @@ func (d *Driver) deadline(ctx context.Context, srv *lsp.Server) (context.Context
 		// The wait for the probe and the start took the whole timeout:
 		// the request asks the server nothing.
 		cancel(timeout)
-		cancelCeiling()
 		return ctx, func() {}
 	}
-	changed := make(chan struct{}, 1)
-	unsubscribe := srv.Subscribe(func(lsp.Progress) {
+	bound := time.Duration(LoadCeiling) * d.timeout
+	quiet := &timedOut{after: bound, quiet: true, limit: fmt.Sprintf("the load bound, %d times the driver's timeout", LoadCeiling)}
+	// changed tells of every event; moved of those that say something
+	// new: a piece of work begun or ended, a new message or percentage.
+	changed, moved := make(chan struct{}, 1), make(chan struct{}, 1)
+	signal := func(ch chan struct{}) {
 		select {
-		case changed <- struct{}{}:
+		case ch <- struct{}{}:
 		default:
 		}
+	}
+	last := map[string]lsp.Progress{} // by token; the callback's own
+	unsubscribe := srv.Subscribe(func(p lsp.Progress) {
+		prev, seen := last[p.Token]
+		if p.Done {
+			delete(last, p.Token)
+		} else {
+			last[p.Token] = p
+		}
+		if !seen || p.Done || prev.Message != p.Message || prev.Percentage != p.Percentage || prev.Queued != p.Queued {
+			signal(moved)
+		}
+		signal(changed)
 	})
 	go func() {
 		timer := time.NewTimer(max(left, 0))
 		defer timer.Stop()
+		silence := time.NewTimer(max(time.Until(began.Add(bound)), 0))
+		defer silence.Stop()
 		wasBusy, _ := srv.Busy()
 		for {
 			select {
@@ -97,6 +117,11 @@ func (d *Driver) deadline(ctx context.Context, srv *lsp.Server) (context.Context
 				}
 				wasBusy = true
 				waitingForLoad()
+			case <-silence.C:
+				cancel(quiet)
+				return
+			case <-moved:
+				silence.Reset(bound) // the load bound runs from the last progress
 			case <-changed:
 				busy, _ := srv.Busy()
 				if wasBusy && !busy {
@@ -108,7 +133,6 @@ func (d *Driver) deadline(ctx context.Context, srv *lsp.Server) (context.Context
 	}()
 	return ctx, func() {
 		cancel(nil)
-		cancelCeiling()
 		unsubscribe()
 	}
 }
@@ -133,8 +157,12 @@ func (d *Driver) cutShort(ctx context.Context, srv *lsp.Server, res *capabilitie
 			res.Message = fmt.Sprintf("%s is still loading the workspace (%s) and the request was cancelled: the diagnostics are those settled so far; ask again when the load has ended", d.name, what)
 			return
 		}
-		res.Message = fmt.Sprintf("%s is still loading the workspace (%s) after %s (%s): the diagnostics are those settled so far; ask again when the load has ended (a server started again loads faster: its caches are warm); %s",
-			d.name, what, capabilities.ShortDuration(t.after), t.limit, capabilities.RaiseTimeout(d.name, d.timeout))
+		how := "after"
+		if t.quiet {
+			how = "and has reported no progress for"
+		}
+		res.Message = fmt.Sprintf("%s is still loading the workspace (%s) %s %s (%s): the diagnostics are those settled so far; ask again when the load has ended (a server started again loads faster: its caches are warm); %s",
+			d.name, what, how, capabilities.ShortDuration(t.after), t.limit, capabilities.RaiseTimeout(d.name, d.timeout))
 		return
 	}
 	if timed && res.Status == engine.StatusTimeout {

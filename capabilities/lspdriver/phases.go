@@ -4,13 +4,12 @@ package lspdriver
 // words a person reads on a status line (engine.ReportProgress): first,
 // while the server is loading or has not yet begun the request, the
 // loading phase ("gopls: loading the workspace: Setting up workspace:
-// Loading packages... (35s)", "gopls: loading the workspace: gopls has
-// not begun the check yet: it is taking in the 595 files opened for it
-// (1m10s)"), then the request's own ("gopls: checking: Analyzing
-// Dependencies: Indexed 48/543 packages (9%, 1m35s)"). Each phase is one
-// piece of work, reported again whenever the server says more and every
-// progressTick, with the time since the request began: a wait that gives
-// no percentage still moves.
+// Loading packages... (35s)", "gopls: loading the workspace: taking in
+// 595 files; the check has not begun (1m10s)"), then the request's own
+// ("gopls: checking: Analyzing Dependencies: Indexed 48/543 packages
+// (9%, 1m35s)"). Each phase is one piece of work, reported again
+// whenever the server says more and every progressTick, with the time
+// since the request began: a wait that gives no percentage still moves.
 
 import (
 	"context"
@@ -171,11 +170,11 @@ func (p *phases) update() {
 // describe is a piece of the server's work in words.
 func (p *phases) describe(ev lsp.Progress) string {
 	if ev.Queued {
-		opened := "the file"
+		files := "1 file"
 		if p.files != 1 {
-			opened = fmt.Sprintf("the %d files", p.files)
+			files = fmt.Sprintf("%d files", p.files)
 		}
-		return fmt.Sprintf("%s has not begun %s yet: it is taking in %s opened for it", p.d.name, p.what, opened)
+		return fmt.Sprintf("taking in %s; %s has not begun", files, p.what)
 	}
 	return trimAdvice(ev.Describe())
 }

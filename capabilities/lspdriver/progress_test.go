@@ -77,7 +77,7 @@ func TestLoadNeverEnds(t *testing.T) {
 	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Message != "settled v1" {
 		t.Errorf("diagnostics: %+v, want the settled one", res.Diagnostics)
 	}
-	for _, w := range []string{"still loading", "Loading packages", "ask again", "after 5s (the load bound, 10 times the driver's timeout)", `set timeout = "1s" under [drivers.gopls]`} {
+	for _, w := range []string{"still loading", "Loading packages", "ask again", "has reported no progress for 5s (the load bound, 10 times the driver's timeout)", `set timeout = "1s" under [drivers.gopls]`} {
 		if !strings.Contains(res.Message, w) {
 			t.Errorf("message %q does not say %q", res.Message, w)
 		}

@@ -181,17 +181,18 @@ func TestSlowStartRealGopls(t *testing.T) {
 	wantBad(t, <-done)
 	t.Logf("progress:\n%s", strings.Join(log.lines(), "\n"))
 	if !log.has(func(p engine.Progress) bool {
-		return p.Title == "loading the workspace" && p.Message == "gopls has not begun the check yet: it is taking in the file opened for it"
+		return p.Title == "loading the workspace" && p.Message == "taking in 1 file; the check has not begun"
 	}) {
 		t.Error("the loading phase did not say that gopls had not begun the check")
 	}
 }
 
-// TestEndlessLoadRealGopls: real gopls whose load never ends (the proxy
-// never passes its end on) meets the load bound, LoadCeiling times the
-// timeout: the answer is indexing, says which bound and how to give the
-// driver longer, and the loading phase was reported again and again with
-// the time it had taken, so that a listener saw it move.
+// TestEndlessLoadRealGopls: real gopls whose load never ends and says
+// nothing more (the proxy never passes its end on) meets the load bound,
+// LoadCeiling times the timeout: the answer is indexing, says which bound
+// and how to give the driver longer, and the loading phase was reported
+// again and again with the time it had taken, so that a listener saw the
+// wait go on.
 func TestEndlessLoadRealGopls(t *testing.T) {
 	lspdriver.SetLoadCeiling(t, 3)
 	lspdriver.SetProgressTick(t, 50*time.Millisecond)
@@ -203,7 +204,7 @@ func TestEndlessLoadRealGopls(t *testing.T) {
 	}
 	for _, w := range []string{
 		"gopls is still loading the workspace (Setting up workspace: Loading packages...",
-		"after 6s (the load bound, 3 times the driver's timeout)",
+		"has reported no progress for 6s (the load bound, 3 times the driver's timeout)",
 		"ask again when the load has ended",
 		`set timeout = "4s" under [drivers.gopls]`,
 	} {

@@ -12,9 +12,9 @@ package staticcheck
 // progress: it counts from the end of the load and from each package
 // analyzed, so a first analysis with a cold cache, slow but moving, is
 // not cut short, and a stuck analyzer is. The waiting, staging and
-// loading are bounded by the load bound, LoadCeiling times the timeout,
-// which bounds the whole run too. A run still loading or analyzing at
-// the load bound answers indexing: its work goes on and is cached, and a
+// loading, which report no progress, are bounded by the load bound,
+// LoadCeiling times the timeout, from when they began. A run the load
+// bound ends answers indexing: its work goes on and is cached, and a
 // later request finds it done.
 
 import (
@@ -30,8 +30,9 @@ import (
 	"github.com/devbroker/devbroker/engine"
 )
 
-// LoadCeiling bounds a run: at most this many times the driver's timeout
-// in all. Tests lower it.
+// LoadCeiling bounds a phase that reports no progress (waiting, staging,
+// loading): at most this many times the driver's timeout. Tests lower
+// it.
 var LoadCeiling = 10
 
 // watchTick is how often a run's progress is read; progressTick how often
@@ -167,8 +168,8 @@ func plural(n int, what string) string {
 
 // watch waits for the run's result on ch, reading m: it answers timeout
 // when the run made no progress for the driver's timeout in a phase the
-// timeout counts, indexing when the load bound ran out while it moved,
-// and reports each phase to ctx's listener.
+// timeout counts, indexing when the load bound ran out in one it does
+// not, and reports each phase to ctx's listener.
 func (d *Driver) watch(ctx context.Context, m *meter, ch <-chan *capabilities.Result) *capabilities.Result {
 	began := capabilities.Began(ctx)
 	bound := time.Duration(LoadCeiling) * d.timeout
@@ -196,7 +197,7 @@ func (d *Driver) watch(ctx context.Context, m *meter, ch <-chan *capabilities.Re
 				rep.show(cur.piece(d.name, first()))
 				shown = now
 			}
-			if now.Sub(began) >= bound {
+			if now.Sub(moved) >= bound {
 				return d.bounded(cur, bound)
 			}
 			if now.Sub(moved) < d.timeout {
@@ -242,7 +243,7 @@ func (d *Driver) bounded(r reading, bound time.Duration) *capabilities.Result {
 		where = "reading its findings"
 	}
 	return &capabilities.Result{Status: engine.StatusIndexing, Message: fmt.Sprintf(
-		"staticcheck is still %s after %s (the load bound, %d times the driver's timeout): its work goes on in the background and is cached; ask again in a while; %s",
+		"staticcheck is still %s and has made no progress for %s (the load bound, %d times the driver's timeout): its work goes on in the background and is cached; ask again in a while; %s",
 		where, capabilities.ShortDuration(bound), LoadCeiling, capabilities.RaiseTimeout(d.name, d.timeout))}
 }
 

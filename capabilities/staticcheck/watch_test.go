@@ -137,7 +137,7 @@ func TestLoadBound(t *testing.T) {
 	if r.Status != engine.StatusIndexing {
 		t.Fatalf("status %s (%s); want indexing", r.Status, r.Message)
 	}
-	for _, w := range []string{"staticcheck is still loading the packages (go list", "after 1s (the load bound, 2 times the driver's timeout)", "ask again"} {
+	for _, w := range []string{"staticcheck is still loading the packages (go list", "has made no progress for 1s (the load bound, 2 times the driver's timeout)", "ask again"} {
 		if !strings.Contains(r.Message, w) {
 			t.Errorf("message %q does not say %q", r.Message, w)
 		}

@@ -11,6 +11,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/testtree"
 )
 
@@ -80,4 +81,23 @@ func TestServeProgressGopls(t *testing.T) {
 // loadEnd reports whether a notification is the end of the loading phase.
 func loadEnd(msg string) bool {
 	return msg == "gopls: loading the workspace (done)"
+}
+
+// TestStatusLineKeepsWhereItStands: a status line too long for a terminal
+// line is shortened in its middle; where the work stands (its percentage
+// and the time it has taken) stays at its end. A short line is whole.
+func TestStatusLineKeepsWhereItStands(t *testing.T) {
+	p := engine.Progress{
+		Driver: "gopls", Title: "loading the workspace",
+		Message:    "taking in 595 files; the check has not begun, and a message a server makes much longer than a line",
+		Percentage: 9, Elapsed: 95 * time.Second,
+	}
+	line := status("check", p)
+	if n := len([]rune(line)); n != maxStatus || !strings.HasSuffix(line, "... (9%, 1m35s)") || !strings.HasPrefix(line, "devbroker check: gopls: loading the workspace: taking in 595 files") {
+		t.Errorf("long line %q (%d runes): want %d runes, its start, then ... (9%%, 1m35s)", line, n, maxStatus)
+	}
+	p.Message = "taking in 595 files; the check has not begun"
+	if line, want := status("check", p), "devbroker check: gopls: loading the workspace: taking in 595 files; the check has not begun (9%, 1m35s)"; line != want {
+		t.Errorf("short line %q, want %q", line, want)
+	}
 }
