@@ -188,7 +188,6 @@ func lintPackages(ctx context.Context, c cache.Cache, dir string, env []string, 
 	if err != nil {
 		return nil, err
 	}
-	analyzed.Store(true)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

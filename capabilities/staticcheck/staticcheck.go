@@ -166,7 +166,11 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	if err != nil {
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
 	}
-	return d.run(ctx, st, req)
+	r := d.run(ctx, st, req)
+	if r.Status == engine.StatusOK {
+		analyzed.Store(true) // the probe's tiny run does not count
+	}
+	return r
 }
 
 // stage returns the stage of root, made on first use.

@@ -117,8 +117,8 @@ func (m *meter) read() reading {
 }
 
 // Whether staticcheck's cache was empty when this process opened it, and
-// whether an analysis has ended since: the first analysis fills the
-// cache, and says so.
+// whether a run (not the probe's, which analyzes one tiny package) has
+// ended since: the first analysis fills the cache, and says so.
 var (
 	coldCache atomic.Bool
 	analyzed  atomic.Bool
