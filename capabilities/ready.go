@@ -184,8 +184,8 @@ func (s *Set) probing(dn string) bool {
 // within its timeout from its request's start at.
 func (s *Set) stillProbing(dn string, at time.Time) *Result {
 	return &Result{Status: engine.StatusTimeout, Message: fmt.Sprintf(
-		"no answer within %s (the driver's timeout): %s's probe has not ended (it starts the tool on a small example to try it); the probe goes on, for up to %s: ask again in a moment, and if it keeps timing out, the tool may hang at its start (devbroker probe shows what the probe finds)",
-		s.timeoutOf(dn), dn, ProbeTimeout)}
+		"no answer within %s (the driver's timeout): %s's probe has not ended (it starts the tool on a small example to try it); the probe goes on, for up to %s: ask again in a moment, and if it keeps timing out, the tool may hang at its start (devbroker probe shows what the probe finds); %s",
+		s.timeoutOf(dn), dn, ProbeTimeout, RaiseTimeout(dn, s.timeoutOf(dn)))}
 }
 
 // Ready makes ready, without running anything, what a request for kind

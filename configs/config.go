@@ -199,10 +199,16 @@ type Driver struct {
 	// the wait for the driver's probe (its first use) and for the
 	// server's start (its answer to initialize): a probe or a start that
 	// has not ended then goes on in the background, and the request
-	// answers timeout saying so. It does not run out while the
-	// server reports loading its workspace: it runs from the end of the
-	// load, up to ten times the timeout in all, and a request still
-	// waiting on a load then answers indexing (docs/verdicts.md).
+	// answers timeout saying so. It does not count the server's load:
+	// it runs from when the server last reported loading its workspace
+	// or began the request (gopls takes in the files a check opens
+	// before it begins the check). Ten times it (the load bound) bounds
+	// a load in which the server reports nothing new, and a request
+	// still waiting on a load then answers indexing (docs/verdicts.md).
+	// For staticcheck, it bounds a run that makes no progress: it does
+	// not count loading the packages, and runs from each package
+	// analyzed, so a first analysis with a cold cache is not cut short;
+	// ten times it bounds the loading.
 	Timeout Duration `toml:"timeout"`
 
 	// Command is the argv of an external command or a language server,

@@ -11,6 +11,8 @@ package engine
 import (
 	"context"
 	"strconv"
+	"strings"
+	"time"
 )
 
 // Progress is one event of work in progress.
@@ -29,6 +31,10 @@ type Progress struct {
 	Percentage int
 	// Done marks the piece's last event.
 	Done bool
+	// Elapsed is how long the work has gone on, when the reporter says
+	// (a wait that gives no percentage still shows that it moves); 0
+	// when it does not.
+	Elapsed time.Duration
 }
 
 // ProgressFunc receives progress events. It is called from the goroutine
@@ -62,18 +68,32 @@ func WantsProgress(ctx context.Context) bool {
 }
 
 // String is the event as one line, the same on every surface: "gopls:
-// Setting up workspace: Loading packages... (40%)"; the last event of a
-// piece of work ends in "(done)".
+// Setting up workspace: Loading packages... (40%, 1m5s)"; the last event
+// of a piece of work ends in "(done)".
 func (p Progress) String() string {
 	s := p.Driver + ": " + p.Title
 	if p.Message != "" {
 		s += ": " + p.Message
 	}
-	switch {
-	case p.Done:
-		s += " (done)"
-	case p.Percentage >= 0:
-		s += " (" + strconv.Itoa(p.Percentage) + "%)"
+	if w := p.Where(); w != "" {
+		s += " (" + w + ")"
 	}
 	return s
+}
+
+// Where is how far the work has come, as String ends it: "done", or its
+// percentage and the time it has taken ("40%, 1m5s"), or "" when the
+// event says neither.
+func (p Progress) Where() string {
+	var where []string
+	switch {
+	case p.Done:
+		where = append(where, "done")
+	case p.Percentage >= 0:
+		where = append(where, strconv.Itoa(p.Percentage)+"%")
+	}
+	if e := p.Elapsed.Round(time.Second); e > 0 && !p.Done {
+		where = append(where, e.String())
+	}
+	return strings.Join(where, ", ")
 }

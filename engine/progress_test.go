@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/devbroker/devbroker/engine"
 )
@@ -37,6 +38,10 @@ func TestProgressString(t *testing.T) {
 		{engine.Progress{Driver: "gopls", Title: "check", Message: "driver 1 of 2, 3 files", Percentage: 0}, "gopls: check: driver 1 of 2, 3 files (0%)"},
 		{engine.Progress{Driver: "x", Title: "indexing", Percentage: 40}, "x: indexing (40%)"},
 		{engine.Progress{Driver: "x", Title: "indexing", Message: "finished", Percentage: 100, Done: true}, "x: indexing: finished (done)"},
+		{engine.Progress{Driver: "gopls", Title: "loading the workspace", Message: "Loading packages...", Percentage: -1, Elapsed: 65*time.Second + 400*time.Millisecond}, "gopls: loading the workspace: Loading packages... (1m5s)"},
+		{engine.Progress{Driver: "gopls", Title: "checking", Percentage: 9, Elapsed: 95 * time.Second}, "gopls: checking (9%, 1m35s)"},
+		{engine.Progress{Driver: "x", Title: "waiting", Percentage: -1, Elapsed: 300 * time.Millisecond}, "x: waiting"},
+		{engine.Progress{Driver: "x", Title: "waiting", Percentage: -1, Elapsed: time.Minute, Done: true}, "x: waiting (done)"},
 	} {
 		if got := c.p.String(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.p, got, c.want)

@@ -71,6 +71,15 @@ func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) 
 		return nil, err
 	}
 	defer s.release()
+	// gopls reports the barrier's work under the token it is given: until
+	// it begins it, the server is still busy with what came before (its
+	// load, the documents opened for the request), which the request's
+	// timeout does not count (see Progress.Queued).
+	tok := ""
+	if in.offers(DiagnoseFilesCommand) {
+		tok = in.ownToken()
+		defer in.queue(tok, DiagnoseFilesCommand)()
+	}
 	if err := s.sync(ctx, in, docs, true); err != nil {
 		return nil, err
 	}
@@ -99,7 +108,7 @@ func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) 
 		err = in.call(ctx, "workspace/executeCommand", executeCommandParams{
 			Command:       DiagnoseFilesCommand,
 			Arguments:     []any{map[string]any{"files": uris}},
-			WorkDoneToken: in.ownToken(),
+			WorkDoneToken: tok,
 		}, nil)
 		if err == nil {
 			err = in.waitUntil(ctx, func() bool { return in.current(want) })

@@ -413,20 +413,17 @@ func (in *instance) waitUntil(ctx context.Context, cond func() bool) error {
 }
 
 // indexing reports whether work-done progress has begun and not ended
-// (but for devbroker's own requests), and the titles and messages.
+// (but for devbroker's own requests), or a request of devbroker's is
+// queued, and the titles and messages.
 func (in *instance) indexing() (bool, string) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	var titles []string
 	for key, p := range in.progress {
-		if own(key) {
+		if own(key) && !p.Queued {
 			continue
 		}
-		t := p.Title
-		if p.Message != "" {
-			t += ": " + p.Message
-		}
-		titles = append(titles, t)
+		titles = append(titles, p.Describe())
 	}
 	slices.Sort(titles)
 	return len(titles) > 0, strings.Join(titles, "; ")

@@ -32,12 +32,31 @@ type Progress struct {
 	Percentage int
 	// Done marks the end of the piece (the server ended it, or exited).
 	Done bool
+	// Queued marks devbroker's own request that the server has not begun:
+	// it was sent under a work-done token the server reports its work
+	// under (gopls.diagnose_files), and the server is still busy with
+	// what came before it (its load, the documents opened for the
+	// request). The server's begin of the token ends the queueing.
+	Queued bool
 }
 
-// maxQueued bounds a subscriber's backlog: beyond it, events other than
+// Describe is the piece as words: its title and message ("Setting up
+// workspace: Loading packages..."), or, for a queued request, that the
+// server has not begun it.
+func (p Progress) Describe() string {
+	if p.Queued {
+		return "it has not begun " + p.Title + " yet: it is busy with what was sent before it"
+	}
+	if p.Message == "" {
+		return p.Title
+	}
+	return p.Title + ": " + p.Message
+}
+
+// maxBacklog bounds a subscriber's backlog: beyond it, events other than
 // ends are dropped, so a subscriber that falls behind still learns that
 // the work ended.
-const maxQueued = 256
+const maxBacklog = 256
 
 // hub fans progress out to subscribers.
 type hub struct {
@@ -65,7 +84,7 @@ func (h *hub) publish(p Progress) {
 
 func (s *subscriber) push(p Progress) {
 	s.mu.Lock()
-	if len(s.queue) < maxQueued || p.Done {
+	if len(s.queue) < maxBacklog || p.Done {
 		s.queue = append(s.queue, p)
 	}
 	s.mu.Unlock()
@@ -151,7 +170,8 @@ func (s *Server) Subscribe(f func(Progress)) (stop func()) {
 }
 
 // Busy reports whether the running server has work-done progress open
-// (a workspace load, say), and what it is.
+// (a workspace load, say) or has not begun a request devbroker queued
+// (see [Progress.Queued]), and what it is.
 func (s *Server) Busy() (bool, string) {
 	if in := s.live(); in != nil {
 		return in.indexing()
@@ -159,9 +179,10 @@ func (s *Server) Busy() (bool, string) {
 	return false, ""
 }
 
-// LoadEnded is when the running server's work-done progress last ended
-// with none left open (its workspace load, say); the zero time when it
-// has not, or no server runs.
+// LoadEnded is when the running server last stopped being busy (see
+// [Server.Busy]): its work-done progress ended with none left open (its
+// workspace load, say), or it began the request it had queued; the zero
+// time when it has not, or no server runs.
 func (s *Server) LoadEnded() time.Time {
 	if in := s.live(); in != nil {
 		in.mu.Lock()
@@ -172,10 +193,11 @@ func (s *Server) LoadEnded() time.Time {
 }
 
 // busyLocked reports whether work-done progress other than devbroker's
-// own is open. Called with in.mu held.
+// own is open, or a request of devbroker's is queued. Called with in.mu
+// held.
 func (in *instance) busyLocked() bool {
-	for key := range in.progress {
-		if !own(key) {
+	for key, p := range in.progress {
+		if !own(key) || p.Queued {
 			return true
 		}
 	}
@@ -209,6 +231,8 @@ func (in *instance) progressEvent(p *progressParams) (ev Progress, ok bool) {
 	default:
 		return Progress{}, false
 	}
+	busy := in.busyLocked()
+	cur.Queued = false // the server works on it
 	if p.Value.Message != "" {
 		cur.Message = p.Value.Message
 	}
@@ -218,13 +242,42 @@ func (in *instance) progressEvent(p *progressParams) (ev Progress, ok bool) {
 	if p.Value.Kind == "end" {
 		delete(in.progress, key)
 		cur.Done = true
-		if !own(key) && !in.busyLocked() {
-			in.idleSince = time.Now()
-		}
 	} else {
 		in.progress[key] = cur
 	}
+	if busy && !in.busyLocked() {
+		in.idleSince = time.Now()
+	}
 	return cur, true
+}
+
+// queue records that devbroker asks the server for work under its own
+// token tok (see [Progress.Queued]), and tells the subscribers; the
+// function it returns ends the queueing if the server has not begun the
+// work by then (it answered without reporting it, or the request ended).
+func (in *instance) queue(tok, title string) (end func()) {
+	key := "s:" + tok // tokenKey of the string
+	p := Progress{Server: in.cfg.Name, Token: key, Title: title, Percentage: -1, Queued: true}
+	in.update(func() { in.progress[key] = p })
+	in.publish(p)
+	return func() {
+		var ended bool
+		in.update(func() {
+			cur, open := in.progress[key]
+			if !open || !cur.Queued {
+				return
+			}
+			delete(in.progress, key)
+			if !in.busyLocked() {
+				in.idleSince = time.Now()
+			}
+			ended = true
+		})
+		if ended {
+			p.Done = true
+			in.publish(p)
+		}
+	}
 }
 
 // openProgress lists the open pieces of work, by token.
@@ -265,6 +318,11 @@ var ownTokens atomic.Int64
 func (in *instance) ownToken() string {
 	return ownPrefix + strconv.FormatInt(ownTokens.Add(1), 10)
 }
+
+// Own reports whether the piece is the work of a request of devbroker's
+// (gopls.diagnose_files reports its run under the request's token), not
+// the server's own.
+func (p Progress) Own() bool { return own(p.Token) }
 
 // own reports whether a token key is one of devbroker's own.
 func own(key string) bool { return strings.HasPrefix(key, "s:"+ownPrefix) }

@@ -1,19 +1,26 @@
 package lspdriver
 
-// This file defines how long one request waits for a language server, and
-// how the server's own progress reaches the request's listener.
+// This file defines how long one request waits for a language server.
 //
 // The driver's timeout runs from the request's start (capabilities.Began:
 // for a session's call, from when the call began to wait for the driver's
 // probe and its server's start, which it waits for outside the session,
 // see capabilities.Set.Ready), so that a server that never answers
 // initialize holds a request for the timeout, not for the probe's bound.
-// A server that is loading its workspace (gopls on a large module: its
-// "Setting up workspace" progress is open) is not stuck: the driver's
-// timeout does not run out while a load is in flight; it runs from the
-// request's start or from when the last load ended, whichever is later.
-// LoadCeiling bounds the whole wait. A request that ends while a load is
-// still in flight answers indexing, with the diagnostics settled so far.
+// A server that is busy before it can answer is not stuck: the driver's
+// timeout does not run out while the server is loading its workspace
+// (gopls on a large module: its "Setting up workspace" progress is open,
+// or its "Analyzing Dependencies" with a cold cache) or has not yet begun
+// the request it was sent (lsp.Progress.Queued: gopls takes in the
+// documents opened for a check, one at a time, before it begins the
+// check). The timeout runs from the request's start or from when the
+// server was last busy, whichever is later. The load bound, LoadCeiling
+// times the timeout, bounds a wait in which the server reports no
+// progress: it runs from the request's start and from the server's last
+// progress that said something new (a piece of work begun or ended, a new
+// message or percentage), so a load that moves is waited for and one
+// that says nothing is not, forever. A request that ends while the server
+// is still busy answers indexing, with the diagnostics settled so far.
 
 import (
 	"context"
@@ -28,21 +35,25 @@ import (
 )
 
 // LoadCeiling bounds a request that waits for a server's load: at most
-// this many times the driver's timeout in all.
-const LoadCeiling = 10
+// this many times the driver's timeout in all. Tests lower it.
+var LoadCeiling = 10
 
 // waitingForLoad is called when the timeout ran out while the server was
 // loading, so the request waits on; tests set it.
 var waitingForLoad = func() {}
 
-// timedOut is the cause of a request the driver's timeout ended.
+// timedOut is the cause of a request that ran out of time.
 type timedOut struct {
 	after time.Duration
 	limit string // which limit
+	quiet bool   // the load bound: the server reported no progress
 }
 
 func (e *timedOut) Error() string {
-	return fmt.Sprintf("no answer within %s (%s)", e.after, e.limit)
+	if e.quiet {
+		return fmt.Sprintf("no answer and no progress reported for %s (%s)", capabilities.ShortDuration(e.after), e.limit)
+	}
+	return fmt.Sprintf("no answer within %s (%s)", capabilities.ShortDuration(e.after), e.limit)
 }
 
 // Is makes errors.Is(err, context.DeadlineExceeded) true.
@@ -54,29 +65,46 @@ func (d *Driver) deadline(ctx context.Context, srv *lsp.Server) (context.Context
 	began := capabilities.Began(ctx)
 	from := began
 	if end := srv.LoadEnded(); end.After(from) {
-		from = end // a load ended since the request began
+		from = end // the server was busy since the request began
 	}
-	ceiling := time.Duration(LoadCeiling) * d.timeout
-	ctx, cancelCeiling := context.WithDeadlineCause(ctx, began.Add(ceiling), &timedOut{ceiling, fmt.Sprintf("%d times the driver's timeout, the most a request waits for a workspace load", LoadCeiling)})
 	ctx, cancel := context.WithCancelCause(ctx)
+	timeout := &timedOut{after: d.timeout, limit: "the driver's timeout"}
 	left := time.Until(from.Add(d.timeout))
 	if busy, _ := srv.Busy(); left <= 0 && !busy {
 		// The wait for the probe and the start took the whole timeout:
 		// the request asks the server nothing.
-		cancel(&timedOut{d.timeout, "the driver's timeout"})
-		cancelCeiling()
+		cancel(timeout)
 		return ctx, func() {}
 	}
-	changed := make(chan struct{}, 1)
-	unsubscribe := srv.Subscribe(func(lsp.Progress) {
+	bound := time.Duration(LoadCeiling) * d.timeout
+	quiet := &timedOut{after: bound, quiet: true, limit: fmt.Sprintf("the load bound, %d times the driver's timeout", LoadCeiling)}
+	// changed tells of every event; moved of those that say something
+	// new: a piece of work begun or ended, a new message or percentage.
+	changed, moved := make(chan struct{}, 1), make(chan struct{}, 1)
+	signal := func(ch chan struct{}) {
 		select {
-		case changed <- struct{}{}:
+		case ch <- struct{}{}:
 		default:
 		}
+	}
+	last := map[string]lsp.Progress{} // by token; the callback's own
+	unsubscribe := srv.Subscribe(func(p lsp.Progress) {
+		prev, seen := last[p.Token]
+		if p.Done {
+			delete(last, p.Token)
+		} else {
+			last[p.Token] = p
+		}
+		if !seen || p.Done || prev.Message != p.Message || prev.Percentage != p.Percentage || prev.Queued != p.Queued {
+			signal(moved)
+		}
+		signal(changed)
 	})
 	go func() {
 		timer := time.NewTimer(max(left, 0))
 		defer timer.Stop()
+		silence := time.NewTimer(max(time.Until(began.Add(bound)), 0))
+		defer silence.Stop()
 		wasBusy, _ := srv.Busy()
 		for {
 			select {
@@ -84,11 +112,16 @@ func (d *Driver) deadline(ctx context.Context, srv *lsp.Server) (context.Context
 				return
 			case <-timer.C:
 				if busy, _ := srv.Busy(); !busy {
-					cancel(&timedOut{d.timeout, "the driver's timeout"})
+					cancel(timeout)
 					return
 				}
 				wasBusy = true
 				waitingForLoad()
+			case <-silence.C:
+				cancel(quiet)
+				return
+			case <-moved:
+				silence.Reset(bound) // the load bound runs from the last progress
 			case <-changed:
 				busy, _ := srv.Busy()
 				if wasBusy && !busy {
@@ -100,27 +133,14 @@ func (d *Driver) deadline(ctx context.Context, srv *lsp.Server) (context.Context
 	}()
 	return ctx, func() {
 		cancel(nil)
-		cancelCeiling()
 		unsubscribe()
 	}
 }
 
-// relay passes srv's progress to the request's listener, as the driver's.
-func (d *Driver) relay(ctx context.Context, srv *lsp.Server) (stop func()) {
-	if !engine.WantsProgress(ctx) {
-		return func() {}
-	}
-	return srv.Subscribe(func(p lsp.Progress) {
-		engine.ReportProgress(ctx, engine.Progress{
-			Driver: d.name, ID: d.name + "/" + p.Token, Title: p.Title,
-			Message: p.Message, Percentage: p.Percentage, Done: p.Done,
-		})
-	})
-}
-
 // cutShort explains an answer that ran out of time: indexing, with the
-// diagnostics settled so far, when the server is still loading; else a
-// timeout that says which limit ended it.
+// diagnostics settled so far, when the server is still busy (loading,
+// or not yet at the request); else a timeout that says which limit ended
+// it and how to give the driver longer.
 func (d *Driver) cutShort(ctx context.Context, srv *lsp.Server, res *capabilities.Result) {
 	cause := context.Cause(ctx)
 	if cause == nil {
@@ -129,17 +149,23 @@ func (d *Driver) cutShort(ctx context.Context, srv *lsp.Server, res *capabilitie
 	if errors.Is(cause, context.DeadlineExceeded) {
 		res.Message = strings.Replace(res.Message, context.Canceled.Error(), cause.Error(), 1)
 	}
+	var t *timedOut
+	timed := errors.As(cause, &t)
 	if busy, what := srv.Busy(); busy {
 		res.Status = engine.StatusIndexing
-		res.Message = fmt.Sprintf("%s is still loading the workspace (%s) %s: the diagnostics are those settled so far; retry when the load has ended", d.name, what, waited(cause))
+		if !timed {
+			res.Message = fmt.Sprintf("%s is still loading the workspace (%s) and the request was cancelled: the diagnostics are those settled so far; ask again when the load has ended", d.name, what)
+			return
+		}
+		how := "after"
+		if t.quiet {
+			how = "and has reported no progress for"
+		}
+		res.Message = fmt.Sprintf("%s is still loading the workspace (%s) %s %s (%s): the diagnostics are those settled so far; ask again when the load has ended (a server started again loads faster: its caches are warm); %s",
+			d.name, what, how, capabilities.ShortDuration(t.after), t.limit, capabilities.RaiseTimeout(d.name, d.timeout))
+		return
 	}
-}
-
-// waited says how a request that ended with cause ended.
-func waited(cause error) string {
-	var t *timedOut
-	if errors.As(cause, &t) {
-		return "after " + t.after.String()
+	if timed && res.Status == engine.StatusTimeout {
+		res.Message += "; the timeout does not count the server's load; " + capabilities.RaiseTimeout(d.name, d.timeout)
 	}
-	return "and the request was cancelled"
 }

@@ -2,6 +2,7 @@ package lspdriver
 
 import (
 	"context"
+	"time"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
@@ -59,3 +60,19 @@ func Viewed(d capabilities.Driver, changed []string) []string {
 
 // JSXIDs are the LSP identifiers of the JSX forms, by extension.
 var JSXIDs = jsxIDs
+
+// SetLoadCeiling sets the load bound, in driver timeouts, until the test
+// ends.
+func SetLoadCeiling(t interface{ Cleanup(func()) }, n int) {
+	old := LoadCeiling
+	LoadCeiling = n
+	t.Cleanup(func() { LoadCeiling = old })
+}
+
+// SetProgressTick sets how often an open phase is reported again, until
+// the test ends.
+func SetProgressTick(t interface{ Cleanup(func()) }, d time.Duration) {
+	old := progressTick
+	progressTick = d
+	t.Cleanup(func() { progressTick = old })
+}

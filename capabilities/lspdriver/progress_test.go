@@ -16,7 +16,9 @@ import (
 )
 
 // TestProgressRelayed: a first check through gopls hands the request's
-// listener gopls's workspace load as a begin and an end, as the driver's.
+// listener its phases, as the driver's: loading the workspace, in
+// gopls's words (its "Setting up workspace" load), begun and ended, and
+// then checking, ended last.
 func TestProgressRelayed(t *testing.T) {
 	root, all := workspace(t)
 	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: goplsSettings(t)}, root)
@@ -29,19 +31,28 @@ func TestProgressRelayed(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	begun := map[string]bool{}
-	ended := false
-	for _, e := range evs {
+	var lines []string
+	loaded, checking := -1, -1
+	for i, e := range evs {
+		lines = append(lines, e.String())
 		if e.Driver != "gopls" || e.ID == "" {
 			t.Errorf("event not the driver's: %+v", e)
 		}
-		if e.Title == "Setting up workspace" {
-			begun[e.ID] = begun[e.ID] || !e.Done
-			ended = ended || e.Done && begun[e.ID]
+		switch {
+		case e.ID == "gopls/loading" && !e.Done && e.Title == "loading the workspace" && e.Message == "Setting up workspace: Loading packages..." && loaded < 0:
+			loaded = -2 // begun
+		case e.ID == "gopls/loading" && e.Done && loaded == -2:
+			loaded = i
+		case e.ID == "gopls/work" && !e.Done && e.Title == "checking" && loaded >= 0 && checking < 0:
+			checking = i
 		}
 	}
-	if !ended {
-		t.Fatalf("no begin and end of the workspace load among %+v", evs)
+	t.Logf("progress:\n%s", strings.Join(lines, "\n"))
+	if loaded < 0 || checking < 0 {
+		t.Fatalf("no loading phase in gopls's words, begun and ended, then checking")
+	}
+	if last := evs[len(evs)-1]; last.ID != "gopls/work" || !last.Done {
+		t.Errorf("the last event is %+v, want the end of checking", last)
 	}
 }
 
@@ -66,7 +77,7 @@ func TestLoadNeverEnds(t *testing.T) {
 	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Message != "settled v1" {
 		t.Errorf("diagnostics: %+v, want the settled one", res.Diagnostics)
 	}
-	for _, w := range []string{"still loading", "Loading packages", "retry", "after 5s"} {
+	for _, w := range []string{"still loading", "Loading packages", "ask again", "has reported no progress for 5s (the load bound, 10 times the driver's timeout)", `set timeout = "1s" under [drivers.gopls]`} {
 		if !strings.Contains(res.Message, w) {
 			t.Errorf("message %q does not say %q", res.Message, w)
 		}

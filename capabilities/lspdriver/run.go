@@ -45,9 +45,13 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) (res *capab
 	srv, err := d.server(sctx, req.Root)
 	scancel()
 	if err != nil {
-		return failed(nil, err, false)
+		res := failed(nil, err, false)
+		if res.Status == engine.StatusTimeout {
+			res.Message += "; " + capabilities.RaiseTimeout(d.name, d.timeout)
+		}
+		return res
 	}
-	defer d.relay(ctx, srv)()
+	defer d.report(ctx, srv, req)()
 	ctx, cancel := d.deadline(ctx, srv)
 	defer cancel()
 	v := d.view(ctx, srv, d.viewed(req))

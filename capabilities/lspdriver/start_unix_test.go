@@ -70,12 +70,13 @@ func TestEarlyLoadIsRelayed(t *testing.T) {
 	ctx := engine.WithProgress(context.Background(), func(p engine.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
-		if p.Title == "Setting up workspace" && !p.Done && len(evs) == 0 {
+		if p.Title != "loading the workspace" {
+			return
+		}
+		if !p.Done && len(evs) == 0 && p.Message == "Setting up workspace: Loading packages..." {
 			close(relayed)
 		}
-		if p.Title == "Setting up workspace" {
-			evs = append(evs, p)
-		}
+		evs = append(evs, p)
 	})
 	done := make(chan *capabilities.Result)
 	go func() {
@@ -91,8 +92,8 @@ func TestEarlyLoadIsRelayed(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if last := evs[len(evs)-1]; !last.Done || last.Driver != "gopls" {
-		t.Errorf("the load's end was not relayed as the driver's: %+v", evs)
+	if last := evs[len(evs)-1]; !last.Done || last.Driver != "gopls" || last.ID != "gopls/loading" {
+		t.Errorf("the load's end was not relayed as the driver's loading phase: %+v", evs)
 	}
 }
 

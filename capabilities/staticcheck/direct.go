@@ -43,14 +43,14 @@ import (
 // lintWorkspace lints patterns over the workspace content of req, in
 // place when it can, else in the synchronized stage, and converts the
 // findings; a non-nil Result is a failure.
-func (d *Driver) lintWorkspace(ctx context.Context, c cache.Cache, st *stage, req *capabilities.Request, patterns []string, files map[string]bool) ([]engine.Diagnostic, *capabilities.Result) {
+func (d *Driver) lintWorkspace(ctx context.Context, c cache.Cache, st *stage, req *capabilities.Request, patterns []string, files map[string]bool, m *meter) ([]engine.Diagnostic, *capabilities.Result) {
 	env := append(os.Environ(), d.env...)
 	if !st.work {
 		env = append(env, "GOWORK=off")
 	}
 	if v := st.inPlace(req.All, req.Changed, req.Deleted); v != nil {
 		renv, readonly := readonlyMod(env)
-		fs, err := lintPackages(ctx, c, v.tree, renv, patterns)
+		fs, err := lintPackages(ctx, c, v.tree, renv, patterns, m)
 		if ctx.Err() != nil {
 			return nil, &capabilities.Result{Status: engine.StatusTimeout, Message: ctx.Err().Error()}
 		}
@@ -67,7 +67,7 @@ func (d *Driver) lintWorkspace(ctx context.Context, c cache.Cache, st *stage, re
 	if _, err := st.sync(req.All, req.Deleted); err != nil {
 		return nil, &capabilities.Result{Status: engine.StatusCrashed, Message: "staging the module: " + err.Error()}
 	}
-	fs, err := lintPackages(ctx, c, st.tree, env, patterns)
+	fs, err := lintPackages(ctx, c, st.tree, env, patterns, m)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, &capabilities.Result{Status: engine.StatusTimeout, Message: err.Error()}

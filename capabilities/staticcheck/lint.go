@@ -22,12 +22,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 	"honnef.co/go/tools/analysis/lint"
 	"honnef.co/go/tools/config"
 	"honnef.co/go/tools/go/buildid"
+	"honnef.co/go/tools/go/loader"
 	"honnef.co/go/tools/lintcmd/cache"
 	"honnef.co/go/tools/lintcmd/runner"
 	"honnef.co/go/tools/simple"
@@ -100,6 +102,9 @@ func setup() (cache.Cache, error) {
 		}
 		dir = filepath.Join(ucd, "devbroker", "staticcheck")
 	}
+	if ents, err := os.ReadDir(dir); err != nil || len(ents) == 0 {
+		coldCache.Store(true) // the first analysis fills it
+	}
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, err
 	}
@@ -165,11 +170,18 @@ type findingKey struct {
 // lintPackages runs staticcheck over patterns in dir, as the staticcheck
 // command with its default flags (-tests, -checks inherit, -go module)
 // would, and returns the findings it would print, deduplicated and sorted.
-func lintPackages(ctx context.Context, c cache.Cache, dir string, env []string, patterns []string) ([]finding, error) {
+// m learns where the run stands.
+func lintPackages(ctx context.Context, c cache.Cache, dir string, env []string, patterns []string, m *meter) ([]finding, error) {
 	r, err := runner.New(config.Config{Checks: []string{"inherit"}}, c)
 	if err != nil {
 		return nil, err
 	}
+	m.runs(&r.Stats, len(patterns))
+	defer m.set(finishing)
+	if analyzeHook != nil {
+		r.Stats.PrintAnalyzerMeasurement = func(*analysis.Analyzer, *loader.PackageSpec, time.Duration) { analyzeHook() }
+	}
+	loadHook()
 	r.GoVersion = "module"
 	cfg := &packages.Config{Context: ctx, Dir: dir, Env: env, Tests: true}
 	as := make([]*analysis.Analyzer, 0, len(analyzers))

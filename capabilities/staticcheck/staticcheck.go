@@ -166,7 +166,11 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	if err != nil {
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
 	}
-	return d.run(ctx, st, req)
+	r := d.run(ctx, st, req)
+	if r.Status == engine.StatusOK {
+		analyzed.Store(true) // the probe's tiny run does not count
+	}
+	return r
 }
 
 // stage returns the stage of root, made on first use.
@@ -184,12 +188,12 @@ func (d *Driver) stage(root string) (*stage, error) {
 	return st, nil
 }
 
-// run does one run over st within the driver's timeout. A run that times
-// out finishes in the background (staticcheck cannot be interrupted once
-// analysis started) and keeps later runs waiting until then.
+// run does one run over st, bounded as watch.go says. A run that runs
+// out of time finishes in the background (staticcheck cannot be
+// interrupted once analysis started) and keeps later runs waiting until
+// then.
 func (d *Driver) run(ctx context.Context, st *stage, req *capabilities.Request) *capabilities.Result {
-	ctx, cancel := context.WithTimeout(ctx, d.timeout)
-	defer cancel()
+	m := &meter{}
 	ch := make(chan *capabilities.Result, 1)
 	go func() {
 		defer func() {
@@ -197,17 +201,12 @@ func (d *Driver) run(ctx context.Context, st *stage, req *capabilities.Request) 
 				ch <- &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("staticcheck panicked: %v", p)}
 			}
 		}()
-		ch <- d.runLocked(ctx, st, req)
+		ch <- d.runLocked(ctx, st, req, m)
 	}()
-	select {
-	case r := <-ch:
-		return r
-	case <-ctx.Done():
-		return &capabilities.Result{Status: engine.StatusTimeout, Message: fmt.Sprintf("staticcheck did not finish within %s", d.timeout)}
-	}
+	return d.watch(ctx, m, ch)
 }
 
-func (d *Driver) runLocked(ctx context.Context, st *stage, req *capabilities.Request) *capabilities.Result {
+func (d *Driver) runLocked(ctx context.Context, st *stage, req *capabilities.Request, m *meter) *capabilities.Result {
 	patterns, files := packagesOf(st, req.Files)
 	if len(patterns) == 0 {
 		return &capabilities.Result{Status: engine.StatusOK}
@@ -219,12 +218,16 @@ func (d *Driver) runLocked(ctx context.Context, st *stage, req *capabilities.Req
 	d.mu.Lock()
 	d.cached = true
 	d.mu.Unlock()
-	global.Lock()
+	if !global.TryLock() {
+		m.set(waiting)
+		global.Lock()
+	}
 	defer global.Unlock()
 	if err := ctx.Err(); err != nil {
 		return &capabilities.Result{Status: engine.StatusTimeout, Message: err.Error()}
 	}
-	ds, r := d.lintWorkspace(ctx, c, st, req, patterns, files)
+	m.set(staging)
+	ds, r := d.lintWorkspace(ctx, c, st, req, patterns, files, m)
 	if r != nil || !req.Fix {
 		if r == nil {
 			r = &capabilities.Result{Diagnostics: ds, Status: engine.StatusOK}
@@ -246,7 +249,7 @@ func (d *Driver) runLocked(ctx context.Context, st *stage, req *capabilities.Req
 		fixed.All[p] = doc
 		fixed.Changed = append(fixed.Changed, p)
 	}
-	ds, r = d.lintWorkspace(ctx, c, st, &fixed, patterns, files)
+	ds, r = d.lintWorkspace(ctx, c, st, &fixed, patterns, files, m)
 	if r != nil {
 		return r
 	}

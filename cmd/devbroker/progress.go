@@ -88,13 +88,20 @@ func (s *statusLine) update(p engine.Progress) {
 	s.draw(status(s.cmd, s.open[s.order[len(s.order)-1]]))
 }
 
-// status is one piece of work as a line.
+// status is one piece of work as a line. A line too long is shortened in
+// its middle: where the work stands, its percentage and the time it has
+// taken, at the end, stay.
 func status(cmd string, p engine.Progress) string {
 	line := "devbroker " + cmd + ": " + p.String()
-	if r := []rune(line); len(r) > maxStatus {
-		line = string(r[:maxStatus-3]) + "..."
+	r := []rune(line)
+	if len(r) <= maxStatus {
+		return line
 	}
-	return line
+	var tail []rune
+	if w := p.Where(); w != "" {
+		tail = []rune(" (" + w + ")")
+	}
+	return string(r[:maxStatus-3-len(tail)]) + "..." + string(tail)
 }
 
 // draw rewrites the line: carriage return, erase to the end, the text.

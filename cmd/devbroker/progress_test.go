@@ -8,18 +8,22 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // TestServeProgressGopls: a first check over MCP, called with a progress
-// token, sends notifications/progress for that token that carry gopls's
-// own progress (its workspace load, begun and ended, or its diagnosis),
-// with growing progress values. gopls starts with the first check (the load runs inside it),
-// and the drivers' timeouts are raised (freshConfig) so that the check
-// waits for the load's end on a loaded machine too.
+// token, sends notifications/progress for that token that carry the
+// check's phases as the command line's status line draws them: gopls's
+// workspace load in its own words and its end (when the load runs inside
+// the call: a fast machine may end it before the call subscribes), then
+// checking, with growing progress values. The drivers' timeouts are
+// raised (freshConfig) so that the check waits for the load's end on a
+// loaded machine too.
 func TestServeProgressGopls(t *testing.T) {
 	root := testtree.New(t, map[string]string{"go.mod": goModule, "main.go": goMain})
 	if !probeAvailable(t, root)["driver:gopls"] {
@@ -82,18 +86,37 @@ func TestServeProgressGopls(t *testing.T) {
 			t.Errorf("notification %d: token %v, progress %v after %v", i, n.ProgressToken, n.Progress, notes[max(i-1, 0)].Progress)
 		}
 	}
-	// gopls reports its own work: the workspace load when it runs inside
-	// the call (a fast machine may end it before the call subscribes),
-	// its diagnosis. A load that began ends.
-	begin := slices.IndexFunc(msgs, func(m string) bool { return strings.HasPrefix(m, "gopls: Setting up workspace: Loading packages") })
+	// The load, when it shows, begins and ends before checking.
+	begin := slices.IndexFunc(msgs, func(m string) bool {
+		return strings.HasPrefix(m, "gopls: loading the workspace: Setting up workspace: Loading packages")
+	})
 	end := slices.IndexFunc(msgs, loadEnd)
-	diagnosed := slices.IndexFunc(msgs, func(m string) bool { return strings.HasPrefix(m, "gopls: Diagnos") })
-	if begin >= 0 && end < begin || begin < 0 && diagnosed < 0 {
-		t.Fatalf("no progress of gopls's own (a load that begins and ends, or its diagnosis) among the first check's notifications (answer: %s):\n%s", resultText(first), strings.Join(msgs, "\n"))
+	checking := slices.IndexFunc(msgs, func(m string) bool { return strings.HasPrefix(m, "gopls: checking") })
+	if checking < 0 || begin >= 0 && (end < begin || checking < end) {
+		t.Fatalf("no checking phase, or a load in gopls's words that does not end before it, among the first check's notifications (answer: %s):\n%s", resultText(first), strings.Join(msgs, "\n"))
 	}
 }
 
-// loadEnd reports whether a notification is the end of gopls's load.
+// loadEnd reports whether a notification is the end of the loading phase.
 func loadEnd(msg string) bool {
-	return strings.HasPrefix(msg, "gopls: Setting up workspace") && strings.HasSuffix(msg, "(done)")
+	return msg == "gopls: loading the workspace (done)"
+}
+
+// TestStatusLineKeepsWhereItStands: a status line too long for a terminal
+// line is shortened in its middle; where the work stands (its percentage
+// and the time it has taken) stays at its end. A short line is whole.
+func TestStatusLineKeepsWhereItStands(t *testing.T) {
+	p := engine.Progress{
+		Driver: "gopls", Title: "loading the workspace",
+		Message:    "taking in 595 files; the check has not begun, and a message a server makes much longer than a line",
+		Percentage: 9, Elapsed: 95 * time.Second,
+	}
+	line := status("check", p)
+	if n := len([]rune(line)); n != maxStatus || !strings.HasSuffix(line, "... (9%, 1m35s)") || !strings.HasPrefix(line, "devbroker check: gopls: loading the workspace: taking in 595 files") {
+		t.Errorf("long line %q (%d runes): want %d runes, its start, then ... (9%%, 1m35s)", line, n, maxStatus)
+	}
+	p.Message = "taking in 595 files; the check has not begun"
+	if line, want := status("check", p), "devbroker check: gopls: loading the workspace: taking in 595 files; the check has not begun (9%, 1m35s)"; line != want {
+		t.Errorf("short line %q, want %q", line, want)
+	}
 }

@@ -64,6 +64,9 @@ const (
 	// LoadLate is LoadForever whose load ends (the progress's end) when
 	// the process gets SIGUSR1, on the platforms that have it.
 	LoadLate = "load-late"
+	// LoadMoving is LoadLate that also reports its load's progress, a new
+	// message ("Loaded N packages") each time the process gets SIGUSR2.
+	LoadMoving = "load-moving"
 	// NoRename initializes offering definition, references, hover and
 	// document symbols but not rename (nor code actions, workspace
 	// symbols or formatting), and answers each with one thing at the
@@ -105,7 +108,11 @@ func Main() {
 	if f := os.Getenv(PIDFileVar); f != "" {
 		_ = os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o644)
 	}
-	serve(mode, os.Stdin, os.Stdout)
+	if proxy(mode) {
+		runProxy(mode, os.Stdin, os.Stdout)
+	} else {
+		serve(mode, os.Stdin, os.Stdout)
+	}
 	os.Exit(0)
 }
 
@@ -163,7 +170,7 @@ func serve(mode string, r io.Reader, w io.Writer) {
 				"serverInfo":   map[string]any{"name": "fake-" + mode},
 			}})
 		case "initialized":
-			if mode == LoadForever || mode == LoadLate {
+			if mode == LoadForever || mode == LoadLate || mode == LoadMoving {
 				load(mode, send)
 			}
 		case "shutdown":
@@ -216,7 +223,7 @@ func serve(mode string, r io.Reader, w io.Writer) {
 						map[string]any{"id": "pull-1", "method": "textDocument/diagnostic", "registerOptions": map[string]any{"interFileDependencies": true}},
 					}}})
 				}
-			case LoadForever, LoadLate:
+			case LoadForever, LoadLate, LoadMoving:
 				pub(map[string]any{"uri": u, "version": v, "diagnostics": []any{
 					map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 1}}, "severity": 2, "message": "settled v" + strconv.Itoa(v)},
 				}})
@@ -327,19 +334,31 @@ func navAnswer(m *msg) any {
 	return []any{map[string]any{"uri": p.TextDocument.URI, "range": rng}}
 }
 
-// load opens the fake's workspace load; LoadLate's ends on loadEnd.
+// load opens the fake's workspace load; LoadLate's and LoadMoving's end
+// on loadEnd, and LoadMoving reports on each loadReport.
 func load(mode string, send func(any)) {
-	var end <-chan struct{}
-	if mode == LoadLate {
+	var end, report <-chan struct{}
+	if mode == LoadLate || mode == LoadMoving {
 		end = loadEnd() // listening before the load begins
+	}
+	if mode == LoadMoving {
+		report = loadReport()
 	}
 	send(map[string]any{"jsonrpc": "2.0", "id": "create-1", "method": "window/workDoneProgress/create", "params": map[string]any{"token": "load"}})
 	send(map[string]any{"jsonrpc": "2.0", "method": "$/progress", "params": map[string]any{"token": "load", "value": map[string]any{"kind": "begin", "title": "Setting up workspace", "message": "Loading packages..."}}})
-	if mode != LoadLate {
+	if end == nil {
 		return
 	}
 	go func() {
-		<-end
+		for n := 1; ; n++ {
+			select {
+			case <-report:
+				send(map[string]any{"jsonrpc": "2.0", "method": "$/progress", "params": map[string]any{"token": "load", "value": map[string]any{"kind": "report", "message": "Loaded " + strconv.Itoa(n) + " packages"}}})
+				continue
+			case <-end:
+			}
+			break
+		}
 		send(map[string]any{"jsonrpc": "2.0", "method": "$/progress", "params": map[string]any{"token": "load", "value": map[string]any{"kind": "end", "message": "Finished loading packages."}}})
 	}()
 }

@@ -16,3 +16,16 @@ func loadEnd() <-chan struct{} {
 	go func() { <-sig; close(done) }()
 	return done
 }
+
+// loadReport receives one value each time the process gets SIGUSR2.
+func loadReport() <-chan struct{} {
+	sig := make(chan os.Signal, 16)
+	signal.Notify(sig, syscall.SIGUSR2)
+	out := make(chan struct{})
+	go func() {
+		for range sig {
+			out <- struct{}{}
+		}
+	}()
+	return out
+}
