@@ -5,6 +5,8 @@ package lspdriver_test
 // root), on content that exists only in the workspace.
 
 import (
+	"github.com/devbroker/devbroker/capabilities/lspdriver"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -98,7 +100,7 @@ func TestClangdFromDefaults(t *testing.T) {
 // alone with status ok.
 func checkWith(t *testing.T, set *capabilities.Set, driver, root string, files map[string]string) *engine.Response {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
 	defer cancel()
 	req := engine.Request{Kind: engine.Check, Root: root, Files: map[string]*text.Doc{}}
 	for p, c := range files {

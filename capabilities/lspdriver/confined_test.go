@@ -1,13 +1,14 @@
 package lspdriver_test
 
 import (
+	"github.com/devbroker/devbroker/capabilities/lspdriver"
+
 	"context"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/drivers"
@@ -48,7 +49,7 @@ func TestClangdConfined(t *testing.T) {
 	}
 	testtree.Write(t, root, files)
 	load := func(opts drivers.Options) *capabilities.Set {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
 		defer cancel()
 		set, _, err := drivers.LoadWith(ctx, root, opts)
 		if err != nil {
@@ -59,7 +60,7 @@ func TestClangdConfined(t *testing.T) {
 	}
 	run := func(set *capabilities.Set, req engine.Request) *engine.Response {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
 		defer cancel()
 		resp, err := set.Run(ctx, req)
 		if err != nil {

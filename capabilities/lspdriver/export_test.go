@@ -76,3 +76,8 @@ func SetProgressTick(t interface{ Cleanup(func()) }, d time.Duration) {
 	progressTick = d
 	t.Cleanup(func() { progressTick = old })
 }
+
+// TestWait bounds a test's wait for an answer: generous for a loaded
+// machine, and never what a test is about (the drivers' own timeouts are
+// the configuration's).
+const TestWait = 10 * time.Minute

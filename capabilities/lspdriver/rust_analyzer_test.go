@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/drivers"
@@ -87,7 +86,7 @@ func TestRustAnalyzerRustupProxy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
 	defer cancel()
 	p := d.Probe(ctx)
 	t.Logf("probe: %+v", p)

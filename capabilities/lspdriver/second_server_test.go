@@ -5,6 +5,8 @@ package lspdriver_test
 // what passes here passes for any server configured the same way.
 
 import (
+	"github.com/devbroker/devbroker/capabilities/lspdriver"
+
 	"context"
 	"os"
 	"os/exec"
@@ -39,7 +41,7 @@ func defaultsSet(t *testing.T, bin, driver, install string, opts drivers.Options
 		t.Skipf("no %s on PATH (%s; make tools installs it)", bin, install)
 	}
 	root, _ := filepath.EvalSymlinks(t.TempDir())
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
 	defer cancel()
 	set, rep, err := drivers.LoadWith(ctx, root, opts)
 	if err != nil {
@@ -72,7 +74,7 @@ func TestPyrightFromDefaults(t *testing.T) {
 	const fixed = "import os\n\nlabel = \"𝄞\"; n: str = label\nprint(os.sep, n)\n"
 	check := func(content string) *engine.Response {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
 		defer cancel()
 		start := time.Now()
 		resp, err := set.Run(ctx, engine.Request{
@@ -137,7 +139,7 @@ func TestPyrightDependentsInMemory(t *testing.T) {
 	}
 	check := func(a string) []engine.Diagnostic {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
 		defer cancel()
 		resp, err := set.Run(ctx, engine.Request{
 			Kind: engine.Check, Root: root,
@@ -179,7 +181,7 @@ func TestPyrightSettle(t *testing.T) {
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	srv := lsp.NewServer(lsp.Config{Command: []string{bin, "--stdio"}, Root: root, IdleTimeout: -1})
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
 	defer cancel()
 	file := filepath.Join(root, "m.py")
 	for i, tc := range []struct {

@@ -49,6 +49,14 @@ func slowGopls(t *testing.T, mode string, timeout time.Duration) (capabilities.D
 		Env:     []string{lsptest.EnvVar + "=" + mode, lsptest.ServerVar + "=" + gopls},
 		Timeout: configs.Duration{Duration: timeout},
 	}, root)
+	// The server runs before the check (initialize answered): how long a
+	// loaded machine takes to start gopls is not what these tests are
+	// about, and its start has a bound of its own.
+	ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
+	defer cancel()
+	if err := d.(capabilities.Starter).Start(ctx); err != nil {
+		t.Fatalf("start: %v", err)
+	}
 	return d, root, all
 }
 

@@ -34,7 +34,7 @@ func TestSmokeProjectFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer d.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
 		defer cancel()
 		return d.Probe(ctx)
 	}

@@ -44,7 +44,7 @@ func loads(t *testing.T, srv *lsp.Server) (begun, ended chan struct{}) {
 // started is the driver's server after an early start.
 func started(t *testing.T, d capabilities.Driver, root string) *lsp.Server {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
 	defer cancel()
 	if err := d.(capabilities.Starter).Start(ctx); err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestFailedProbeStopsTheEarlyServer(t *testing.T) {
 	root, _ := workspace(t)
 	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{os.Args[0]}, Env: []string{lsptest.EnvVar + "=" + lsptest.LoadLate}, VersionCommand: []string{"false"}}, root)
 	srv := started(t, d, root)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
 	defer cancel()
 	if p := d.Probe(ctx); p.State != capabilities.Failed {
 		t.Fatalf("probe: %+v; want failed", p)

@@ -5,6 +5,8 @@ package lspdriver_test
 // followed transitively (lsp/tsdeps.go, dependents.go).
 
 import (
+	"github.com/devbroker/devbroker/capabilities/lspdriver"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -12,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
@@ -39,7 +40,7 @@ func writeRoot(t *testing.T, root string, files map[string]string) {
 // from typescript-language-server with status ok.
 func checkPaths(t *testing.T, set *capabilities.Set, root string, changes map[string]string, paths ...string) *engine.Response {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
 	defer cancel()
 	req := engine.Request{Kind: engine.Check, Root: root, Files: map[string]*text.Doc{}, Paths: paths}
 	for p, c := range changes {
@@ -178,7 +179,7 @@ func TestTypeScriptDependentsInferred(t *testing.T) {
 // and is reported, as when b.ts is not held.
 func TestTypeScriptDependentsThroughCheckedFile(t *testing.T) {
 	set, root := tsRoot(t, map[string]string{"tsconfig.json": tsconfig, "src/a.ts": aTS, "src/b.ts": bTS, "src/c.ts": cTS})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
 	defer cancel()
 	req := engine.Request{Kind: engine.Check, Root: root, Paths: []string{"src/a.ts", "src/b.ts"}, Changed: []string{"src/a.ts"},
 		Files: map[string]*text.Doc{"src/a.ts": text.FromString(aTSResult), "src/b.ts": text.FromString(bTS)}}
@@ -196,7 +197,7 @@ func TestTypeScriptDependentsThroughCheckedFile(t *testing.T) {
 // its importers' errors too, as gopls reports a package's dependents.
 func TestTypeScriptDependentsOnDisk(t *testing.T) {
 	set, root := tsRoot(t, map[string]string{"tsconfig.json": tsconfig, "src/a.ts": aTSArg, "src/b.ts": bTS})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
 	defer cancel()
 	req := engine.Request{Kind: engine.Check, Root: root, Paths: []string{"src/a.ts"},
 		Files: map[string]*text.Doc{"src/a.ts": text.FromString(aTSArg)}}

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/drivers"
@@ -126,7 +125,7 @@ func TestTypeScriptWithoutTypeScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), lspdriver.TestWait)
 	defer cancel()
 	p := d.Probe(ctx)
 	if p.State != capabilities.Failed || !strings.Contains(p.Reason, "Could not find a valid TypeScript installation") || !strings.Contains(p.Reason, "install: npm install -g typescript typescript-language-server") {
