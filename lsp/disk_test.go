@@ -18,7 +18,7 @@ import (
 func TestGoplsFollowsDiskWrites(t *testing.T) {
 	root := module(t)
 	s := newGopls(t, root)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	b := filepath.Join(root, "b/b.go")
 	bDoc := func() []lsp.Document {
@@ -65,7 +65,7 @@ func TestGoplsFollowsExplicitChanges(t *testing.T) {
 	root := module(t)
 	s := lsp.NewServer(lsp.Config{Command: []string{gopls(t)}, Root: root, Settings: map[string]any{"diagnosticsDelay": "0s"}, NoWatch: true})
 	t.Cleanup(func() { _ = s.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	a, b := filepath.Join(root, "a/a.go"), filepath.Join(root, "b/b.go")
 	docs := []lsp.Document{{Path: b, LanguageID: "go", Text: "package b\n\nimport \"example.com/m/a\"\n\nvar X = a.F()\n"}}
@@ -105,7 +105,7 @@ func TestGoplsFollowsExplicitChanges(t *testing.T) {
 func TestCancelledRequestKeepsDiskChanges(t *testing.T) {
 	root := module(t)
 	s := newGopls(t, root)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	b := filepath.Join(root, "b/b.go")
 	docs := []lsp.Document{{Path: b, LanguageID: "go", Text: "package b\n\nimport \"example.com/m/a\"\n\nvar X = a.F()\n"}}
@@ -140,7 +140,7 @@ func TestCancelledRequestKeepsDiskChanges(t *testing.T) {
 func TestGoplsWatcherComesBack(t *testing.T) {
 	root := module(t)
 	s := newGopls(t, root)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	b := filepath.Join(root, "b/b.go")
 	check := func(what, text, want string) {
@@ -194,7 +194,7 @@ func TestGoplsWatcherComesBack(t *testing.T) {
 func TestGoplsLostEventsStillSeen(t *testing.T) {
 	root := module(t)
 	s := newGopls(t, root)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	b := filepath.Join(root, "b/b.go")
 	docs := []lsp.Document{{Path: b, LanguageID: "go", Text: "package b\n\nimport \"example.com/m/a\"\n\nvar X = a.F()\n"}}

@@ -63,7 +63,7 @@ func messages(rep *lsp.Report, path string) []string {
 func TestGoplsDependentPackage(t *testing.T) {
 	root := module(t)
 	s := newGopls(t, root)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	a, b := filepath.Join(root, "a/a.go"), filepath.Join(root, "b/b.go")
 
@@ -117,7 +117,7 @@ func TestGoplsDependentPackage(t *testing.T) {
 func TestGoplsFreshness(t *testing.T) {
 	root := module(t)
 	s := newGopls(t, root)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	a := filepath.Join(root, "a/a.go")
 	var lat []time.Duration
@@ -142,7 +142,7 @@ func TestGoplsFreshness(t *testing.T) {
 func TestGoplsConcurrentCallers(t *testing.T) {
 	root := module(t)
 	s := newGopls(t, root)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	a := filepath.Join(root, "a/a.go")
 	var wg sync.WaitGroup
@@ -176,7 +176,7 @@ func TestGoplsConcurrentCallers(t *testing.T) {
 func TestGoplsKilledRestarts(t *testing.T) {
 	root := module(t)
 	s := newGopls(t, root)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	a, b := filepath.Join(root, "a/a.go"), filepath.Join(root, "b/b.go")
 	broken := []lsp.Document{{Path: a, LanguageID: "go", Text: "package a\n\nfunc G() int { return 1 }\n"}}
@@ -212,7 +212,7 @@ func TestGoplsKilledRestarts(t *testing.T) {
 func TestGoplsFormatAndFix(t *testing.T) {
 	root := module(t)
 	s := newGopls(t, root)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	a := filepath.Join(root, "a/a.go")
 	docs := []lsp.Document{{Path: a, LanguageID: "go", Text: "package a\n\nfunc   F() int {\nreturn 1 }\n"}}

@@ -46,7 +46,7 @@ func TestGoplsProgress(t *testing.T) {
 	s := newGopls(t, root)
 	var rec recorder
 	stop := s.Subscribe(rec.add)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	a := filepath.Join(root, "a/a.go")
 	if _, err := s.Diagnose(ctx, nil, []string{a}); err != nil {

@@ -78,7 +78,7 @@ func (s *traced) sent() []string {
 // diagnose runs Diagnose and fails the test on an error.
 func diagnose(t *testing.T, s *lsp.Server, docs []lsp.Document, files ...string) *lsp.Report {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	rep, err := s.Diagnose(ctx, docs, files)
 	if err != nil {

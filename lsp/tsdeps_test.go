@@ -16,7 +16,7 @@ import (
 // failure then, but names the file whose importers are unknown, and why.
 func TestDependentsWithoutFileReferences(t *testing.T) {
 	s := fake(t, lsptest.OldTSServer, 0)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	a := filepath.Join(t.TempDir(), "a.ts")
 	docs := []lsp.Document{{Path: a, LanguageID: "typescript", Text: "export const a = 1;\n"}}
@@ -44,7 +44,7 @@ func TestDependentsWithoutFileReferences(t *testing.T) {
 // answers nil, and once it runs FindsDependents says so without asking.
 func TestDependentsOtherServers(t *testing.T) {
 	s := fake(t, lsptest.Push, 0)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	if _, known := s.FindsDependents(); known {
 		t.Fatal("known before the server runs")

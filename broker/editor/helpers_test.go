@@ -110,7 +110,7 @@ func (c *client) call(method string, params, result any) error {
 	c.t.Helper()
 	// A guard against a hang, not a measure: a first request on a real
 	// gopls (probe, start, load) can take long on a loaded machine.
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	_, err := c.conn.Call(ctx, method, params, result)
 	return err

@@ -130,7 +130,7 @@ func TestFirstListToolFoundBroken(t *testing.T) {
 			ch <- answer{res, err}
 		}()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	for range 2 {
 		select {

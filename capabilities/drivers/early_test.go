@@ -55,7 +55,7 @@ func TestStartEarly(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			root := canonical(t, testtree.New(t, brokenGo))
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
 			procs := children(t)
 			set, _, err := LoadWith(ctx, root, Options{Probe: ProbeLazy})
@@ -109,7 +109,7 @@ func TestStartEarlyNeverRunsRepositoryCode(t *testing.T) {
 		if trusted {
 			trustRoot(t, root)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		procs := children(t)
 		set, _, err := LoadWith(ctx, root, Options{Probe: ProbeLazy})
 		if err != nil {

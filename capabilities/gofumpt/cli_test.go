@@ -49,7 +49,7 @@ func gofumptCLI(tb testing.TB) string {
 		if cli.err != nil {
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()
 		version := goList(tb, "{{.Version}}", "mvdan.cc/gofumpt")
 		cmd := exec.CommandContext(ctx, "go", "install", "mvdan.cc/gofumpt@"+version)

@@ -144,7 +144,7 @@ func TestSessionEvictsToMakeRoom(t *testing.T) {
 	cmd.Env = append(os.Environ(), "DEVBROKER_MAX_FILES=2")
 	logs := &syncBuffer{}
 	cmd.Stderr = logs
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "disk_test", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 	if err != nil {

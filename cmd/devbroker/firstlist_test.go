@@ -43,7 +43,7 @@ const firstStarts = 5
 // answer.
 func firstList(t *testing.T, p brokermcp.Profile, root string, env []string) ([]string, time.Duration) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := exec.Command(devbrokerBin(t), "serve", "--mcp", "--root", root, "--tools", string(p))
 	cmd.Env = append(os.Environ(), env...)
@@ -177,7 +177,7 @@ func TestFirstListWithoutGopls(t *testing.T) {
 		}
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	w, err := connectWatching(ctx, t, root, env, "--tools", "full") // the language tools as tools of their own
 	if err != nil {

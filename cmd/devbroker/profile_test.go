@@ -74,7 +74,7 @@ func listRaw(t *testing.T, p brokermcp.Profile, root string) ([]string, json.Raw
 	logs := &syncBuffer{}
 	cmd.Stderr = logs
 	raw := &rawResults{Transport: &sdk.CommandTransport{Command: cmd}}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "profile_test", Version: "1"}, nil).Connect(ctx, raw, nil)
 	if err != nil {
@@ -212,7 +212,7 @@ func TestToolProfileFromConfig(t *testing.T) {
 		{"the trusted project's", []string{"--trust"}, brokermcp.ProfileFull},
 		{"the flag", []string{"--trust", "--tools", "default"}, brokermcp.ProfileDefault},
 	} {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		w, err := connectWatching(ctx, t, root, env, c.extra...)
 		if err != nil {
 			cancel()
@@ -250,7 +250,7 @@ func TestServeWithoutRootServesItsDirectory(t *testing.T) {
 		cmd.Dir = root
 		logs := &syncBuffer{}
 		cmd.Stderr = logs
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		cs, err := sdk.NewClient(&sdk.Implementation{Name: "profile_test", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 		if err != nil {
 			cancel()

@@ -120,7 +120,7 @@ func TestServeHTTPStalledBodyBlocksNoOne(t *testing.T) {
 	// bound is a hang guard far beyond any load, far below the stall).
 	done := make(chan error, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()
 		c := sdk.NewClient(&sdk.Implementation{Name: "serve_test", Version: "1"}, nil)
 		cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, nil)

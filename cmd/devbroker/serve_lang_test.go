@@ -54,7 +54,7 @@ type langSymbol struct {
 // own tool.
 func connectWithTools(t *testing.T, root string, want ...string) *sdk.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	w, err := connectWatching(ctx, t, root, nil, "--tools", "full")
 	if err != nil {

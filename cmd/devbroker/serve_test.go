@@ -80,7 +80,7 @@ func connectStdio(t *testing.T, root string, extra ...string) *sdk.ClientSession
 	logs := &syncBuffer{}
 	cmd.Stderr = logs
 	c := sdk.NewClient(&sdk.Implementation{Name: "serve_test", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cs, err := c.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -97,7 +97,7 @@ func connectStdio(t *testing.T, root string, extra ...string) *sdk.ClientSession
 
 func callTool(t *testing.T, cs *sdk.ClientSession, name string, args any) *sdk.CallToolResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
 	if err != nil {

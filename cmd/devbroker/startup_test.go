@@ -93,7 +93,7 @@ func (w *toolWatch) waitTools(ctx context.Context, t *testing.T, ok func(tools [
 func connectSettled(t *testing.T, root string, extra ...string) *sdk.ClientSession {
 	t.Helper()
 	avail := probeAvailable(t, root)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	w, err := connectWatching(ctx, t, root, nil, extra...)
 	if err != nil {
@@ -157,7 +157,7 @@ func TestStartupWithinBudget(t *testing.T) {
 	}
 	t.Logf("connect+initialize+tools/list: %v, %d tools", time.Since(start), len(tools.Tools))
 
-	wait, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	wait, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	w.waitTools(wait, t, func(tools []string) bool { return slices.Contains(tools, "check") })
 	res := callTool(t, w.cs, "check", map[string]any{"paths": []string{"main.go"}})

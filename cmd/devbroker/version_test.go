@@ -48,7 +48,7 @@ func TestServerInfoVersion(t *testing.T) {
 	}
 	root := testtree.New(t, map[string]string{".devbroker.toml": noDrivers})
 	c := sdk.NewClient(&sdk.Implementation{Name: "version_test", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cs, err := c.Connect(ctx, &sdk.CommandTransport{Command: exec.Command(bin, "serve", "--mcp", "--root", root)}, nil)
 	if err != nil {

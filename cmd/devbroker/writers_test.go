@@ -142,7 +142,7 @@ func runAppends(t *testing.T, root, rel string, sessions []*sdk.ClientSession, p
 
 // call runs one tool call, failing the test on a protocol error.
 func call(t *testing.T, cs *sdk.ClientSession, name string, args any) *sdk.CallToolResult {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
