@@ -1,6 +1,7 @@
 // Package gitrev reads a git revision's files under a root, read-only,
 // for the baseline that devbroker check and lint --since REV compare
-// their findings with ([engine.BaseSource]).
+// their findings with, and that devbroker format --only changed --since
+// REV tells the changed lines by ([engine.BaseSource]).
 //
 // It runs git's plumbing and nothing else: rev-parse to resolve the
 // revision, ls-tree to list its files under the root, cat-file --batch to
