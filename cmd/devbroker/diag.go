@@ -68,7 +68,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stderr, " [PATH...]\nPATHs are files, directories or globs relative to the root; default: every file a configured language covers that the project's own scope takes in (pyright's include and exclude, tsconfig.json's files, include and exclude). Directories and globs pass over the testdata and vendor directories they do not name, and what .gitignore ignores below what they name; a file too large or not text that a walk meets is skipped and named.\nExit status: 0 clean, 1 findings, 2 incomplete (a driver failed, or a named or changed file went unchecked), no file looked at, or bad usage. Files a walk swept in whose default tool is not installed are coverage, said on stderr, not a failure.")
 		if kind == engine.Format {
-			fmt.Fprintln(stderr, "With --only changed --since REV, only the lines that differ from REV's content are formatted: by range where the formatter can, whole where its output is canonical and the file was formatted at REV, a file that differs only in them (or that REV lacks) whole; a file otherwise is left as it was, said on stderr with why, not a failure.")
+			fmt.Fprintln(stderr, "With --only changed --since REV, only the lines that differ from REV's content are formatted: by range where the formatter can; the whole file where its output is canonical and the file was formatted at REV, or where REV lacks the file; any other file is left as it was, and stderr says why (not a failure).")
 		}
 		fl.PrintDefaults()
 	}
