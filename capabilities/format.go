@@ -62,14 +62,14 @@ func formatChanged(ctx context.Context, d Driver, dn string, req *Request) *Resu
 		}
 		for _, p := range rest {
 			if _, changed := r.Edits[p]; changed || hasError(r.Diagnostics, p) {
-				out.left(p, dn, prefix(why[p])+fmt.Sprintf("the file was not formatted as %s formats it before your change, so formatting it whole would rewrite lines you did not change; format it without only to format the whole file", dn))
+				out.left(p, dn, prefix(why[p])+fmt.Sprintf("the file was not formatted as %s formats it before your change, so formatting it whole would rewrite lines you did not change; to format the whole file, format it without only changed", dn))
 				continue
 			}
 			whole = append(whole, p)
 		}
 	} else {
 		for _, p := range rest {
-			out.left(p, dn, prefix(why[p])+fmt.Sprintf("%s formats whole files only, and its output is not canonical (it keeps some of the layout it is given), so formatting would rewrite lines you did not change; format it without only to format the whole file", dn))
+			out.left(p, dn, prefix(why[p])+fmt.Sprintf("%s formats whole files only, and its output is not canonical (it keeps some of the layout it is given), so formatting would rewrite lines you did not change; to format the whole file, format it without only changed", dn))
 		}
 	}
 	if len(whole) > 0 {

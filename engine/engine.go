@@ -45,9 +45,10 @@ type Options struct {
 	// that a write's conflict check and its disk operations happen with
 	// no other write in between. Nil: a lock of this engine's own.
 	WriteLock sync.Locker
-	// Since is the baseline lint and check answers are compared with
-	// (a revision's content); nil: the content before the session's
-	// changes (see baseline.go).
+	// Since is the baseline lint and check answers are compared with,
+	// and the content before the change of format's only: "changed" (a
+	// revision's content); nil: the content before the session's
+	// changes (see baseline.go and format.go).
 	Since BaseSource
 }
 

@@ -8,6 +8,7 @@ package engine
 // read, its undo base).
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"strings"
@@ -83,17 +84,40 @@ func checkOnly(only string) error {
 // changedLines is, for each of paths, the runs of lines of its content
 // now that the session changed, and its content before (nil for a file
 // the session created: every line is changed). Paths the session did not
-// change are left out.
-func (e *Engine) changedLines(paths []string, files map[string]*text.Doc) (map[string][]LineRange, map[string]*text.Doc) {
+// change are left out. With a [BaseSource] (devbroker format --only
+// changed --since REV), the content before is the source's (the
+// revision's) where it differs from the disk, and line endings alone make
+// no line changed there: a checkout may convert them.
+func (e *Engine) changedLines(ctx context.Context, paths []string, files map[string]*text.Doc) (map[string][]LineRange, map[string]*text.Doc, error) {
+	var since map[string]Base
+	if e.since != nil {
+		var err error
+		if since, err = e.since.Bases(ctx, paths); err != nil {
+			return nil, nil, err
+		}
+	}
 	ranges, before := map[string][]LineRange{}, map[string]*text.Doc{}
 	for _, p := range paths {
 		cur := files[p]
 		if cur == nil {
 			continue
 		}
-		base, ok := e.ws.Base(p)
-		if !ok && e.bases != nil {
-			base, ok = e.bases(p, cur)
+		var base *text.Doc
+		ok, endings := false, true
+		if b, in := since[p]; in {
+			// The revision's content: nil where it had no such file
+			// (or none that is text).
+			ok, endings = true, false
+			if b.Exists {
+				base, _ = text.Parse(b.Content)
+			}
+		} else {
+			// The revision holds what the disk does (or there is no
+			// revision): the session's own base.
+			base, ok = e.ws.Base(p)
+			if !ok && e.bases != nil && e.since == nil {
+				base, ok = e.bases(p, cur)
+			}
 		}
 		if !ok {
 			continue
@@ -105,11 +129,15 @@ func (e *Engine) changedLines(paths []string, files map[string]*text.Doc) (map[s
 			}
 			continue
 		}
-		if rs := lineRuns(base.String(), cur.String()); len(rs) > 0 {
+		b, a := base.String(), cur.String()
+		if !endings {
+			b, a = strings.ReplaceAll(b, "\r\n", "\n"), strings.ReplaceAll(a, "\r\n", "\n")
+		}
+		if rs := lineRuns(b, a); len(rs) > 0 {
 			ranges[p], before[p] = rs, base
 		}
 	}
-	return ranges, before
+	return ranges, before, nil
 }
 
 // lineRuns is the runs of lines of after that differ from before (a

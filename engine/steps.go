@@ -316,11 +316,18 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 		if targets == nil {
 			targets = slices.Sorted(maps.Keys(req.Files))
 		}
-		req.Ranges, req.Before = e.changedLines(targets, req.Files)
+		var err error
+		if req.Ranges, req.Before, err = e.changedLines(ctx, targets, req.Files); err != nil {
+			return err
+		}
 		if len(req.Ranges) == 0 {
 			// Nothing changed: nothing to format, which is the answer.
+			what := "was changed by this session (against the disk, or edit_file's undo base)"
+			if e.since != nil {
+				what = "changed since " + e.since.Name()
+			}
 			r.Coverage = append(r.Coverage, Note{Kind: NoteNotLooked, Files: len(targets), Paths: FewPaths(targets),
-				Message: fmt.Sprintf("format only changed: none of the %s was changed by this session (against the disk, or edit_file's undo base), so nothing was formatted", count(len(targets), "file"))})
+				Message: fmt.Sprintf("format only changed: none of the %s %s, so nothing was formatted", count(len(targets), "file"), what)})
 			return nil
 		}
 		paths = slices.Sorted(maps.Keys(req.Ranges))

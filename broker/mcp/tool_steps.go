@@ -26,6 +26,10 @@ const persists = ` When it succeeds it writes the files it changed to disk befor
 // nothing is what format, lint and check say of an answer about no file.
 const nothing = "An answer that looked at no file is not ok (error kind unchecked)."
 
+// introduced says how lint's and check's findings over changed content
+// are told apart from those that were there before.
+const introduced = "Over changed content each finding says introduced: true (your change caused it) or false (there before), counted in baseline. "
+
 // workspace explains the word once in every step tool's description.
 const workspace = "the session's workspace (its in-memory copy of the project's files, with the changes not yet written)"
 
@@ -128,7 +132,7 @@ func (s *Server) formatTool() (*sdk.Tool, sdk.ToolHandler) {
 func (s *Server) lintTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool, h := s.stepTool(engine.StepLint, "Lint files",
 		"Run the project's linters (staticcheck for Go, shellcheck for shell, for example) and report their findings, most severe first; with fix: true, apply the fixes they offer. It lints the content of "+workspace+", including unwritten changes. Each driver's status says whether its answer is complete: ok, timeout, crashed, not_installed, indexing, or unchecked (no working linter for a language that lists one). "+
-			"Without paths it lints the whole root, as devbroker lint does. An error finding fails the call with error kind diagnostics (the findings are the answer, not a tool failure); an incomplete answer fails it with its status; fixes then stay unwritten. "+nothing+persists)
+			"Without paths it lints the whole root, as devbroker lint does. "+introduced+"An error finding fails the call with error kind diagnostics (the findings are the answer, not a tool failure); an incomplete answer fails it with its status; fixes then stay unwritten. "+nothing+persists)
 	destructive(tool, false)
 	return tool, h
 }
@@ -136,7 +140,7 @@ func (s *Server) lintTool() (*sdk.Tool, sdk.ToolHandler) {
 func (s *Server) checkTool() (*sdk.Tool, sdk.ToolHandler) {
 	tool, h := s.stepTool(engine.StepCheck, "Type-check the code",
 		"Type-check or build the code (gopls, or go build and go vet, for Go) and report errors such as a caller an edit broke, most severe first; changes nothing. It checks "+workspace+", so an edit can be checked before it is written; paths are read from disk first (a file with unwritten changes keeps them); without paths it checks the whole root, so it also finds what other edits broke on disk. ok is true only when no finding is an error and every checker answered completely; each driver's status says ok, timeout, crashed, not_installed, indexing or unchecked (no working checker for a language that lists one, with how to install it). "+
-			"Error findings come back with error kind diagnostics: they are the answer, not a tool failure. "+nothing+" Long checks send progress notifications and stop when cancelled.")
+			introduced+"Error findings come back with error kind diagnostics: they are the answer, not a tool failure. "+nothing+" Long checks send progress notifications and stop when cancelled.")
 	readOnly(tool)
 	return tool, h
 }

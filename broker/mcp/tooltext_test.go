@@ -363,3 +363,44 @@ func TestRefusalsNameOnlyOfferedTools(t *testing.T) {
 		}
 	}
 }
+
+// The tool texts say what a change did, each where a model reads it: the
+// check and lint tools that each finding over changed content says
+// whether the change introduced it; format that only "changed" formats the
+// lines changed and that formatted carries the diff; write that a change
+// on disk on other lines is merged; dev_plan, in every profile, all of it
+// (its fail_on introduced, write's merge, format's only).
+func TestToolTextsSayWhatTheChangeDid(t *testing.T) {
+	want := map[string][]string{
+		"check":  {"introduced: true (your change caused it)", "baseline"},
+		"lint":   {"introduced: true (your change caused it)", "baseline"},
+		"format": {`only: "changed"`, "just the lines you changed", "diff"},
+		"write":  {"merged", "conflict", "merge is false"},
+	}
+	tools, _ := listTools(t, allKinds()...)
+	for _, tl := range tools {
+		for _, w := range want[tl.Name] {
+			if !strings.Contains(tl.Description, w) {
+				t.Errorf("%s's description does not say %q:\n%s", tl.Name, w, tl.Description)
+			}
+		}
+		delete(want, tl.Name)
+	}
+	for name := range want {
+		t.Errorf("no %s tool in the full profile", name)
+	}
+	for _, p := range profiles {
+		tools, _ := listToolsIn(t, p, allKinds()...)
+		i := slices.IndexFunc(tools, func(tl *sdk.Tool) bool { return tl.Name == "dev_plan" })
+		if i < 0 {
+			t.Fatalf("%s: no dev_plan", p)
+		}
+		in, _ := json.Marshal(tools[i].InputSchema)
+		all := tools[i].Description + string(in)
+		for _, w := range []string{"fail_on", "introduced: only errors the session introduced stop it", "is merged if that change touches other lines", "merge: false never merges", `only "changed": just the lines you changed`, "formatted has each file's diff"} {
+			if !strings.Contains(all, w) {
+				t.Errorf("%s: dev_plan's description and input schema do not say %q", p, w)
+			}
+		}
+	}
+}

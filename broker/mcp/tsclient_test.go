@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devbroker/devbroker/configs/configtest"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/testtree"
 )
@@ -65,6 +66,14 @@ type tsOutcome struct {
 func tsScenario(t *testing.T, p Profile, root string, env map[string]string, steps []tsStep) []tsOutcome {
 	t.Helper()
 	node, dir := tsClient(t)
+	if cfg := env["XDG_CONFIG_HOME"]; cfg != "" {
+		// The test layer, added to the user configuration the test
+		// wrote there (if any): no driver runs under its default
+		// timeout.
+		if err := configtest.Install(cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
 	scenario := map[string]any{
 		"command": devbrokerBinary(t),
 		"args":    []string{"serve", "--mcp", "--root", root, "--tools", string(p)},
@@ -155,8 +164,11 @@ func devbrokerBinary(t *testing.T) string {
 	return built.bin
 }
 
+// TestMain runs the tests with the test configuration layer (every
+// default driver under a generous timeout, configs/configtest), in the
+// servers they start in process; tsScenario gives it to the binary's.
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := configtest.Run(m)
 	if built.bin != "" {
 		os.RemoveAll(filepath.Dir(built.bin))
 	}

@@ -195,3 +195,97 @@ range_args = ["--lines={start_line}-{end_line}"]
 		t.Errorf("app.ts = %q", c)
 	}
 }
+
+// TestTypeScriptClientMergedWriteIsChecked: through the TypeScript SDK's
+// client, in a project of Go, Python and TypeScript files checked by
+// gopls, pyright and typescript-language-server, the session's edits call
+// added(), which only a change made on disk on other lines defines; the
+// write merges the two, and the check after it sees the merged content
+// (without it, each call would be undefined).
+func TestTypeScriptClientMergedWriteIsChecked(t *testing.T) {
+	tsClient(t)
+	env := tsEnv(t)
+	for _, server := range []string{"gopls", "pyright-langserver", "typescript-language-server"} {
+		if !onPath(env["PATH"], server) {
+			t.Skipf("%s is not installed (make tools)", server)
+		}
+	}
+	files := map[string]string{
+		"go.mod":        "module example.com/m\n\ngo 1.22\n",
+		"main.go":       "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n\nfunc other() int { return 1 }\n",
+		"app.py":        "def main():\r\n    print(\"hi\")\r\n\r\n\r\ndef other():\r\n    return 1\r\n",
+		"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src"]}` + "\n",
+		"src/app.ts":    "export function main(): void {\n  console.log(\"hi\");\n}\n\nexport function other(): number {\n  return 1;\n}\n",
+	}
+	theirs := map[string]string{
+		"main.go":    files["main.go"] + "\nfunc added() int { return 2 }\n",
+		"app.py":     files["app.py"] + "\r\n\r\ndef added():\r\n    return 2\r\n",
+		"src/app.ts": files["src/app.ts"] + "\nexport function added(): number {\n  return 2;\n}\n",
+	}
+	root := testtree.New(t, files)
+	// typescript-language-server runs the project's code: a trusted root.
+	trust := exec.Command(devbrokerBinary(t), "trust", root)
+	for k, v := range env {
+		trust.Env = append(trust.Environ(), k+"="+v)
+	}
+	if out, err := trust.CombinedOutput(); err != nil {
+		t.Fatalf("devbroker trust: %v\n%s", err, out)
+	}
+	edit := func(path, find, replace string) any {
+		return map[string]any{"step": "edit", "args": map[string]any{"path": path, "edits": []any{map[string]any{"find": find, "replace": replace}}}}
+	}
+	steps := []tsStep{
+		{Op: "call", Name: "probe", Arguments: map[string]any{}},
+		{Op: "call", Name: "dev_plan", Arguments: map[string]any{"paths": []string{"main.go", "app.py", "src/app.ts"}, "ops": []any{
+			edit("main.go", "\tprintln(\"hi\")", "\tprintln(added(), other())"),
+			edit("app.py", "    print(\"hi\")", "    print(added(), other())"),
+			edit("src/app.ts", "  console.log(\"hi\");", "  console.log(added(), other());"),
+		}}},
+		{Op: "write", Path: filepath.Join(root, "main.go"), Content: theirs["main.go"]},
+		{Op: "write", Path: filepath.Join(root, "app.py"), Content: theirs["app.py"]},
+		{Op: "write", Path: filepath.Join(root, "src/app.ts"), Content: theirs["src/app.ts"]},
+		{Op: "call", Name: "write", Arguments: map[string]any{}},
+		{Op: "call", Name: "check", Arguments: map[string]any{}},
+	}
+	out := tsScenario(t, ProfileFull, root, env, steps)
+	for i, s := range steps[:5] {
+		if o := out[i]; o.Error != nil || (s.Op == "call" && (o.Result == nil || o.Result.IsError)) {
+			t.Fatalf("step %d: %+v", i, o)
+		}
+	}
+	checkOutcome(t, 5, steps[5], out[5], want{text: []string{"merged: app.py had changed on disk", "merged: main.go had changed on disk", "merged: src/app.ts had changed on disk"}})
+	checkOutcome(t, 6, steps[6], out[6], want{text: []string{"ok: true"}})
+	var check struct {
+		OK          bool `json:"ok"`
+		Diagnostics []struct {
+			Path    string `json:"path"`
+			Message string `json:"message"`
+		} `json:"diagnostics"`
+		Drivers []struct {
+			Driver string `json:"driver"`
+			Status string `json:"status"`
+		} `json:"drivers"`
+	}
+	if out[6].Result != nil {
+		if err := json.Unmarshal(out[6].Result.StructuredContent, &check); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checked := map[string]bool{}
+	for _, d := range check.Drivers {
+		checked[d.Driver] = d.Status == "ok"
+	}
+	if !check.OK || len(check.Diagnostics) != 0 || !checked["gopls"] || !checked["pyright"] || !checked["typescript-language-server"] {
+		t.Errorf("the check after the merge: ok %v, diagnostics %+v, drivers %+v", check.OK, check.Diagnostics, check.Drivers)
+	}
+	got := testtree.Read(t, root)
+	for name, want := range map[string]string{
+		"main.go":    strings.Replace(theirs["main.go"], "println(\"hi\")", "println(added(), other())", 1),
+		"app.py":     strings.Replace(theirs["app.py"], "print(\"hi\")", "print(added(), other())", 1),
+		"src/app.ts": strings.Replace(theirs["src/app.ts"], "console.log(\"hi\")", "console.log(added(), other())", 1),
+	} {
+		if got[name] != want {
+			t.Errorf("%s = %q, want %q", name, got[name], want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 // Package gitrev reads a git revision's files under a root, read-only,
 // for the baseline that devbroker check and lint --since REV compare
-// their findings with ([engine.BaseSource]).
+// their findings with, and that devbroker format --only changed --since
+// REV tells the changed lines by ([engine.BaseSource]).
 //
 // It runs git's plumbing and nothing else: rev-parse to resolve the
 // revision, ls-tree to list its files under the root, cat-file --batch to
@@ -69,13 +70,13 @@ func Open(ctx context.Context, fsys *rootfs.FS, rev string) (*Source, error) {
 	}
 	git, err := exec.LookPath("git")
 	if err != nil {
-		return nil, errors.New("--since needs git, which is not on PATH: install git, or leave out --since")
+		return nil, errors.New("--since needs git, which is not on PATH: install git, or leave out --since (and format's --only changed, which needs it)")
 	}
 	s := &Source{fs: fsys, git: git, rev: rev, tree: map[string]entry{}}
 	out, err := s.run(ctx, nil, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
 	if err != nil {
 		if _, terr := s.run(ctx, nil, "rev-parse", "--git-dir"); terr != nil {
-			return nil, fmt.Errorf("--since %s: %s is not in a git repository (%v); leave out --since, or run in a repository", rev, fsys.Root(), terr)
+			return nil, fmt.Errorf("--since %s: %s is not in a git repository (%v); run in a repository, or leave out --since (and format's --only changed, which needs it)", rev, fsys.Root(), terr)
 		}
 		return nil, fmt.Errorf("--since %s: no commit of that name in the repository of %s: give a commit, branch or tag it has (git log lists them)", rev, fsys.Root())
 	}

@@ -35,7 +35,7 @@ const formatGCPercent = 300
 var cliLimits = workspace.Limits{MaxFiles: 50000, MaxFileBytes: 8 << 20, MaxTotalBytes: 1 << 30}
 
 // cmdDiag runs format, lint or check over files on disk:
-// devbroker format|lint|check [--root DIR] [--format text|json|sarif] [--since REV] [--fix] [--write] [PATH...]
+// devbroker format|lint|check [--root DIR] [--format text|json|sarif] [--since REV] [--only changed] [--fix] [--write] [PATH...]
 func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet(string(kind), flag.ContinueOnError)
 	fl.SetOutput(stderr)
@@ -47,7 +47,9 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	// are the files the plan reads in.
 	sf := newStepFlags(fl, string(kind))
 	since := ""
-	if kind != engine.Format {
+	if kind == engine.Format {
+		fl.StringVar(&since, "since", "", "with --only changed: the lines to format are those that differ from git revision `REV`'s content (git is read, nothing of the repository runs)")
+	} else {
 		fl.StringVar(&since, "since", "", "compare the findings with git revision `REV`'s content: list and count only those it did not have (git is read, nothing of the repository runs)")
 	}
 	write := false
@@ -62,9 +64,12 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		case engine.Check:
 			fmt.Fprint(stderr, " [--since REV]")
 		case engine.Format:
-			fmt.Fprint(stderr, " [--write]")
+			fmt.Fprint(stderr, " [--only changed --since REV] [--write]")
 		}
 		fmt.Fprintln(stderr, " [PATH...]\nPATHs are files, directories or globs relative to the root; default: every file a configured language covers that the project's own scope takes in (pyright's include and exclude, tsconfig.json's files, include and exclude). Directories and globs pass over the testdata and vendor directories they do not name, and what .gitignore ignores below what they name; a file too large or not text that a walk meets is skipped and named.\nExit status: 0 clean, 1 findings, 2 incomplete (a driver failed, or a named or changed file went unchecked), no file looked at, or bad usage. Files a walk swept in whose default tool is not installed are coverage, said on stderr, not a failure.")
+		if kind == engine.Format {
+			fmt.Fprintln(stderr, "With --only changed --since REV, only the lines that differ from REV's content are formatted: by range where the formatter can; the whole file where its output is canonical and the file was formatted at REV, or where REV lacks the file; any other file is left as it was, and stderr says why (not a failure).")
+		}
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -74,6 +79,18 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitBadUsage
+	}
+	if fa, ok := stepArgs.(*engine.FormatArgs); ok {
+		// On the command line there is no session: the changed lines
+		// are those that differ from a revision's content.
+		switch {
+		case fa.Only == engine.OnlyChanged && since == "":
+			fmt.Fprintln(stderr, "devbroker format: --only changed formats the lines that differ from a git revision, and none was given: pass --since REV (--since HEAD: the changes not yet committed; --since main: those of the branch), or leave out --only to format whole files")
+			return exitBadUsage
+		case fa.Only == "" && since != "":
+			fmt.Fprintln(stderr, "devbroker format: --since REV says which lines --only changed formats: pass --only changed too, or leave out --since to format whole files")
+			return exitBadUsage
+		}
 	}
 	switch *outFormat {
 	case "text", "json", "sarif":
@@ -147,7 +164,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	// for: a default tool that is not installed leaves them uncovered,
 	// which the answer says, rather than unchecked.
 	plan := &engine.Plan{Paths: paths, Swept: swept, Notes: append(sel.Notes, warnings...), Ops: []engine.Op{op}}
-	if since != "" {
+	if since != "" && kind != engine.Format {
 		// Only what the revision did not have is a finding; the rest is
 		// listed apart (JSON's pre_existing, SARIF's unchanged results).
 		plan.FailOn = engine.FailOnIntroduced
@@ -209,6 +226,13 @@ func diagExit(kind engine.Kind, res *engine.Result, write bool, stderr io.Writer
 		// project file that could not be read is this answer's.
 		if n.Kind != engine.NoteConfig || n.Driver != "" {
 			fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, n)
+		}
+	}
+	for _, f := range res.Formatted {
+		// --only changed: a file whose changed lines could not be
+		// formatted alone, left as it was, says why.
+		if f.How == engine.FormatLeft {
+			fmt.Fprintf(stderr, "devbroker %s: %s: left as it was: %s\n", kind, f.Path, f.Reason)
 		}
 	}
 	if b := res.Baseline; b != nil && b.Since != "" {

@@ -208,28 +208,42 @@ func commentFor(p string) string {
 	return "//"
 }
 
-// The editor endpoint: an unsaved buffer breaks a caller; the check's
-// published diagnostics carry introduced in their data, true for the
-// caller's error, false for the error the disk's content had, and the
-// plan's answer marks and counts them as every surface does.
+// The editor endpoint, in each language: an unsaved buffer breaks a
+// caller; the check's published diagnostics carry introduced in their
+// data, true for the caller's error, false for the error the disk's
+// content had, and the plan's answer marks and counts them as every
+// surface does.
 func TestEditorPublishesIntroduced(t *testing.T) {
-	p := introducedProjects[0]
-	if _, err := exec.LookPath(p.server); err != nil {
-		t.Skipf("%s is not installed (make tools)", p.server)
+	for _, p := range introducedProjects {
+		t.Run(p.name, func(t *testing.T) {
+			if _, err := exec.LookPath(p.server); err != nil {
+				t.Skipf("%s is not installed (make tools)", p.server)
+			}
+			editorPublishesIntroduced(t, p)
+		})
 	}
+}
+
+func editorPublishesIntroduced(t *testing.T, p introducedProject) {
 	root := testtree.New(t, p.files)
-	c := startEditor(t, root)
+	c := startEditor(t, root, "--trust") // typescript-language-server runs the project's code
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{},"initializationOptions":{"publishDiagnostics":true}}}`)
 	c.answer(1)
 	c.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
 	broken := strings.Replace(p.files[p.lib], p.libOld, p.libNew, 1)
 	open, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
-		"uri": "file://" + filepath.ToSlash(filepath.Join(root, p.lib)), "languageId": "go", "version": 1, "text": broken}}})
+		"uri": "file://" + filepath.ToSlash(filepath.Join(root, p.lib)), "languageId": p.name, "version": 1, "text": broken}}})
 	c.send(string(open))
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"devbroker/plan","params":{"ops":[{"step":"check"}]}}`)
 	answer, notes := c.until(2)
-	b, _ := json.Marshal(answer)
-	if !strings.Contains(string(b), `"baseline":{"introduced":1,"pre_existing":1}`) {
+	b, _ := json.Marshal(answer["result"])
+	var res markedResult
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatalf("the plan's answer: %v: %s", err, b)
+	}
+	wantMark(t, "plan", res.Diagnostics, p.main, p.broken, true, string(b))
+	wantMark(t, "plan", res.Diagnostics, p.main, p.old, false, string(b))
+	if bl := res.Baseline; bl == nil || bl.Introduced < 1 || bl.PreExisting < 1 || bl.Introduced+bl.PreExisting != len(res.Diagnostics) {
 		t.Errorf("the plan's answer does not count the findings: %s", b)
 	}
 	var published struct {
@@ -252,7 +266,8 @@ func TestEditorPublishesIntroduced(t *testing.T) {
 			marks[d.Message] = fmt.Sprintf("%s %v %v", filepath.Base(published.URI), ok, v)
 		}
 	}
-	for msg, want := range map[string]string{p.broken: "b.go true true", p.old: "b.go true false"} {
+	main := filepath.Base(p.main)
+	for msg, want := range map[string]string{p.broken: main + " true true", p.old: main + " true false"} {
 		found := false
 		for m, got := range marks {
 			if strings.Contains(m, msg) {

@@ -37,7 +37,7 @@ var commands = []struct {
 	{"probe", `devbroker probe [--root DIR] [--all] [--json] [--trust]
                                            report which drivers work, and the commands that fix what
                                            is missing`, func(a []string, _ io.Reader, o, e io.Writer) int { return cmdProbe(a, o, e) }},
-	{"format", `devbroker format|lint|check|test [--root DIR] [--trust] [--quiet] [--format text|json|sarif] [--since REV] [--fix] [--write] [PATH...]
+	{"format", `devbroker format|lint|check|test [--root DIR] [--trust] [--quiet] [--format text|json|sarif] [--since REV] [--only changed] [--fix] [--write] [PATH...]
                                            format, lint or check files on disk, or run their tests
                                            (exit 0 clean, 1 findings, 2 tool failure)`, diagCommand(engine.Format)},
 	{"lint", "", diagCommand(engine.Lint)},

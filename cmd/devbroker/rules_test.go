@@ -102,7 +102,7 @@ func (s *source) calls(f *ast.File, pkgPath string) map[string][]token.Position 
 var starters = map[string]string{
 	"lsp":                     "language servers, and the go command that locates gopls (go env, go tool -n)",
 	"capabilities/external":   "the configured commands, from argv lists",
-	"capabilities/gitrev":     "git's plumbing (rev-parse, ls-tree, cat-file), read-only, for check and lint --since: a revision's content, never a repository's own command",
+	"capabilities/gitrev":     "git's plumbing (rev-parse, ls-tree, cat-file), read-only, for check, lint and format --since: a revision's content, never a repository's own command",
 	"capabilities/confine":    "the real compiler behind the confinement wrapper, and the compiler's own search list (cc -E -v), in a root not trusted",
 	"capabilities/gotest":     "the go command: go list of the module's graph and go test of the affected packages, in a trusted root only",
 	"capabilities/testrun":    "a project's own test runner (pytest, vitest) in a private staged copy, in a trusted root only",

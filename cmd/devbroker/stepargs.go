@@ -28,21 +28,27 @@ type stepCommand struct {
 	command    string
 	step       engine.StepName
 	positional []string
+	// here says, by argument, what it means on the command line where
+	// its description speaks of a session the command does not have;
+	// its flag's usage adds it to the description.
+	here map[string]string
 }
 
 // stepCommands lists the commands that run a step.
 var stepCommands = []stepCommand{
-	{"definition", engine.StepDefinition, []string{"path", "line", "column"}},
-	{"references", engine.StepReferences, []string{"path", "line", "column"}},
-	{"hover", engine.StepHover, []string{"path", "line", "column"}},
-	{"symbols", engine.StepSymbols, []string{"path"}},
-	{"rename", engine.StepRename, []string{"path", "line", "column", "new_name"}},
-	{"code-actions", engine.StepCodeActions, []string{"path", "line", "column"}},
-	{"search", engine.StepSearch, []string{"pattern", "paths"}},
-	{"format", engine.StepFormat, []string{"paths"}},
-	{"lint", engine.StepLint, []string{"paths"}},
-	{"check", engine.StepCheck, []string{"paths"}},
-	{"test", engine.StepTest, []string{"paths"}},
+	{"definition", engine.StepDefinition, []string{"path", "line", "column"}, nil},
+	{"references", engine.StepReferences, []string{"path", "line", "column"}, nil},
+	{"hover", engine.StepHover, []string{"path", "line", "column"}, nil},
+	{"symbols", engine.StepSymbols, []string{"path"}, nil},
+	{"rename", engine.StepRename, []string{"path", "line", "column", "new_name"}, nil},
+	{"code-actions", engine.StepCodeActions, []string{"path", "line", "column"}, nil},
+	{"search", engine.StepSearch, []string{"pattern", "paths"}, nil},
+	{"format", engine.StepFormat, []string{"paths"}, map[string]string{
+		"only": "here, with no session, the changed lines are those that differ from git revision --since REV's content, which it needs",
+	}},
+	{"lint", engine.StepLint, []string{"paths"}, nil},
+	{"check", engine.StepCheck, []string{"paths"}, nil},
+	{"test", engine.StepTest, []string{"paths"}, nil},
 }
 
 // stepFlags are the flags of a step command, derived from its step's
@@ -79,7 +85,7 @@ func newStepFlags(fl *flag.FlagSet, command string) *stepFlags {
 		}
 		af := &argFlag{arg: a}
 		f.flags[a.Name] = af
-		fl.Var(af, flagName(a.Name), flagUsage(a))
+		fl.Var(af, flagName(a.Name), sc.flagUsage(a))
 	}
 	return f
 }
@@ -87,13 +93,18 @@ func newStepFlags(fl *flag.FlagSet, command string) *stepFlags {
 // flagName is an argument's flag: its name with dashes.
 func flagName(arg string) string { return strings.ReplaceAll(arg, "_", "-") }
 
-// flagUsage is an argument's flag's usage: its description, and for an
-// array that the flag may be repeated.
-func flagUsage(a *jsonarg.Arg) string {
-	if a.Type == "array" {
-		return a.Doc + "; may be repeated"
+// flagUsage is an argument's flag's usage: its description, what it
+// means on the command line (here), and for an array that the flag may
+// be repeated.
+func (sc stepCommand) flagUsage(a *jsonarg.Arg) string {
+	u := a.Doc
+	if h := sc.here[a.Name]; h != "" {
+		u += "; " + h
 	}
-	return a.Doc
+	if a.Type == "array" {
+		u += "; may be repeated"
+	}
+	return u
 }
 
 // args are the step's arguments the command was given: its flags that

@@ -52,8 +52,8 @@ func TestStepCommandsCoverTheirArguments(t *testing.T) {
 			if slices.Contains(sc.positional, a.Name) {
 				continue
 			}
-			if want := "-" + flagName(a.Name); !strings.Contains(help.String(), want) || !strings.Contains(help.String(), flagUsage(a)) {
-				t.Errorf("%s --help lacks %s with its argument's description %q:\n%s", sc.command, want, flagUsage(a), help.String())
+			if want := "-" + flagName(a.Name); !strings.Contains(help.String(), want) || !strings.Contains(help.String(), a.Doc) || !strings.Contains(help.String(), sc.flagUsage(a)) {
+				t.Errorf("%s --help lacks %s with its argument's description %q:\n%s", sc.command, want, sc.flagUsage(a), help.String())
 			}
 		}
 	}
