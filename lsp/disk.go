@@ -39,17 +39,14 @@ const (
 // as the verification finds every change by itself. FilesChanged never
 // waits for a request in flight.
 func (s *Server) FilesChanged(paths []string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	in := make([]string, 0, len(paths))
 	for _, p := range paths {
 		p = filepath.Clean(p)
-		if rel, err := filepath.Rel(s.cfg.Root, p); err != nil || !filepath.IsLocal(rel) {
-			continue
-		}
-		if _, seen := s.disk[p]; !seen {
-			s.disk[p] = false
+		if rel, err := filepath.Rel(s.cfg.Root, p); err == nil && filepath.IsLocal(rel) {
+			in = append(in, p)
 		}
 	}
+	s.watch.note(in)
 }
 
 // errRestart says the server's process must be replaced before the
@@ -86,11 +83,7 @@ func (s *Server) flushDisk(ctx context.Context, in *instance) error {
 	if err != nil {
 		// Not sent: keep the changes for the next request (a new
 		// process reads the disk and drops them).
-		s.mu.Lock()
-		for p, created := range changes {
-			s.disk[p] = s.disk[p] || created
-		}
-		s.mu.Unlock()
+		s.watch.add(changes)
 	}
 	return err
 }

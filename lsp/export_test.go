@@ -10,9 +10,7 @@ import (
 // of the watcher would end its event loop; it reports whether there was
 // one.
 func BreakWatcher(s *Server) bool {
-	s.mu.Lock()
-	w := s.watch
-	s.mu.Unlock()
+	w := s.watch.running()
 	if w == nil {
 		return false
 	}
@@ -24,9 +22,7 @@ func BreakWatcher(s *Server) bool {
 // now on (its watches are removed). It reports whether there was a
 // watcher.
 func StallWatcher(s *Server) bool {
-	s.mu.Lock()
-	w := s.watch
-	s.mu.Unlock()
+	w := s.watch.running()
 	if w == nil {
 		return false
 	}

@@ -56,7 +56,7 @@ func testScanLinks(t *testing.T, noWatch bool) {
 	link(outside, filepath.Join(root, "a/out"))
 	link("../outside", filepath.Join(root, ".git/x"))
 	s := NewServer(Config{Name: "test", Root: root, NoWatch: noWatch})
-	defer s.stopWatch()
+	defer s.watch.stop(true)
 	s.freshWatch()
 	steps := []struct {
 		name string

@@ -1,14 +1,17 @@
 package lsp
 
-// This file defines the disk watcher's life (it starts with the server's
-// process, is given up when it fails, and is started again by a later
-// request) and what is collected for the server before each request: the
+// This file defines [diskWatch], a server's state of the disk between
+// requests: what is collected for it before each request (the
 // verification's changes (verify.go), devbroker's own, and the watcher's
-// events as hints.
+// events as hints) and the disk watcher's life (it starts with the
+// server's process, is given up when it fails, and is started again by a
+// later request).
 
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -23,71 +26,114 @@ const (
 	watchRetryMax   = time.Minute
 )
 
+// diskWatch is what a server knows of the disk between two requests: the
+// changes collected for the next request (the verification's and
+// devbroker's own), and the life of the disk watcher whose events add
+// hints to them. It has its own lock, taken after none of the Server's.
+type diskWatch struct {
+	name, root string
+	log        *slog.Logger
+	off        bool // the configuration turned the watcher off
+	// start starts a watcher (newWatcher; tests inject failures).
+	start func(root string, log *slog.Logger) (*watcher, error)
+
+	mu sync.Mutex
+	// changes are the paths changed since the last request (true:
+	// created).
+	changes map[string]bool
+	// w is the running watcher, problem why there is none. After a
+	// failure, fails counts the failures in a row and next is the
+	// earliest next try; limit says the system's inotify limits stopped
+	// the watcher until the next process. closed: the server closed, no
+	// watcher starts again.
+	w       *watcher
+	problem string
+	fails   int
+	next    time.Time
+	limit   bool
+	closed  bool
+}
+
+func newDiskWatch(cfg *Config, log *slog.Logger) *diskWatch {
+	return &diskWatch{name: cfg.Name, root: cfg.Root, log: log, off: cfg.NoWatch, start: newWatcher, changes: map[string]bool{}}
+}
+
 // WatchStatus says why the disk watcher, whose events are hints, does not
 // run, and when a failed one is started again, or "" when it covers the
 // root (or the server has not started yet). Changes are found without it
 // (see [Server.Unverified]).
 func (s *Server) WatchStatus() string {
-	s.mu.Lock()
-	w, problem := s.watch, s.watchProblem
-	if w == nil && s.watchLimit {
-		problem += "; it is tried again when " + s.cfg.Name + " starts again"
-	} else if w == nil && s.watchFails > 0 {
+	return s.watch.status()
+}
+
+func (d *diskWatch) status() string {
+	d.mu.Lock()
+	w, problem := d.w, d.problem
+	if w == nil && d.limit {
+		problem += "; it is tried again when " + d.name + " starts again"
+	} else if w == nil && d.fails > 0 {
 		problem += "; it is started again at the next request"
-		if next := s.watchNext; time.Now().Before(next) {
+		if next := d.next; time.Now().Before(next) {
 			problem += " from " + next.Format("15:04:05") + " on"
 		}
 	}
-	s.mu.Unlock()
+	d.mu.Unlock()
 	if problem == "" && w != nil {
 		problem = w.status()
 	}
 	if problem == "" {
 		return ""
 	}
-	return "no disk watcher for " + s.cfg.Name + " (" + problem + "); changes on disk are still found before every request by the metadata of every input"
+	return "no disk watcher for " + d.name + " (" + problem + "); changes on disk are still found before every request by the metadata of every input"
 }
 
-// startWatch starts a watcher if there is none and one may run: not
-// turned off, on Linux, and not while waiting after a failure. Called
-// with the semaphore held.
-func (s *Server) startWatch() {
-	s.mu.Lock()
+// running is the running watcher, or nil.
+func (d *diskWatch) running() *watcher {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.w
+}
+
+// ensure starts a watcher if there is none and one may run: not turned
+// off, on Linux, and not while waiting after a failure. Called with the
+// server's semaphore held.
+func (d *diskWatch) ensure() {
+	d.mu.Lock()
 	try := false
 	switch {
-	case s.watch != nil, s.closed, s.watchLimit:
-	case s.cfg.NoWatch:
-		s.watchProblem = "the disk watcher is off"
+	case d.w != nil, d.closed, d.limit:
+	case d.off:
+		d.problem = "the disk watcher is off"
 	case !watchable:
-		s.watchProblem = "the disk watcher works on Linux only"
+		d.problem = "the disk watcher works on Linux only"
 	default:
-		try = s.watchFails == 0 || !time.Now().Before(s.watchNext)
+		try = d.fails == 0 || !time.Now().Before(d.next)
 	}
-	s.mu.Unlock()
+	d.mu.Unlock()
 	if !try {
 		return
 	}
-	w, err := s.watchStart(s.cfg.Root, s.log)
+	w, err := d.start(d.root, d.log)
 	if err != nil {
-		s.watchFailed("the disk watcher could not start: "+err.Error(), false)
+		d.failed("the disk watcher could not start: "+err.Error(), false)
 		if systemLimit(err) {
 			// Every try walks the whole root on a request's time, and
 			// the limit stays until someone raises it: try again only
 			// with the next process.
-			s.mu.Lock()
-			s.watchLimit = true
-			s.watchProblem += " (the system's inotify limits: raise fs.inotify.max_user_watches or max_user_instances)"
-			s.mu.Unlock()
+			d.mu.Lock()
+			d.limit = true
+			d.problem += " (the system's inotify limits: raise fs.inotify.max_user_watches or max_user_instances)"
+			d.mu.Unlock()
 		}
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed { // closed meanwhile: Close stopped the watchers already
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed { // closed meanwhile: the watchers are stopped already
 		w.close()
 		return
 	}
-	s.watch, s.watchProblem = w, ""
+	d.w, d.problem = w, ""
 }
 
 // systemLimit reports whether err is the system's inotify limits: watches
@@ -96,15 +142,15 @@ func systemLimit(err error) bool {
 	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE)
 }
 
-// watchFailed records that the watcher failed (while running, or at its
+// failed records that the watcher failed (while running, or at its
 // start) and when to try again.
-func (s *Server) watchFailed(problem string, running bool) {
-	s.log.Warn("no disk watcher for now; changes are found by the metadata check alone", "root", s.cfg.Root, "problem", problem)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.watch, s.watchProblem = nil, problem
-	s.watchFails++
-	s.watchNext = time.Now().Add(retryWait(s.watchFails, running))
+func (d *diskWatch) failed(problem string, running bool) {
+	d.log.Warn("no disk watcher for now; changes are found by the metadata check alone", "root", d.root, "problem", problem)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.w, d.problem = nil, problem
+	d.fails++
+	d.next = time.Now().Add(retryWait(d.fails, running))
 }
 
 // retryWait is the wait before the next try after fails failures in a
@@ -119,62 +165,84 @@ func retryWait(fails int, running bool) time.Duration {
 	return min(watchRetryFirst<<min(fails-1, 8), watchRetryMax)
 }
 
-// freshWatch prepares for a process about to start, which reads the
-// disk: nothing collected so far needs sending, and the inputs are
-// scanned now, so that the next request's scan reports what changes from
-// here on. Called with the semaphore held.
-func (s *Server) freshWatch() {
-	s.startWatch()
-	s.track.scan()
-	s.track.takeSameTime()
-	s.mu.Lock()
-	w := s.watch
-	s.disk = map[string]bool{}
-	s.mu.Unlock()
-	if w != nil {
-		w.take()
+// add adds changes to those for the next request.
+func (d *diskWatch) add(changes map[string]bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for p, created := range changes {
+		d.changes[p] = d.changes[p] || created
 	}
 }
 
-// stopWatch stops the watcher (the server stopped); the next process
-// starts with a new one.
-func (s *Server) stopWatch() {
-	s.mu.Lock()
-	w := s.watch
-	s.watch, s.watchProblem, s.watchFails = nil, "", 0
-	s.watchLimit = false
-	s.mu.Unlock()
-	if w != nil {
-		w.close()
+// note adds paths, changed by devbroker itself, to the changes for the
+// next request, as changed unless known as created already.
+func (d *diskWatch) note(paths []string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, p := range paths {
+		if _, seen := d.changes[p]; !seen {
+			d.changes[p] = false
+		}
 	}
 }
 
-// collect returns the changes to send before a request: the
-// verification's (see verify.go), devbroker's own (FilesChanged) and the
-// watcher's events, which are hints. A watcher that failed is given up
-// and started again later. Called with the semaphore held.
-func (s *Server) collect(ctx context.Context) (map[string]bool, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err // the request ended: everything stays for the next one
-	}
-	s.startWatch()
-	s.verify(ctx)
-	s.mu.Lock()
-	w, changes := s.watch, s.disk
-	s.disk = map[string]bool{}
-	s.mu.Unlock()
+// take returns the changes collected for the next request and the
+// running watcher's events (hints), and starts collecting anew. A watcher
+// that failed is given up, to be started again later.
+func (d *diskWatch) take() map[string]bool {
+	d.mu.Lock()
+	w, changes := d.w, d.changes
+	d.changes = map[string]bool{}
+	d.mu.Unlock()
 	if w == nil {
-		return changes, nil
+		return changes
 	}
 	if err := w.failure(); err != nil {
-		s.watchFailed("the disk watcher failed: "+err.Error(), true)
+		d.failed("the disk watcher failed: "+err.Error(), true)
 		w.close()
 	}
 	hints, _ := w.take()
 	for p, created := range hints {
 		changes[p] = changes[p] || created
 	}
-	return changes, nil
+	return changes
+}
+
+// stop stops the watcher (the server's process stopped); the next
+// process starts with a new one. With closed, none starts again.
+func (d *diskWatch) stop(closed bool) {
+	d.mu.Lock()
+	w := d.w
+	d.w, d.problem, d.fails = nil, "", 0
+	d.limit = false
+	d.closed = d.closed || closed
+	d.mu.Unlock()
+	if w != nil {
+		w.close()
+	}
+}
+
+// freshWatch prepares for a process about to start, which reads the
+// disk: nothing collected so far needs sending, and the inputs are
+// scanned now, so that the next request's scan reports what changes from
+// here on. Called with the semaphore held.
+func (s *Server) freshWatch() {
+	s.watch.ensure()
+	s.track.scan()
+	s.track.takeSameTime()
+	s.watch.take()
+}
+
+// collect returns the changes to send before a request: the
+// verification's (see verify.go), devbroker's own (FilesChanged) and the
+// watcher's events, which are hints. Called with the semaphore held.
+func (s *Server) collect(ctx context.Context) (map[string]bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err // the request ended: everything stays for the next one
+	}
+	s.watch.ensure()
+	s.verify(ctx)
+	return s.watch.take(), nil
 }
 
 // verify scans the inputs (verify.go) and adds what changed to the
@@ -185,11 +253,7 @@ func (s *Server) verify(ctx context.Context) {
 		return
 	}
 	changes, _ := s.track.scan()
-	s.mu.Lock()
-	for p, created := range changes {
-		s.disk[p] = s.disk[p] || created
-	}
-	s.mu.Unlock()
+	s.watch.add(changes)
 }
 
 // Blind returns the package directories (inside the root or among the

@@ -28,9 +28,9 @@ func TestWatcherStartRetried(t *testing.T) {
 	mkfile(t, a, "package a\n")
 	mkfile(t, d, "package m\n")
 	s := NewServer(Config{Name: "test", Root: root})
-	defer s.stopWatch()
+	defer s.watch.stop(true)
 	attempts := 0
-	s.watchStart = func(root string, log *slog.Logger) (*watcher, error) {
+	s.watch.start = func(root string, log *slog.Logger) (*watcher, error) {
 		attempts++
 		if attempts == 1 {
 			return nil, errors.New("injected failure")
@@ -57,7 +57,7 @@ func TestWatcherStartRetried(t *testing.T) {
 	if changes, err := s.collect(ctx); err != nil || !maps.Equal(changes, map[string]bool{own: true}) {
 		t.Fatalf("own write within the wait: changes %v, err %v", changes, err)
 	}
-	s.watchNext = time.Time{} // the wait is over
+	s.watch.next = time.Time{} // the wait is over
 	changes, err = s.collect(ctx)
 	if err != nil || attempts != 2 || len(changes) != 0 {
 		t.Fatalf("after the wait: changes %v, err %v, %d attempts; want nothing new and a second attempt", changes, err, attempts)
@@ -99,9 +99,9 @@ func TestWatcherDropped(t *testing.T) {
 	mkfile(t, a, "package a\n")
 	mkfile(t, d, "package m\n")
 	s := NewServer(Config{Name: "test", Root: root})
-	defer s.stopWatch()
+	defer s.watch.stop(true)
 	fail := false
-	s.watchStart = func(root string, log *slog.Logger) (*watcher, error) {
+	s.watch.start = func(root string, log *slog.Logger) (*watcher, error) {
 		if fail {
 			return nil, errors.New("injected failure")
 		}
@@ -117,7 +117,7 @@ func TestWatcherDropped(t *testing.T) {
 		}
 	}
 	collect("before", map[string]bool{})
-	w := s.watch
+	w := s.watch.running()
 	if !BreakWatcher(s) {
 		t.Fatal("no watcher")
 	}
@@ -136,7 +136,7 @@ func TestWatcherDropped(t *testing.T) {
 	if msg := s.WatchStatus(); !strings.Contains(msg, "injected failure") || !strings.Contains(msg, "from") {
 		t.Fatalf("WatchStatus after a failed restart = %q", msg)
 	}
-	fail, s.watchNext = false, time.Time{}
+	fail, s.watch.next = false, time.Time{}
 	collect("started again", map[string]bool{})
 	if s.WatchStatus() != "" {
 		t.Fatalf("the watcher is not back: %q", s.WatchStatus())
@@ -153,9 +153,9 @@ func TestWatcherSystemLimit(t *testing.T) {
 	}
 	root := t.TempDir()
 	s := NewServer(Config{Name: "test", Root: root})
-	defer s.stopWatch()
+	defer s.watch.stop(true)
 	attempts := 0
-	s.watchStart = func(root string, log *slog.Logger) (*watcher, error) {
+	s.watch.start = func(root string, log *slog.Logger) (*watcher, error) {
 		attempts++
 		if attempts == 1 {
 			return nil, fmt.Errorf("watching %s: %w", root, syscall.ENOSPC)
@@ -167,11 +167,11 @@ func TestWatcherSystemLimit(t *testing.T) {
 	if !strings.Contains(msg, "max_user_watches") || !strings.Contains(msg, "when "+s.cfg.Name+" starts again") {
 		t.Fatalf("WatchStatus = %q, want the limit to raise and when it is tried again", msg)
 	}
-	s.watchNext = time.Time{} // even once a retry's wait would be over
+	s.watch.next = time.Time{} // even once a retry's wait would be over
 	if _, err := s.collect(context.Background()); err != nil || attempts != 1 {
 		t.Fatalf("collect: err %v, %d attempts; want no new attempt", err, attempts)
 	}
-	s.stopWatch() // the process stopped; the next one tries again
+	s.watch.stop(false) // the process stopped; the next one tries again
 	s.freshWatch()
 	if attempts != 2 || s.WatchStatus() != "" {
 		t.Fatalf("after a restart: %d attempts, status %q; want a second, successful attempt", attempts, s.WatchStatus())

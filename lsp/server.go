@@ -210,19 +210,11 @@ type Server struct {
 	launching bool
 	launches  int
 
-	// disk holds the paths changed on disk since the last request (true:
-	// created): FilesChanged's and the verification's (track); watch is
-	// the disk watcher while the server runs, watchProblem why there is
-	// none. After a failure (see rewatch.go), watchFails counts the
-	// failures in a row and watchNext is the earliest next try.
-	disk         map[string]bool
-	track        *tracker
-	watch        *watcher
-	watchProblem string
-	watchStart   func(root string, log *slog.Logger) (*watcher, error)
-	watchFails   int
-	watchNext    time.Time
-	watchLimit   bool // the system's inotify limits stopped the watcher until the next process
+	// track verifies the inputs before each request (verify.go); watch
+	// collects the changes for the next request and runs the disk
+	// watcher (rewatch.go).
+	track *tracker
+	watch *diskWatch
 
 	// atDisk is the last answer about documents all at disk content
 	// (reuse.go); nil when none may be reused.
@@ -241,9 +233,10 @@ func NewServer(cfg Config) *Server {
 	if cfg.Name == "" && len(cfg.Command) > 0 {
 		cfg.Name = baseName(cfg.Command[0])
 	}
-	s := &Server{cfg: cfg, log: log, sem: make(chan struct{}, 1), done: make(chan struct{}), docs: map[string]*openDoc{}, disk: map[string]bool{}, watchStart: newWatcher}
+	s := &Server{cfg: cfg, log: log, sem: make(chan struct{}, 1), done: make(chan struct{}), docs: map[string]*openDoc{}}
 	s.life, s.kill = context.WithCancel(context.Background())
 	s.track = newTracker(&s.cfg)
+	s.watch = newDiskWatch(&s.cfg, log)
 	return s
 }
 
@@ -391,7 +384,7 @@ func (s *Server) idleStop() {
 	s.docs = map[string]*openDoc{}
 	s.mu.Unlock()
 	s.log.Info("language server idle, stopping", "server", in.name, "root", s.cfg.Root)
-	s.stopWatch()
+	s.watch.stop(false)
 	in.shutdown(ShutdownGrace)
 }
 
@@ -547,7 +540,7 @@ func (s *Server) Close() error {
 	in := s.inst
 	s.inst = nil
 	s.mu.Unlock()
-	s.stopWatch()
+	s.watch.stop(true)
 	if in != nil {
 		in.shutdown(ShutdownGrace)
 	}
