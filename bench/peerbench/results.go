@@ -175,7 +175,8 @@ func (r *results) document() string {
 	for _, v := range r.versions {
 		fmt.Fprintf(&b, "- %s\n", v)
 	}
-	fmt.Fprintf(&b, "- errors in the clean module, per candidate (not counted against it): %s\n\n", strings.Join(r.baselines, ", "))
+	fmt.Fprintf(&b, "- errors in the clean module, per candidate (not counted against it): %s\n", strings.Join(r.baselines, ", "))
+	fmt.Fprintf(&b, "- the load average says how busy the machine was: on a shared machine the p95s move most; compare the ratios within one run, where the candidates took turns under the same load\n\n")
 	if g := r.edits[modeDistinct]; g != nil {
 		fmt.Fprintf(&b, "### In short: every step of a mode pooled, against gopls mcp\n\n")
 		fmt.Fprintf(&b, "| mode | candidate | answers | correct | p50 | p95 | p50 ÷ gopls mcp's | p95 ÷ gopls mcp's |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
