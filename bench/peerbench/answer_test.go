@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The file the tests edit: its last line, "}", is not unique.
@@ -194,5 +195,24 @@ func TestJudgeDistinct(t *testing.T) {
 	}
 	if want(cleanLineN(2)) != "" || want(otherLineN(3)) != "" || want(errorLine) != wantMessage {
 		t.Fatal("want")
+	}
+}
+
+// A smoke run fails on a wrong devbroker answer in any mode, the
+// baseline binary's included, and never on a peer's wrong answer or on a
+// timing.
+func TestDevbrokerWrong(t *testing.T) {
+	r := newResults(options{})
+	r.series(r.mode(modeToggle), "`gopls mcp` (write the file + `go_diagnostics`)", "remove it").add(time.Hour, false, "a peer's")
+	r.series(r.mode(modeDistinct), "devbroker `edit_file` + `check` (on disk)", "a new error").add(time.Hour, true, "")
+	if err := r.devbrokerWrong(); err != nil {
+		t.Fatalf("failed on a peer's answer or a timing: %v", err)
+	}
+	for _, name := range []string{"devbroker `dev_plan [edit, check]` (in memory)", "baseline devbroker `edit_file` + `check` (old, on disk)"} {
+		r := newResults(options{})
+		r.series(r.mode(modePutBack), name, "put back, the other file still changed").add(time.Millisecond, false, "stale")
+		if err := r.devbrokerWrong(); err == nil {
+			t.Fatalf("%s: a wrong answer passed", name)
+		}
 	}
 }

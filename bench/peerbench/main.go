@@ -9,13 +9,15 @@
 //   - agent-lsp, built from its public source with the Go toolchain (or
 //     skipped with a message): the file written, then get_diagnostics.
 //
-// Edits alternate between adding a type error and removing it again, the
-// candidates interleaved, each on its own copy of the module. It also
-// measures the cold start to the first correct answer and 10 sessions at
-// once on one root, and writes its section of bench/RESULTS.md. See
-// bench/README.md.
+// Three modes of edits, the candidates interleaved step by step, each on
+// its own copy of the module: distinct edits (every state new, an error
+// with a string of its own or a clean declaration with a name of its
+// own), a put-back with another file changed, and the toggle of one error
+// (the cached case). It also measures the cold start to the first correct
+// answer and 10 sessions at once on one root, and writes its section of
+// bench/RESULTS.md. See bench/README.md.
 //
-//	go run ./bench/peerbench -n 15 -agent-lsp-src DIR
+//	go run ./bench/peerbench -n 20 -agent-lsp-src DIR
 //	go run ./bench/peerbench -smoke
 package main
 
