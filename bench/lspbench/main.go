@@ -101,9 +101,15 @@ func run(ctx context.Context, o options) error {
 	table := res.markdown()
 	fmt.Println(table)
 	if o.out != "" {
-		// Other benchmarks' sections (startbench's) stay.
+		// Other benchmarks' sections (startbench's) stay, and the one
+		// that leads the file (peerbench's) stays in front.
 		prev, _ := os.ReadFile(o.out)
-		doc := res.document(table) + section.Keep(string(prev), "")
+		lead := section.Leading(string(prev), "peerbench")
+		skip := ""
+		if lead != "" {
+			skip = "peerbench"
+		}
+		doc := lead + res.document(table) + section.Keep(string(prev), skip)
 		if err := os.WriteFile(o.out, []byte(doc), 0o644); err != nil {
 			return err
 		}

@@ -33,34 +33,46 @@ type answer struct {
 	incomplete string // why the answer is not complete ("" when it is)
 }
 
-// judge says whether a is right for e's file, broken or clean, given the
-// errors the clean module had (baseline). only limits the errors looked
-// at to the edited file (for concurrent sessions, whose neighbours' edits
-// are on the same disk).
-func judge(a answer, e *edit, broken bool, baseline []diag, only bool) (ok bool, why string) {
+// judge says whether a is right for e's file, given the errors the clean
+// module had (baseline): want is what the error the file has must say
+// (see want), "" when the file has no error of the benchmark's. only
+// limits the errors looked at to the edited file (for concurrent
+// sessions, whose neighbours' edits are on the same disk).
+func judge(a answer, e *edit, want string, baseline []diag, only bool) (ok bool, why string) {
 	if a.incomplete != "" {
 		return false, "incomplete: " + a.incomplete
 	}
 	var fresh []diag
-	found := 0
+	found, stale := 0, 0
 	for _, d := range a.errs {
 		switch {
 		case only && d.path != e.file:
-		case d.path == e.file && d.line == e.errLine() && strings.Contains(d.msg, wantMessage):
+		case want != "" && d.path == e.file && d.line == e.errLine() && strings.Contains(d.msg, want):
 			found++
 		case !slices.Contains(baseline, d):
+			if strings.Contains(d.msg, "devbroker-bench") {
+				stale++
+			}
 			fresh = append(fresh, d)
 		}
 	}
 	switch {
-	case broken && found != 1:
-		return false, fmt.Sprintf("the error was named %d times, want once", found)
-	case !broken && found != 0:
-		return false, "names the error, which the file no longer has"
+	case want != "" && found != 1:
+		return false, fmt.Sprintf("the error was named %d times, want once (others: %v)", found, fresh)
+	case stale > 0:
+		return false, fmt.Sprintf("names an error the file no longer has: %v", fresh)
 	case len(fresh) > 0:
 		return false, fmt.Sprintf("other new errors: %v", fresh)
 	}
 	return true, ""
+}
+
+// wantOf is want for the toggle's file, broken or clean.
+func wantOf(broken bool) string {
+	if broken {
+		return wantMessage
+	}
+	return ""
 }
 
 // devAnswer reads devbroker's DevResult (dev_plan or check): its error

@@ -2,8 +2,10 @@ package main
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The file the tests edit: its last line, "}", is not unique.
@@ -92,12 +94,12 @@ func TestJudge(t *testing.T) {
 		{"clean, still named", answer{errs: []diag{want}}, false, false},
 		{"incomplete", answer{incomplete: "indexing"}, false, false},
 	} {
-		if ok, why := judge(c.a, e, c.broken, []diag{old}, false); ok != c.ok {
+		if ok, why := judge(c.a, e, wantOf(c.broken), []diag{old}, false); ok != c.ok {
 			t.Errorf("%s: ok %v (%s), want %v", c.name, ok, why, c.ok)
 		}
 	}
 	// Limited to the edited file, other files' errors do not count.
-	if ok, why := judge(answer{errs: []diag{want, {"q/q.go", 1, "a neighbour's"}}}, e, true, nil, true); !ok {
+	if ok, why := judge(answer{errs: []diag{want, {"q/q.go", 1, "a neighbour's"}}}, e, wantMessage, nil, true); !ok {
 		t.Errorf("only the edited file: %s", why)
 	}
 }
@@ -123,4 +125,94 @@ func FuzzAgentLSPAnswer(f *testing.F) {
 			t.Fatalf("errors with a failure: %v", a.errs)
 		}
 	})
+}
+
+// Every mode's steps chain (each change starts from the line its file
+// has), the distinct and put-back states never repeat, and the reset
+// leaves every file clean; each find is found once, giving the next text.
+func TestSteps(t *testing.T) {
+	main := testEdit(t)
+	other := &edit{file: "p/q.go", clean: "package p\n\nvar Q = 1\n", anchor: "var Q = 1"}
+	seq := 0
+	seen := map[string]bool{}
+	for _, mode := range modes {
+		ss := steps(mode, 3, main, other, &seq)
+		if len(ss) != 6 {
+			t.Fatalf("%s: %d steps, want 6", mode, len(ss))
+		}
+		text := map[*edit]string{main: main.clean, other: other.clean}
+		line := map[*edit]string{}
+		apply := func(cs []change) {
+			for _, c := range cs {
+				if line[c.e] != c.from {
+					t.Fatalf("%s: %s changes from %q, the file has %q", mode, c.e.file, c.from, line[c.e])
+				}
+				find, replace := c.e.change(c.from, c.to)
+				if strings.Count(text[c.e], find) != 1 {
+					t.Fatalf("%s: %q not found once in %q", mode, find, text[c.e])
+				}
+				text[c.e] = strings.Replace(text[c.e], find, replace, 1)
+				if text[c.e] != c.e.text(c.to) {
+					t.Fatalf("%s: %q, want %q", mode, text[c.e], c.e.text(c.to))
+				}
+				line[c.e] = c.to
+			}
+		}
+		for _, s := range ss {
+			apply(s.changes)
+			if s.want != want(line[main]) {
+				t.Fatalf("%s, %s: want %q for line %q", mode, s.label, s.want, line[main])
+			}
+			state := text[main] + "\x00" + text[other]
+			if mode != modeToggle && seen[state] {
+				t.Fatalf("%s, %s: a state seen before", mode, s.label)
+			}
+			seen[state] = true
+		}
+		apply(resetChanges(ss))
+		if text[main] != main.clean || text[other] != other.clean {
+			t.Fatalf("%s: the reset leaves %q and %q", mode, text[main], text[other])
+		}
+	}
+}
+
+// A distinct edit's error is told from the others: the previous step's
+// error, still named, is wrong, and so is one whose string only begins
+// with the wanted one.
+func TestJudgeDistinct(t *testing.T) {
+	e := testEdit(t)
+	named := func(k int) diag {
+		return diag{e.file, e.errLine(), `cannot use "devbroker-bench-` + strconv.Itoa(k) + `" (untyped string constant) as int value`}
+	}
+	if ok, why := judge(answer{errs: []diag{named(1)}}, e, want(errorLineN(1)), nil, false); !ok {
+		t.Fatalf("the error: %s", why)
+	}
+	if ok, _ := judge(answer{errs: []diag{named(17)}}, e, want(errorLineN(1)), nil, false); ok {
+		t.Fatal("devbroker-bench-17 taken for devbroker-bench-1")
+	}
+	if ok, _ := judge(answer{errs: []diag{named(1)}}, e, want(cleanLineN(2)), nil, false); ok {
+		t.Fatal("the previous step's error accepted for a clean state")
+	}
+	if want(cleanLineN(2)) != "" || want(otherLineN(3)) != "" || want(errorLine) != wantMessage {
+		t.Fatal("want")
+	}
+}
+
+// A smoke run fails on a wrong devbroker answer in any mode, the
+// baseline binary's included, and never on a peer's wrong answer or on a
+// timing.
+func TestDevbrokerWrong(t *testing.T) {
+	r := newResults(options{})
+	r.series(r.mode(modeToggle), "`gopls mcp` (write the file + `go_diagnostics`)", "remove it").add(time.Hour, false, "a peer's")
+	r.series(r.mode(modeDistinct), "devbroker `edit_file` + `check` (on disk)", "a new error").add(time.Hour, true, "")
+	if err := r.devbrokerWrong(); err != nil {
+		t.Fatalf("failed on a peer's answer or a timing: %v", err)
+	}
+	for _, name := range []string{"devbroker `dev_plan [edit, check]` (in memory)", "baseline devbroker `edit_file` + `check` (old, on disk)"} {
+		r := newResults(options{})
+		r.series(r.mode(modePutBack), name, "put back, the other file still changed").add(time.Millisecond, false, "stale")
+		if err := r.devbrokerWrong(); err == nil {
+			t.Fatalf("%s: a wrong answer passed", name)
+		}
+	}
 }

@@ -23,6 +23,7 @@ const agentLSPModule = "github.com/blackwell-systems/agent-lsp/cmd/agent-lsp"
 type tools struct {
 	bin          string // the directory of the binaries, first on every child's PATH
 	devbroker    string
+	baseline     string // another devbroker binary, or ""
 	gopls        string
 	agentLSP     string // "" when skipped
 	agentLSPSkip string // why it was skipped
@@ -35,10 +36,11 @@ func (t *tools) env(extra ...string) []string {
 }
 
 func buildTools(ctx context.Context, tmp string, o options, res *results) (*tools, error) {
+	var err error
 	t := &tools{bin: filepath.Join(tmp, "bin")}
 	t.devbroker, t.gopls = filepath.Join(t.bin, "devbroker"), filepath.Join(t.bin, "gopls")
 	logf("building devbroker and the pinned gopls")
-	if err := gobuild.Build(ctx, "", t.devbroker, "./cmd/devbroker"); err != nil {
+	if err = gobuild.Build(ctx, "", t.devbroker, "./cmd/devbroker"); err != nil {
 		return nil, fmt.Errorf("building devbroker (run peerbench from the repository's root): %w", err)
 	}
 	if err := gobuild.Build(ctx, "", t.gopls, "golang.org/x/tools/gopls"); err != nil {
@@ -47,7 +49,18 @@ func buildTools(ctx context.Context, tmp string, o options, res *results) (*tool
 	res.versions = append(res.versions,
 		"devbroker: "+gobuild.FirstLine(gobuild.Output(ctx, "", "git", "describe", "--always", "--dirty"))+" (this checkout)",
 		"gopls: "+gobuild.FirstLine(gobuild.Output(ctx, "", t.gopls, "version"))+" (built from go.mod's tool dependency; devbroker and agent-lsp run it too)")
+	if o.baseline != "" {
+		if t.baseline, err = filepath.Abs(o.baseline); err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(t.baseline); err != nil {
+			return nil, fmt.Errorf("-baseline: %w", err)
+		}
+		res.versions = append(res.versions, "baseline devbroker: "+o.baseline+" (measured on the disk path only)")
+	}
 	switch {
+	case !o.agentLSP:
+		t.agentLSPSkip = "not measured (-agent-lsp=false)"
 	case o.agentLSPSrc != "":
 		if err := t.buildAgentLSP(ctx, tmp, o.agentLSPSrc, res); err != nil {
 			return nil, fmt.Errorf("agent-lsp from %s: %w", o.agentLSPSrc, err)

@@ -19,8 +19,8 @@ import (
 
 // candidate is one server session on one module copy.
 type candidate interface {
-	// set makes the edited file broken or clean and returns the answer.
-	set(ctx context.Context, broken bool) (answer, error)
+	// apply makes the changes and returns the answer for the edited file.
+	apply(ctx context.Context, cs []change) (answer, error)
 	// query answers about the file as it is, without editing it.
 	query(ctx context.Context) (answer, error)
 	close()
@@ -30,7 +30,12 @@ type candidate interface {
 type kind struct {
 	name  string
 	short string
-	start func(ctx context.Context, t *tools, root string, e *edit) (candidate, error)
+	start func(ctx context.Context, t *tools, root string, e *edit, also ...*edit) (candidate, error)
+}
+
+// set makes e's file broken or clean (the toggle) and returns c's answer.
+func set(ctx context.Context, c candidate, e *edit, broken bool) (answer, error) {
+	return c.apply(ctx, []change{toggle(e, broken)})
 }
 
 // kinds are the candidates in the order the tables list them; agent-lsp
@@ -40,6 +45,9 @@ func kinds(t *tools) []kind {
 		{"devbroker `dev_plan [edit, check]` (in memory)", "devbroker dev_plan", startPlan},
 		{"devbroker `edit_file` + `check` (on disk)", "devbroker edit_file", startEditFile},
 		{"`gopls mcp` (write the file + `go_diagnostics`)", "gopls mcp", startGoplsMCP},
+	}
+	if t.baseline != "" {
+		k = append(k, kind{"baseline devbroker `edit_file` + `check` (" + filepath.Base(t.baseline) + ", on disk)", "baseline edit_file", startBaseline})
 	}
 	if t.agentLSP != "" {
 		k = append(k, kind{"agent-lsp (write the file + `get_diagnostics`)", "agent-lsp", startAgentLSP})
@@ -55,18 +63,25 @@ type devbroker struct {
 	disk bool // edit_file + check rather than dev_plan
 }
 
-func startPlan(ctx context.Context, t *tools, root string, e *edit) (candidate, error) {
-	return startDevbroker(ctx, t, root, e, false)
+func startPlan(ctx context.Context, t *tools, root string, e *edit, also ...*edit) (candidate, error) {
+	return startDevbroker(ctx, t.devbroker, t, root, e, false, also)
 }
 
-func startEditFile(ctx context.Context, t *tools, root string, e *edit) (candidate, error) {
-	return startDevbroker(ctx, t, root, e, true)
+func startEditFile(ctx context.Context, t *tools, root string, e *edit, also ...*edit) (candidate, error) {
+	return startDevbroker(ctx, t.devbroker, t, root, e, true, also)
 }
 
-// startDevbroker starts the server over stdio and waits until it lists
-// check (waiting for tools/list_changed, not polling on a timer).
-func startDevbroker(ctx context.Context, t *tools, root string, e *edit, disk bool) (candidate, error) {
-	cmd := exec.Command(t.devbroker, "serve", "--mcp", "--root", root, "--log-level", "error")
+// startBaseline is startEditFile with the -baseline binary.
+func startBaseline(ctx context.Context, t *tools, root string, e *edit, also ...*edit) (candidate, error) {
+	return startDevbroker(ctx, t.baseline, t, root, e, true, also)
+}
+
+// startDevbroker starts the server bin over stdio and waits until it
+// lists check (waiting for tools/list_changed, not polling on a timer).
+// With disk, the session reads e's file and also's first (edit_file
+// changes only files it has read).
+func startDevbroker(ctx context.Context, bin string, t *tools, root string, e *edit, disk bool, also []*edit) (candidate, error) {
+	cmd := exec.Command(bin, "serve", "--mcp", "--root", root, "--log-level", "error")
 	cmd.Env = t.env()
 	changed := make(chan struct{}, 1)
 	cs, err := connect(ctx, &sdk.CommandTransport{Command: cmd}, changed, "")
@@ -79,31 +94,40 @@ func startDevbroker(ctx context.Context, t *tools, root string, e *edit, disk bo
 	}
 	d := &devbroker{cs: cs, root: root, e: e, disk: disk}
 	if disk { // edit_file changes only a file this session has read
-		if _, err := call(ctx, cs, "edit_file", map[string]any{"command": "view", "file_path": d.abs(), "view_range": []int{1, 1}}); err != nil {
-			cs.Close()
-			return nil, err
+		for _, f := range append([]*edit{e}, also...) {
+			if _, err := call(ctx, cs, "edit_file", map[string]any{"command": "view", "file_path": d.abs(f), "view_range": []int{1, 1}}); err != nil {
+				cs.Close()
+				return nil, err
+			}
 		}
 	}
 	return d, nil
 }
 
-func (d *devbroker) abs() string { return filepath.Join(d.root, filepath.FromSlash(d.e.file)) }
+func (d *devbroker) abs(e *edit) string { return filepath.Join(d.root, filepath.FromSlash(e.file)) }
 
-func (d *devbroker) set(ctx context.Context, broken bool) (answer, error) {
-	find, replace := d.e.replacement(broken)
+// apply makes the changes with edit_file (one call per file, each writing
+// the disk) then asks check about the edited file, or makes them in one
+// dev_plan [edit..., check] in memory.
+func (d *devbroker) apply(ctx context.Context, cs []change) (answer, error) {
 	if d.disk {
-		if _, err := call(ctx, d.cs, "edit_file", map[string]any{"command": "str_replace", "file_path": d.abs(), "old_str": find, "new_str": replace}); err != nil {
-			return answer{}, err
+		for _, c := range cs {
+			find, replace := c.e.change(c.from, c.to)
+			if _, err := call(ctx, d.cs, "edit_file", map[string]any{"command": "str_replace", "file_path": d.abs(c.e), "old_str": find, "new_str": replace}); err != nil {
+				return answer{}, err
+			}
 		}
 		return d.query(ctx)
 	}
-	res, err := d.cs.CallTool(ctx, &sdk.CallToolParams{Name: "dev_plan", Arguments: map[string]any{
-		"paths": []string{d.e.file},
-		"ops": []any{
-			map[string]any{"step": "edit", "args": map[string]any{"path": d.e.file, "edits": []any{map[string]any{"find": find, "replace": replace}}}},
-			map[string]any{"step": "check"},
-		},
-	}})
+	var paths []string
+	var ops []any
+	for _, c := range cs {
+		find, replace := c.e.change(c.from, c.to)
+		paths = append(paths, c.e.file)
+		ops = append(ops, map[string]any{"step": "edit", "args": map[string]any{"path": c.e.file, "edits": []any{map[string]any{"find": find, "replace": replace}}}})
+	}
+	ops = append(ops, map[string]any{"step": "check"})
+	res, err := d.cs.CallTool(ctx, &sdk.CallToolParams{Name: "dev_plan", Arguments: map[string]any{"paths": paths, "ops": ops}})
 	if err != nil {
 		return answer{}, fmt.Errorf("dev_plan: %w", err)
 	}
@@ -131,11 +155,14 @@ type diskServer struct {
 	parse func(text, root string) (answer, error)
 }
 
-func (s *diskServer) abs() string { return filepath.Join(s.root, filepath.FromSlash(s.e.file)) }
+func (s *diskServer) abs(e *edit) string { return filepath.Join(s.root, filepath.FromSlash(e.file)) }
 
-func (s *diskServer) set(ctx context.Context, broken bool) (answer, error) {
-	if err := os.WriteFile(s.abs(), []byte(s.e.content(broken)), 0o644); err != nil {
-		return answer{}, err
+// apply writes each changed file, then asks about the edited one.
+func (s *diskServer) apply(ctx context.Context, cs []change) (answer, error) {
+	for _, c := range cs {
+		if err := os.WriteFile(s.abs(c.e), []byte(c.e.text(c.to)), 0o644); err != nil {
+			return answer{}, err
+		}
 	}
 	return s.query(ctx)
 }
@@ -154,7 +181,7 @@ func (s *diskServer) close() { s.cs.Close() }
 // root as its MCP root, which gopls watches (fsnotify); go_diagnostics
 // given the file also compares the modification times of its package's
 // files, so it sees a write even before the watcher reports it.
-func startGoplsMCP(ctx context.Context, t *tools, root string, e *edit) (candidate, error) {
+func startGoplsMCP(ctx context.Context, t *tools, root string, e *edit, _ ...*edit) (candidate, error) {
 	cmd := exec.Command(t.gopls, "mcp")
 	cmd.Dir, cmd.Env = root, t.env()
 	cs, err := connect(ctx, &sdk.CommandTransport{Command: cmd}, nil, root)
@@ -166,14 +193,14 @@ func startGoplsMCP(ctx context.Context, t *tools, root string, e *edit) (candida
 
 func goplsSession(cs *sdk.ClientSession, root string, e *edit) *diskServer {
 	s := &diskServer{cs: cs, root: root, e: e, tool: "go_diagnostics"}
-	s.args = map[string]any{"files": []string{s.abs()}}
+	s.args = map[string]any{"files": []string{s.abs(e)}}
 	s.parse = func(text, root string) (answer, error) { return goplsAnswer(text, root), nil }
 	return s
 }
 
 // startAgentLSP starts agent-lsp with gopls for Go, in its JSON output
 // format, and points it at root with start_lsp, as its docs say.
-func startAgentLSP(ctx context.Context, t *tools, root string, e *edit) (candidate, error) {
+func startAgentLSP(ctx context.Context, t *tools, root string, e *edit, _ ...*edit) (candidate, error) {
 	cmd := exec.Command(t.agentLSP, "go:"+t.gopls)
 	cmd.Dir, cmd.Env = root, t.env("AGENT_LSP_OUTPUT_FORMAT=json")
 	cs, err := connect(ctx, &sdk.CommandTransport{Command: cmd}, nil, "")
@@ -185,7 +212,7 @@ func startAgentLSP(ctx context.Context, t *tools, root string, e *edit) (candida
 		return nil, err
 	}
 	s := &diskServer{cs: cs, root: root, e: e, tool: "get_diagnostics", parse: agentLSPAnswer}
-	s.args = map[string]any{"file_path": s.abs()}
+	s.args = map[string]any{"file_path": s.abs(e)}
 	return s, nil
 }
 
@@ -246,15 +273,15 @@ func call(ctx context.Context, cs *sdk.ClientSession, tool string, args map[stri
 func warm(ctx context.Context, c candidate, e *edit, tries int, only bool) ([]diag, error) {
 	var last string
 	for range tries {
-		b, err := c.set(ctx, true)
+		b, err := set(ctx, c, e, true)
 		if err != nil {
 			return nil, err
 		}
-		a, err := c.set(ctx, false)
+		a, err := set(ctx, c, e, false)
 		if err != nil {
 			return nil, err
 		}
-		if ok, why := judge(b, e, true, a.errs, only); !ok {
+		if ok, why := judge(b, e, wantMessage, a.errs, only); !ok {
 			last = "with the error: " + why
 			continue
 		}

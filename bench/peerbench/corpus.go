@@ -138,6 +138,19 @@ func (c *corpus) sessionFiles(n int) ([]string, error) {
 	return files[:n], nil
 }
 
+// otherFile is the file the put-back mode changes besides the edited one:
+// another file of its package when it has one.
+func (c *corpus) otherFile() (string, error) {
+	files, err := c.sessionFiles(2)
+	if err != nil {
+		return "", err
+	}
+	if files[0] != c.file {
+		return files[0], nil
+	}
+	return files[1], nil
+}
+
 // edit is the one-line change of one file.
 type edit struct {
 	file   string // slash path relative to the root
@@ -174,30 +187,73 @@ func uniqueTail(text string) (string, error) {
 	return "", fmt.Errorf("no unique tail")
 }
 
-// broken is the file with the error appended.
-func (e *edit) broken() string {
-	return strings.TrimRight(e.clean, "\n") + "\n\n" + errorLine + "\n"
-}
+// The lines an edit appends to a file (at most one at a time): the
+// toggle's error, and the distinct edits' new states, each never seen
+// before in the run: an error with a string of its own, or a clean
+// declaration with a name of its own.
+func errorLineN(k int) string { return fmt.Sprintf(`var _ int = "devbroker-bench-%d"`, k) }
+func cleanLineN(k int) string { return fmt.Sprintf("const devbrokerBench%d = %d", k, k) }
+func otherLineN(k int) string { return fmt.Sprintf("const devbrokerOther%d = %d", k, k) }
 
-// content is the file's text with the error (broken) or without.
-func (e *edit) content(broken bool) string {
-	if broken {
-		return e.broken()
+// want is what a correct report of the appended line's error contains,
+// or "" when line is no error: its string constant, quotes included (so
+// that "devbroker-bench-1" is not found in "devbroker-bench-17").
+func want(line string) string {
+	if s, ok := strings.CutPrefix(line, "var _ int = "); ok {
+		return s
 	}
-	return e.clean
+	return ""
 }
 
-// errLine is the 1-based line errorLine is on in the broken file.
+// text is the file with line appended ("" for the clean file).
+func (e *edit) text(line string) string {
+	if line == "" {
+		return e.clean
+	}
+	return strings.TrimRight(e.clean, "\n") + "\n\n" + line + "\n"
+}
+
+// change is the find/replace pair that turns e.text(from) into
+// e.text(to): whole lines, so that both edit and str_replace take it.
+func (e *edit) change(from, to string) (find, replace string) {
+	find, replace = e.anchor, e.anchor
+	if from != "" {
+		find += "\n\n" + from
+	}
+	if to != "" {
+		replace += "\n\n" + to
+	}
+	return find, replace
+}
+
+// broken is the file with the error appended.
+func (e *edit) broken() string { return e.text(errorLine) }
+
+// errLine is the 1-based line an appended line is on.
 func (e *edit) errLine() int {
 	return strings.Count(strings.TrimRight(e.clean, "\n"), "\n") + 3
 }
 
 // replacement is the find/replace pair that makes the file broken (or
-// clean again): whole lines, so that both edit and str_replace take it.
+// clean again).
 func (e *edit) replacement(broken bool) (find, replace string) {
-	withError := e.anchor + "\n\n" + errorLine
 	if broken {
-		return e.anchor, withError
+		return e.change("", errorLine)
 	}
-	return withError, e.anchor
+	return e.change(errorLine, "")
+}
+
+// toggle is the change that makes e's file broken or clean again.
+func toggle(e *edit, broken bool) change {
+	if broken {
+		return change{e, "", errorLine}
+	}
+	return change{e, errorLine, ""}
+}
+
+// change is one file's edit from one appended line to another ("" for
+// none).
+type change struct {
+	e        *edit
+	from, to string
 }

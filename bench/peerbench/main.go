@@ -9,13 +9,15 @@
 //   - agent-lsp, built from its public source with the Go toolchain (or
 //     skipped with a message): the file written, then get_diagnostics.
 //
-// Edits alternate between adding a type error and removing it again, the
-// candidates interleaved, each on its own copy of the module. It also
-// measures the cold start to the first correct answer and 10 sessions at
-// once on one root, and writes its section of bench/RESULTS.md. See
-// bench/README.md.
+// Three modes of edits, the candidates interleaved step by step, each on
+// its own copy of the module: distinct edits (every state new, an error
+// with a string of its own or a clean declaration with a name of its
+// own), a put-back with another file changed, and the toggle of one error
+// (the cached case). It also measures the cold start to the first correct
+// answer and 10 sessions at once on one root, and writes its section of
+// bench/RESULTS.md. See bench/README.md.
 //
-//	go run ./bench/peerbench -n 15 -agent-lsp-src DIR
+//	go run ./bench/peerbench -n 20 -agent-lsp-src DIR
 //	go run ./bench/peerbench -smoke
 package main
 
@@ -25,6 +27,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/devbroker/devbroker/bench/internal/modcache"
@@ -32,14 +36,17 @@ import (
 
 // options are the command line.
 type options struct {
-	module      string // the module to copy; "" means honnef.co/go/tools
-	file        string // the edited file, relative to the module
-	n           int    // edits per candidate and direction
-	coldN       int    // cold starts per candidate
-	sessions    int    // concurrent sessions on one root
-	agentLSPSrc string // a checkout (or git directory) of agent-lsp
-	smoke       bool   // a generated module, tiny counts
-	out         string // the results file; "" writes none
+	module      string   // the module to copy; "" means honnef.co/go/tools
+	file        string   // the edited file, relative to the module
+	n           int      // edits per candidate and direction
+	coldN       int      // cold starts per candidate
+	sessions    int      // concurrent sessions on one root
+	agentLSPSrc string   // a checkout (or git directory) of agent-lsp
+	modes       []string // the edit modes measured, in order
+	baseline    string   // another devbroker binary, measured on the disk path too
+	agentLSP    bool     // measure agent-lsp (when it can be built)
+	smoke       bool     // a generated module, tiny counts
+	out         string   // the results file; "" writes none
 	args        []string
 }
 
@@ -47,7 +54,10 @@ func main() {
 	var o options
 	flag.StringVar(&o.module, "module", "", "the Go module to measure, copied to temporary directories first (default: "+defaultModule+"@"+defaultVersion+" from the module cache)")
 	flag.StringVar(&o.file, "file", "", "the file to edit, a slash path relative to the module (default with the default module: "+defaultFile+")")
-	flag.IntVar(&o.n, "n", 15, "edits per candidate and direction (add the error, remove it)")
+	flag.IntVar(&o.n, "n", 15, "rounds per edit mode: each row of the edit tables gets n answers per candidate")
+	modeList := flag.String("modes", strings.Join(modes, ","), "the edit modes to measure, comma-separated: distinct (every state new), put-back (with another file changed), toggle (the cached case)")
+	flag.StringVar(&o.baseline, "baseline", "", "another devbroker binary (a build before a change), measured on the disk path (edit_file + check) in the same rounds")
+	flag.BoolVar(&o.agentLSP, "agent-lsp", true, "measure agent-lsp too (false skips it)")
 	flag.IntVar(&o.coldN, "cold-n", 3, "cold starts measured per candidate (after one that is not counted)")
 	flag.IntVar(&o.sessions, "sessions", 10, "concurrent MCP sessions on one root")
 	flag.StringVar(&o.agentLSPSrc, "agent-lsp-src", "", "agent-lsp's source: a checkout, or a git directory whose HEAD is built (default: go install github.com/blackwell-systems/agent-lsp/cmd/agent-lsp@latest; skipped when that fails)")
@@ -59,6 +69,16 @@ func main() {
 	}
 	flag.Parse()
 	o.args = os.Args[1:]
+	for _, m := range strings.Split(*modeList, ",") {
+		if m = strings.TrimSpace(m); m == "" {
+			continue
+		}
+		if !slices.Contains(modes, m) {
+			fmt.Fprintf(os.Stderr, "peerbench: unknown mode %q in -modes: give some of %s\n", m, strings.Join(modes, ", "))
+			os.Exit(2)
+		}
+		o.modes = append(o.modes, m)
+	}
 	if o.smoke {
 		set := map[string]bool{}
 		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })

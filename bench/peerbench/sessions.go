@@ -89,12 +89,12 @@ func concurrently(ctx context.Context, cands []candidate, edits []*edit, n int, 
 		wg.Go(func() {
 			for range n {
 				for _, broken := range directions {
-					a, d, err := timed(func() (answer, error) { return cands[i].set(ctx, broken) })
+					a, d, err := timed(func() (answer, error) { return set(ctx, cands[i], edits[i], broken) })
 					if err != nil {
 						errs[i] = fmt.Errorf("session %d (%s): %w", i, edits[i].file, err)
 						return
 					}
-					ok, why := judge(a, edits[i], broken, nil, true)
+					ok, why := judge(a, edits[i], wantOf(broken), nil, true)
 					mu.Lock()
 					to(broken).add(d, ok, why)
 					mu.Unlock()

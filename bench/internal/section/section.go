@@ -35,6 +35,20 @@ func Replace(doc, name, body string) string {
 	return doc + block
 }
 
+// Leading returns the section name of old, markers included and followed
+// by a blank line, when old begins with it (leading blank lines aside),
+// and "" otherwise: a benchmark that rewrites the top of the file keeps a
+// section that leads it in front.
+func Leading(old, name string) string {
+	begin, end := markers(name)
+	rest := strings.TrimLeft(old, "\n")
+	j := strings.Index(rest, end)
+	if !strings.HasPrefix(rest, begin) || j < 0 {
+		return ""
+	}
+	return rest[:j+len(end)] + "\n"
+}
+
 // Keep returns the sections of old other than the one named skip, as
 // Replace would write them, to carry into a rewritten file.
 func Keep(old, skip string) string {

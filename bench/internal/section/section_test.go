@@ -24,6 +24,24 @@ func TestReplace(t *testing.T) {
 	}
 }
 
+func TestLeading(t *testing.T) {
+	doc := "<!-- lead -->\nfirst\n<!-- /lead -->\n\n# results\n\n<!-- other -->\nx\n<!-- /other -->\n"
+	if got, want := Leading(doc, "lead"), "<!-- lead -->\nfirst\n<!-- /lead -->\n\n"; got != want {
+		t.Fatalf("Leading = %q, want %q", got, want)
+	}
+	if got := Leading(doc, "other"); got != "" {
+		t.Fatalf("a section that does not lead: %q", got)
+	}
+	if got := Leading("# results\n", "lead"); got != "" {
+		t.Fatalf("no section: %q", got)
+	}
+	// Rewriting the top keeps the leading section first and the others after.
+	top := Leading(doc, "lead") + "# new results\n" + Keep(doc, "lead")
+	if want := "<!-- lead -->\nfirst\n<!-- /lead -->\n\n# new results\n\n<!-- other -->\nx\n<!-- /other -->\n"; top != want {
+		t.Fatalf("rewritten:\n%q\nwant\n%q", top, want)
+	}
+}
+
 // FuzzReplace: replacing twice is replacing once, and the body is kept.
 func FuzzReplace(f *testing.F) {
 	f.Add("# r\n<!-- s -->\nx\n<!-- /s -->\n", "y")
@@ -37,6 +55,7 @@ func FuzzReplace(f *testing.F) {
 			t.Fatalf("not idempotent:\n%q\n%q", once, twice)
 		}
 		_ = Keep(once, "")
+		_ = Leading(once, "s")
 	})
 }
 
