@@ -106,6 +106,7 @@ var starters = map[string]string{
 	"capabilities/confine":    "the real compiler behind the confinement wrapper, and the compiler's own search list (cc -E -v), in a root not trusted",
 	"capabilities/gotest":     "the go command: go list of the module's graph and go test of the affected packages, in a trusted root only",
 	"capabilities/testrun":    "a project's own test runner (pytest, vitest) in a private staged copy, in a trusted root only",
+	"lsp/lsptest":             "for tests only: the fake language server's proxy modes run the real server behind it, to slow its load or start",
 	"bench/lspbench":          "the benchmark harness, not part of the product",
 	"bench/internal/modcache": "the benchmarks' go mod download, not part of the product",
 	"bench/startbench":        "the start-up benchmark, not part of the product",
