@@ -60,12 +60,13 @@ type Driver struct {
 	command []string
 	env     []string
 	install string
+	timeout time.Duration // the run's budget: the configuration's timeout
 	calls   capabilities.Calls
 }
 
 // New builds a vitest driver named name. It does nothing else.
 func New(name string, cfg *configs.Driver, env capabilities.Env) (capabilities.Driver, error) {
-	d := &Driver{name: name, doc: doc, command: []string{"vitest"}}
+	d := &Driver{name: name, doc: doc, command: []string{"vitest"}, timeout: testrun.Timeout(cfg)}
 	if cfg != nil {
 		if cfg.Doc != "" {
 			d.doc = cfg.Doc
@@ -125,6 +126,8 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	if req.Kind != engine.Test {
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("%s runs tests, not %s", d.name, req.Kind)}
 	}
+	ctx, cancel := testrun.Budget(ctx, d.timeout)
+	defer cancel()
 	res := &capabilities.Result{Status: engine.StatusOK}
 	seeds := slices.Compact(slices.Sorted(slices.Values(slices.Concat(req.Files, req.Changed))))
 	temp, err := privtemp.Dir("vitest")
@@ -152,8 +155,7 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	code, err := testrun.Run(ctx, testrun.Command{Argv: argv, Dir: tree, Tmp: tmp, Env: d.env}, &out)
 	switch {
 	case ctx.Err() != nil:
-		res.Status = engine.StatusTimeout
-		res.Message = fmt.Sprintf("the tests ran past %s's timeout (or were canceled) and were killed with every process they started (raise the driver's timeout, [drivers.%s] timeout)", d.name, d.name)
+		res.Status, res.Message = testrun.Ended(ctx, d.name, d.timeout, "")
 		return res
 	case err != nil:
 		res.Status, res.Message = engine.StatusNotInstalled, err.Error()+d.hint()
