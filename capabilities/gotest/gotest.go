@@ -185,7 +185,7 @@ type mod struct {
 // root or above it), sorted by directory.
 func (d *Driver) modules(req *capabilities.Request) []*mod {
 	byDir := map[string]*mod{}
-	add := func(p string, changed bool) {
+	add := func(p string, changed, affecting bool) {
 		dir := filepath.Join(req.Root, filepath.FromSlash(path.Dir(p)))
 		mdir := moduleDir(req, dir)
 		if mdir == "" {
@@ -206,6 +206,9 @@ func (d *Driver) modules(req *capabilities.Request) []*mod {
 			m.asked = append(m.asked, dir)
 		case changed && path.Ext(base) == ".go":
 			m.changed = append(m.changed, dir)
+		case affecting:
+			// A baseline's: its content is the disk's, so a test
+			// reads what the go command does.
 		case changed:
 			// The go command reads Go files through the
 			// overlay, but a test reads other files (testdata,
@@ -216,10 +219,13 @@ func (d *Driver) modules(req *capabilities.Request) []*mod {
 		}
 	}
 	for _, p := range req.Files {
-		add(p, false)
+		add(p, false, false)
 	}
 	for _, p := range slices.Concat(req.Changed, req.Deleted) {
-		add(p, true)
+		add(p, true, false)
+	}
+	for _, p := range req.Affecting {
+		add(p, true, true)
 	}
 	var out []*mod
 	for _, k := range slices.Sorted(maps.Keys(byDir)) {

@@ -199,3 +199,25 @@ func TestUnwrittenTestdataIsUnchecked(t *testing.T) {
 		t.Errorf("status %s %s, coverage %+v", res.Status, res.Message, res.Coverage)
 	}
 }
+
+// TestBaselineRunsWhatTheChangeAffects: a baseline's request (the disk's
+// content, the changed file only Affecting) runs the tests the change
+// affects, the importers' included, so that a test failing on disk
+// already is found there.
+func TestBaselineRunsWhatTheChangeAffects(t *testing.T) {
+	needGo(t)
+	root := module(t)
+	broken := "package b\n\nimport \"testing\"\n\nfunc TestTwice(t *testing.T) {\n\tt.Error(\"broken on disk\")\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "b/b_test.go"), []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	req := &capabilities.Request{Kind: engine.Test, Root: root, Files: []string{"a/a.go"}, Affecting: []string{"a/a.go"},
+		All: map[string]*text.Doc{"a/a.go": text.FromString("package a\n\nfunc Add(x, y int) int { return x + y }\n")}}
+	res := run(t, req, 10*time.Minute)
+	if res.Status != engine.StatusOK || len(res.Diagnostics) != 1 || res.Diagnostics[0].Path != "b/b_test.go" || !strings.HasPrefix(res.Diagnostics[0].Message, "TestTwice: broken on disk") {
+		t.Fatalf("status %s %s, diagnostics %v", res.Status, res.Message, res.Diagnostics)
+	}
+	if !slices.Equal(res.Coverage[0].Paths, []string{"example.com/m/a", "example.com/m/b"}) {
+		t.Errorf("coverage %+v, want a and b run", res.Coverage)
+	}
+}

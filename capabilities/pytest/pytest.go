@@ -143,7 +143,7 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 		}
 		return b
 	}
-	seeds := slices.Concat(req.Files, req.Changed)
+	seeds := slices.Concat(req.Files, req.Changed, capabilities.Present(req.Affecting, req.All))
 	tests := selectTests(files, seeds, read)
 	res := &capabilities.Result{Status: engine.StatusOK}
 	if cut {
@@ -292,7 +292,7 @@ func (d *Driver) failed(c testrun.Case, tree string, tests []string, read func(s
 	if c.Error != nil && c.Failure == nil {
 		msg = "error: " + msg
 	}
-	return engine.Diagnostic{Path: file, Line: max(line, 1), Column: 1, Severity: engine.SeverityError, Source: d.name, Code: "test", Message: name + ": " + msg}
+	return engine.Diagnostic{Path: file, Line: max(line, 1), Column: 1, Severity: engine.SeverityError, Source: d.name, Code: engine.CodeTestFailed, Message: name + ": " + msg}
 }
 
 // local turns a path pytest printed (relative to the tree, or absolute

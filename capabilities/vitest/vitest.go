@@ -129,7 +129,7 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	ctx, cancel := testrun.Budget(ctx, d.timeout)
 	defer cancel()
 	res := &capabilities.Result{Status: engine.StatusOK}
-	seeds := slices.Compact(slices.Sorted(slices.Values(slices.Concat(req.Files, req.Changed))))
+	seeds := slices.Compact(slices.Sorted(slices.Values(slices.Concat(req.Files, req.Changed, capabilities.Present(req.Affecting, req.All)))))
 	temp, err := privtemp.Dir("vitest")
 	if err != nil {
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("making a temporary directory: %v", err)}
@@ -250,7 +250,7 @@ func (d *Driver) failed(c testrun.Case, tree string, seeds []string) engine.Diag
 	if msg == "" {
 		msg = "failed"
 	}
-	return engine.Diagnostic{Path: file, Line: max(line, 1), Column: max(col, 1), Severity: engine.SeverityError, Source: d.name, Code: "test", Message: c.Name + ": " + msg}
+	return engine.Diagnostic{Path: file, Line: max(line, 1), Column: max(col, 1), Severity: engine.SeverityError, Source: d.name, Code: engine.CodeTestFailed, Message: c.Name + ": " + msg}
 }
 
 // local turns a path vitest printed (relative to the tree, or absolute
