@@ -12,9 +12,10 @@
 //     files: the test files among them and the test files that import
 //     them, directly or not (its module graph).
 //   - They run in a private copy of the root with the workspace's changes
-//     applied (node_modules linked, not copied; version control left
-//     out), so they see the unwritten content and what they write never
-//     reaches the root.
+//     applied (node_modules a directory of its own whose packages are
+//     linked, not copied, so that vitest's cache under node_modules/.vite
+//     stays in the copy; version control left out), so they see the
+//     unwritten content and what they write never reaches the root.
 //   - A failed test is an error diagnostic at the line in its test file
 //     that the failure's stack names (else line 1), its message the
 //     test's name and the failure's message. A note says what ran.

@@ -131,6 +131,53 @@ func TestWritesStayInTheCopy(t *testing.T) {
 	}
 }
 
+// TestCachesStayInTheCopy: vitest's caches (its results under
+// node_modules/.vite) go to the private copy, never into the project's
+// node_modules, though the copy links the project's packages.
+func TestCachesStayInTheCopy(t *testing.T) {
+	modules := runner(t)
+	root := project(t, modules)
+	// The project's own node_modules: a directory of links to the
+	// runner's packages, holding a .vite of its own as a project that
+	// ran vitest itself does.
+	nm := filepath.Join(root, "node_modules")
+	if err := os.Remove(nm); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(modules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(nm, ".vite"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != ".vite" {
+			if err := os.Symlink(filepath.Join(modules, e.Name()), filepath.Join(nm, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	before, err := os.ReadDir(nm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, modules, request(root, map[string]string{"src/calc.ts": "export function add(a: number, b: number) {\n  return b + a\n}\n"}), 10*time.Minute)
+	if res.Status != engine.StatusOK || len(res.Diagnostics) != 0 {
+		t.Fatalf("%s %s %v", res.Status, res.Message, res.Diagnostics)
+	}
+	after, err := os.ReadDir(nm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != len(before) {
+		t.Errorf("the run added to the project's node_modules: %d entries, %d before", len(after), len(before))
+	}
+	if cache, _ := os.ReadDir(filepath.Join(nm, ".vite")); len(cache) != 0 {
+		t.Errorf("the run wrote its cache into the project's node_modules/.vite: %v", cache)
+	}
+}
+
 // TestNothingRelatedIsNotOK: a change no test imports is unchecked.
 func TestNothingRelatedIsNotOK(t *testing.T) {
 	modules := runner(t)
