@@ -16,8 +16,9 @@ import (
 // is a failing test, its finding "NAME: WHY" at that line; any other line
 // "test NAME" passes.
 type toyTests struct {
-	fs   *rootfs.FS
-	reqs []Request
+	fs      *rootfs.FS
+	reqs    []Request
+	timeout bool // answer status timeout, with the failures
 }
 
 func (c *toyTests) Has(k Kind) bool { return k == Test }
@@ -40,6 +41,9 @@ func (c *toyTests) Run(_ context.Context, req Request) (*Response, error) {
 		contents[p] = d.Content()
 	}
 	resp := &Response{Drivers: []DriverStatus{{Driver: "toytest", Status: StatusOK}}}
+	if c.timeout {
+		resp.Drivers[0].Status = StatusTimeout
+	}
 	for _, p := range slices.Sorted(maps.Keys(contents)) {
 		for i, l := range strings.Split(contents[p], "\n") {
 			rest, ok := strings.CutPrefix(l, "test ")
@@ -102,5 +106,26 @@ func TestTestFailuresIntroducedOrPreExisting(t *testing.T) {
 		{"step": "test"}]}`)
 	if !r.OK || len(caps.reqs) != 1 {
 		t.Errorf("ok %v, %d requests (want the answer's alone): %+v", r.OK, len(caps.reqs), r.Error)
+	}
+}
+
+// A test answer that did not finish (a driver timed out) with failures
+// seen before: the baseline is not run, and the failures count as
+// introduced, a note saying why.
+func TestTestBaselineSkippedWhenIncomplete(t *testing.T) {
+	caps := &toyTests{timeout: true}
+	e, _ := setup(t, map[string]string{"a.toy": "test one fails was broken already\n"}, Options{Capabilities: caps})
+	caps.fs = e.FS()
+	r := run(t, e, `{"paths": ["a.toy"], "ops": [
+		{"step": "edit", "args": {"path": "a.toy", "edits": [{"find": "test one fails was broken already", "replace": "test one fails still"}]}},
+		{"step": "test"}]}`)
+	if r.OK || len(caps.reqs) != 1 {
+		t.Fatalf("ok %v, %d requests (want the answer's alone)", r.OK, len(caps.reqs))
+	}
+	wantMarks(t, r, "a.toy:1 one: still true")
+	if !slices.ContainsFunc(r.Coverage, func(n Note) bool {
+		return n.Kind == NoteBaseline && strings.Contains(n.Message, "the tests did not finish")
+	}) {
+		t.Errorf("no baseline note: %+v", r.Coverage)
 	}
 }

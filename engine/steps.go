@@ -337,7 +337,8 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	// A lint or check over changed content is compared with its
 	// baseline, asked for first (baseline.go).
 	// A test answer's baseline runs tests too, so it is asked for after
-	// the answer, and only when a test failed.
+	// the answer, and only when a test failed in an answer that is
+	// complete (one that timed out fails the step anyway).
 	var cmp *comparison
 	if kind != Format && !e.noBaseline {
 		var err error
@@ -356,7 +357,9 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 		return err
 	}
 	if kind == Test && cmp != nil && slices.ContainsFunc(resp.Diagnostics, func(d Diagnostic) bool { return d.Severity == SeverityError }) {
-		if err := e.baseFindings(ctx, cmp); err != nil {
+		if slices.ContainsFunc(resp.Drivers, func(s DriverStatus) bool { return s.Status != StatusOK }) {
+			cmp.failed = "the tests did not finish, so they were not run on it"
+		} else if err := e.baseFindings(ctx, cmp); err != nil {
 			return err
 		}
 	}
