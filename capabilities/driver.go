@@ -97,6 +97,11 @@ type Request struct {
 	Changed []string
 	// Deleted lists files deleted in the workspace but still on disk.
 	Deleted []string
+	// Affecting, for a test request over a baseline, lists the files
+	// whose change chose the tests: a test driver runs the tests their
+	// change affects, as it does for Changed and Deleted, though All holds
+	// their baseline content (engine.Request.Affecting).
+	Affecting []string
 	// Fix asks lint to apply fixes.
 	Fix bool
 	// Ranges, for a format of only the changed lines, holds for each of
@@ -212,4 +217,16 @@ type Probe struct {
 	// tool itself offers (a language server's initialize answer says
 	// which requests it serves); nil means every kind of its Spec.
 	Offers []engine.Kind
+}
+
+// Present lists the paths of ps that all holds: of a request's Affecting,
+// those that exist in its (baseline) content.
+func Present(ps []string, all map[string]*text.Doc) []string {
+	var out []string
+	for _, p := range ps {
+		if _, ok := all[p]; ok {
+			out = append(out, p)
+		}
+	}
+	return out
 }

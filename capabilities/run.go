@@ -69,7 +69,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		} else {
 			dr := &Request{
 				Kind: req.Kind, Root: req.Root, Files: rf.files[dn], All: all,
-				Changed: changed, Deleted: req.Deleted, Fix: req.Fix,
+				Changed: changed, Deleted: req.Deleted, Affecting: req.Affecting, Fix: req.Fix,
 				Ranges: req.Ranges, Before: req.Before,
 			}
 			if req.Kind == engine.Format && req.Ranges != nil {

@@ -258,6 +258,12 @@ func (e *Engine) baselineOf(ctx context.Context, req Request) (*baseline, error)
 		Kind: req.Kind, Root: req.Root, Files: files, Paths: paths,
 		Changed: bChanged, Deleted: bDeleted, Swept: swept, Uncapped: true,
 	}
+	if req.Kind == Test {
+		// The baseline runs the tests the change affects, not only
+		// those of the files it differs from the disk in.
+		b.req.Affecting = slices.Sorted(slices.Values(slices.Concat(req.Changed, req.Deleted, req.Affecting)))
+		b.req.Affecting = slices.Compact(b.req.Affecting)
+	}
 	if b.req.Paths == nil {
 		b.req.Paths = []string{} // nothing of it is asked about
 	}
@@ -293,12 +299,26 @@ type comparison struct {
 	// failed says why the baseline's findings could not be had: then
 	// every finding counts as introduced.
 	failed string
+	// tests: the answer is a test answer, whose failed tests match the
+	// baseline's by name (see [comparison.mark]).
+	tests bool
 }
 
 // compareWith asks for req's baseline findings (or finds them in the
 // cache), or returns nil when the answer is not over changed content. It
 // fails only when ctx ends.
 func (e *Engine) compareWith(ctx context.Context, req Request) (*comparison, error) {
+	c, err := e.comparisonOf(ctx, req)
+	if c == nil || err != nil {
+		return c, err
+	}
+	return c, e.baseFindings(ctx, c)
+}
+
+// comparisonOf is req's comparison before its baseline's findings are
+// asked for ([Engine.baseFindings]), or nil when the answer is not over
+// changed content. It fails only when ctx ends.
+func (e *Engine) comparisonOf(ctx context.Context, req Request) (*comparison, error) {
 	b, err := e.baselineOf(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -309,22 +329,33 @@ func (e *Engine) compareWith(ctx context.Context, req Request) (*comparison, err
 	if b == nil {
 		return nil, nil
 	}
-	c := &comparison{base: b}
-	if b.same || len(b.req.Paths) == 0 {
-		return c, nil // every finding pre-existing, or none of the files there
+	return &comparison{base: b, tests: req.Kind == Test}, nil
+}
+
+// baseFindings asks for c's baseline findings (or finds them in the
+// cache). A test answer's baseline is never cached: whether a test passes
+// depends on files beyond those its findings name. It fails only when
+// ctx ends.
+func (e *Engine) baseFindings(ctx context.Context, c *comparison) error {
+	b := c.base
+	if c.failed != "" || b.same || len(b.req.Paths) == 0 {
+		return nil // every finding introduced, every one pre-existing, or none of the files there
 	}
-	key := e.bcache.key(b.req)
-	if found, ok := e.bcache.get(key, e.fs); ok {
-		c.found = found
-		return c, nil
+	var key [32]byte
+	if !c.tests {
+		key = e.bcache.key(b.req)
+		if found, ok := e.bcache.get(key, e.fs); ok {
+			c.found = found
+			return nil
+		}
 	}
 	resp, err := e.caps.Run(ctx, b.req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
 		c.failed = "the drivers failed on it: " + err.Error()
-		return c, nil
+		return nil
 	}
 	var bad []string
 	for _, s := range resp.Drivers {
@@ -334,12 +365,14 @@ func (e *Engine) compareWith(ctx context.Context, req Request) (*comparison, err
 	}
 	if len(bad) > 0 {
 		c.failed = "its answer was incomplete (" + strings.Join(bad, "; ") + ")"
-		return c, nil
+		return nil
 	}
 	found, stamps := e.findingsOf(b, resp.Diagnostics)
-	e.bcache.put(key, found, stamps)
+	if !c.tests {
+		e.bcache.put(key, found, stamps)
+	}
 	c.found = found
-	return c, nil
+	return nil
 }
 
 // stamp is what a file's metadata said when the cache read it.

@@ -27,6 +27,10 @@ const (
 // are [LanguageKinds].
 func CapabilityKinds() []Kind { return []Kind{Format, Lint, Check, Test} }
 
+// CodeTestFailed is the code of a test driver's finding for a failed
+// test, whose message begins with the test's name and ": ".
+const CodeTestFailed = "test"
+
 // Capabilities answers the format, lint and check steps. The engine defines
 // this interface and never learns how it is served (language servers,
 // linked-in tools, commands): see capabilities/ for the implementations.
@@ -58,6 +62,12 @@ type Request struct {
 	Changed []string
 	// Deleted lists the files deleted in the workspace but still on disk.
 	Deleted []string
+	// Affecting, for a test request over a baseline, lists the files
+	// whose change the baseline is compared with (changed, added, moved
+	// or deleted there), sorted: the test drivers run the tests their
+	// change affects, as they would for Changed, though the request
+	// shows them with their baseline content. nil otherwise.
+	Affecting []string
 	// Paths narrows the request to these workspace paths; nil means all
 	// files of the workspace.
 	Paths []string

@@ -7,6 +7,7 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/aymanbagabas/go-udiff/lcs"
 
@@ -149,12 +150,33 @@ func (e *Engine) liveDocs(req Request, resp *Response) func(string) *text.Doc {
 // (at the baseline), the code and the message.
 type findingKey struct{ path, code, message string }
 
+// keyOf is d's key, its path being p: for a failed test of a test answer
+// (code [CodeTestFailed]), the test's name stands for the message.
+func (c *comparison) keyOf(p string, d Diagnostic) findingKey {
+	m := d.Message
+	if c.tests && d.Code == CodeTestFailed {
+		m = testName(m)
+	}
+	return findingKey{p, d.Code, m}
+}
+
+// testName is the name of the test a failed test's message names: the
+// message up to its first ": ".
+func testName(msg string) string {
+	if i := strings.Index(msg, ": "); i >= 0 {
+		return msg[:i]
+	}
+	return msg
+}
+
 // mark sets Introduced on each of ds: false when the baseline has the
 // same finding (same path, a driver in common, same code and message) on
 // the line the finding's line maps to through the change, or, failing
 // that, on a line with the same text (a moved line); true otherwise.
 // Each baseline finding matches one finding at most, the mapped
-// positions first.
+// positions first. In a test answer, a failed test is pre-existing when
+// the same test (path, driver and name) failed at the baseline, wherever
+// and however it fails now.
 func (c *comparison) mark(ds []Diagnostic, live func(string) *text.Doc) {
 	if c.failed != "" {
 		for i := range ds {
@@ -170,7 +192,7 @@ func (c *comparison) mark(ds []Diagnostic, live func(string) *text.Doc) {
 	}
 	groups := map[findingKey][]int{}
 	for j, b := range c.found {
-		k := findingKey{b.Path, b.Code, b.Message}
+		k := c.keyOf(b.Path, b.Diagnostic)
 		groups[k] = append(groups[k], j)
 	}
 	used := make([]bool, len(c.found))
@@ -185,11 +207,27 @@ func (c *comparison) mark(ds []Diagnostic, live func(string) *text.Doc) {
 		return m
 	}
 	candidates := func(d Diagnostic) []int {
-		return groups[findingKey{c.base.at(d.Path), d.Code, d.Message}]
+		return groups[c.keyOf(c.base.at(d.Path), d)]
+	}
+	if c.tests {
+		for i, d := range ds {
+			if d.Code != CodeTestFailed {
+				continue
+			}
+			for _, j := range candidates(d) {
+				if !used[j] && shareDriver(d, c.found[j].Diagnostic) {
+					used[j], matched[i] = true, true
+					break
+				}
+			}
+		}
 	}
 	// Mapped positions first, so that a finding that only moved never
 	// takes the baseline finding another one sits on.
 	for i, d := range ds {
+		if matched[i] {
+			continue
+		}
 		at, ok := mapOf(d.Path).toBase(d.Line)
 		if !ok {
 			continue

@@ -336,10 +336,18 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	req.Swept = swept(req, sc, selectors)
 	// A lint or check over changed content is compared with its
 	// baseline, asked for first (baseline.go).
+	// A test answer's baseline runs tests too, so it is asked for after
+	// the answer, and only when a test failed in an answer that is
+	// complete (one that timed out fails the step anyway).
 	var cmp *comparison
 	if kind != Format && !e.noBaseline {
 		var err error
-		if cmp, err = e.compareWith(ctx, req); err != nil {
+		if kind == Test {
+			cmp, err = e.comparisonOf(ctx, req)
+		} else {
+			cmp, err = e.compareWith(ctx, req)
+		}
+		if err != nil {
 			return err
 		}
 		req.Uncapped = cmp != nil
@@ -347,6 +355,13 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	resp, err := e.caps.Run(ctx, req)
 	if err != nil {
 		return err
+	}
+	if kind == Test && cmp != nil && slices.ContainsFunc(resp.Diagnostics, func(d Diagnostic) bool { return d.Severity == SeverityError }) {
+		if slices.ContainsFunc(resp.Drivers, func(s DriverStatus) bool { return s.Status != StatusOK }) {
+			cmp.failed = "the tests did not finish, so they were not run on it"
+		} else if err := e.baseFindings(ctx, cmp); err != nil {
+			return err
+		}
 	}
 	if kind == Format {
 		before := make(map[string]*text.Doc, len(resp.Edits))

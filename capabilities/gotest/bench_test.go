@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/configs/configtest"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
 )
@@ -45,7 +47,7 @@ func BenchmarkAffectedTests(b *testing.B) {
 	edit := func(i int) string {
 		return string(orig) + fmt.Sprintf("\nvar benchEdit%d = %d\n", i, i)
 	}
-	d, _ := New("go-test", nil, capabilities.Env{Root: root})
+	d, _ := New("go-test", &configs.Driver{Timeout: configs.Duration{Duration: configtest.Timeout}}, capabilities.Env{Root: root})
 	defer d.Close()
 	var pkgs []string
 	warm := request(root, map[string]string{benchFile: edit(-1)})

@@ -91,7 +91,7 @@ func (d *Driver) failed(f *failure, pl places, pkg *listed, all map[string]*text
 	if name == "" {
 		name = f.pkg
 	}
-	diag := engine.Diagnostic{Severity: engine.SeverityError, Source: d.name, Code: "test"}
+	diag := engine.Diagnostic{Severity: engine.SeverityError, Source: d.name, Code: engine.CodeTestFailed}
 	msg, at, line := failureText(f.lines, pl)
 	dir := pl.root
 	if pkg != nil {

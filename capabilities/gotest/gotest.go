@@ -48,6 +48,7 @@ import (
 	"time"
 
 	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/capabilities/testrun"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/internal/privtemp"
@@ -69,13 +70,15 @@ type Driver struct {
 	doc   string
 	env   []string // the configuration's env, added to the environment
 	goCmd string   // the go command: the configuration's command, or "go"
-	calls capabilities.Calls
+	// timeout is a run's budget: the configuration's timeout.
+	timeout time.Duration
+	calls   capabilities.Calls
 }
 
 // New builds a go-test driver named name. It does nothing else: no
 // process, no disk.
 func New(name string, cfg *configs.Driver, env capabilities.Env) (capabilities.Driver, error) {
-	d := &Driver{name: name, doc: doc, goCmd: "go"}
+	d := &Driver{name: name, doc: doc, goCmd: "go", timeout: testrun.Timeout(cfg)}
 	if cfg != nil {
 		if cfg.Doc != "" {
 			d.doc = cfg.Doc
@@ -132,6 +135,8 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	if req.Kind != engine.Test {
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("%s runs tests, not %s", d.name, req.Kind)}
 	}
+	ctx, cancel := testrun.Budget(ctx, d.timeout)
+	defer cancel()
 	temp, err := privtemp.Dir("gotest")
 	if err != nil {
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("making a temporary directory: %v", err)}
@@ -180,7 +185,7 @@ type mod struct {
 // root or above it), sorted by directory.
 func (d *Driver) modules(req *capabilities.Request) []*mod {
 	byDir := map[string]*mod{}
-	add := func(p string, changed bool) {
+	add := func(p string, changed, affecting bool) {
 		dir := filepath.Join(req.Root, filepath.FromSlash(path.Dir(p)))
 		mdir := moduleDir(req, dir)
 		if mdir == "" {
@@ -201,6 +206,9 @@ func (d *Driver) modules(req *capabilities.Request) []*mod {
 			m.asked = append(m.asked, dir)
 		case changed && path.Ext(base) == ".go":
 			m.changed = append(m.changed, dir)
+		case affecting:
+			// A baseline's: its content is the disk's, so a test
+			// reads what the go command does.
 		case changed:
 			// The go command reads Go files through the
 			// overlay, but a test reads other files (testdata,
@@ -211,10 +219,13 @@ func (d *Driver) modules(req *capabilities.Request) []*mod {
 		}
 	}
 	for _, p := range req.Files {
-		add(p, false)
+		add(p, false, false)
 	}
 	for _, p := range slices.Concat(req.Changed, req.Deleted) {
-		add(p, true)
+		add(p, true, false)
+	}
+	for _, p := range req.Affecting {
+		add(p, true, true)
 	}
 	var out []*mod
 	for _, k := range slices.Sorted(maps.Keys(byDir)) {
@@ -290,7 +301,7 @@ func (d *Driver) module(ctx context.Context, req *capabilities.Request, m *mod, 
 		return d.cut(ctx, res, o.err, rep)
 	case rep.timedOut != "":
 		res.Status = engine.StatusTimeout
-		res.Message = fmt.Sprintf("a test ran past the time left (%s) and was stopped with every process it started; still running: %s (raise the driver's timeout, [drivers.%s] timeout)", strings.TrimPrefix(rep.timedOut, "panic: "), strings.Join(rep.running, ", "), d.name)
+		res.Message = fmt.Sprintf("the tests timed out: a test ran past the time left of %s's budget of %s (%s) and was stopped with every process it started; still running: %s; %s", d.name, capabilities.ShortDuration(d.timeout), strings.TrimPrefix(rep.timedOut, "panic: "), strings.Join(rep.running, ", "), capabilities.RaiseTimeout(d.name, d.timeout))
 		return false
 	case o.code != 0 && len(rep.failures) == 0 && len(rep.failedBuild) == 0 && len(rep.packages) == 0:
 		res.Status = engine.StatusCrashed
@@ -305,15 +316,11 @@ func (d *Driver) module(ctx context.Context, req *capabilities.Request, m *mod, 
 func (d *Driver) cut(ctx context.Context, res *capabilities.Result, err error, rep *report) bool {
 	running := ""
 	if rep != nil && len(rep.running) > 0 {
-		running = "; still running: " + strings.Join(rep.running, ", ")
+		running = strings.Join(rep.running, ", ")
 	}
 	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		res.Status = engine.StatusTimeout
-		res.Message = fmt.Sprintf("the tests ran past %s's timeout and were killed with every process they started%s (raise the driver's timeout, [drivers.%s] timeout)", d.name, running, d.name)
 	case ctx.Err() != nil:
-		res.Status = engine.StatusTimeout
-		res.Message = "the tests were canceled before they finished and were killed with every process they started" + running
+		res.Status, res.Message = testrun.Ended(ctx, d.name, d.timeout, running)
 	default:
 		res.Status = engine.StatusCrashed
 		res.Message = err.Error()

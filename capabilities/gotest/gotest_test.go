@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
 )
@@ -60,14 +61,16 @@ func needGo(t *testing.T) {
 	}
 }
 
-func run(t *testing.T, req *capabilities.Request, timeout time.Duration) *capabilities.Result {
+// run runs the driver on req with budget as its configured timeout; the
+// wait for it is bounded a minute past that.
+func run(t *testing.T, req *capabilities.Request, budget time.Duration) *capabilities.Result {
 	t.Helper()
-	d, err := New("go-test", nil, capabilities.Env{Root: req.Root})
+	d, err := New("go-test", &configs.Driver{Timeout: configs.Duration{Duration: budget}}, capabilities.Env{Root: req.Root})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), budget+time.Minute)
 	defer cancel()
 	return d.Run(ctx, req)
 }
@@ -152,7 +155,9 @@ func TestNothingRanIsNotOK(t *testing.T) {
 }
 
 // TestHangIsKilledWithItsGroup: a test that hangs, and a process it
-// started, are killed when the driver's time runs out.
+// started, are killed when the driver's configured time budget (its
+// timeout key) runs out, though the request itself could wait longer; the
+// answer says it timed out and how to raise the budget.
 func TestHangIsKilledWithItsGroup(t *testing.T) {
 	needGo(t)
 	if _, err := exec.LookPath("sleep"); err != nil {
@@ -166,7 +171,7 @@ func TestHangIsKilledWithItsGroup(t *testing.T) {
 	warm := request(root, map[string]string{"c/c_test.go": strings.Replace(hang, "select {}", "_ = cmd.Process.Kill()", 1)})
 	run(t, warm, 10*time.Minute)
 	res := run(t, request(root, map[string]string{"c/c_test.go": hang}), 20*time.Second)
-	if res.Status != engine.StatusTimeout || !strings.Contains(res.Message, "TestC") {
+	if res.Status != engine.StatusTimeout || !strings.Contains(res.Message, "timed out") || !strings.Contains(res.Message, "TestC") || !strings.Contains(res.Message, `set timeout = "40s" under [drivers.go-test]`) {
 		t.Fatalf("status %s: %s", res.Status, res.Message)
 	}
 	data, err := os.ReadFile(pidFile)
@@ -192,5 +197,27 @@ func TestUnwrittenTestdataIsUnchecked(t *testing.T) {
 	res = run(t, request(root, map[string]string{"b/b_test.go": "package b\n\nimport \"testing\"\n\nfunc TestTwice(t *testing.T) {}\n"}), 10*time.Minute)
 	if res.Status != engine.StatusOK || !slices.Equal(res.Coverage[0].Paths, []string{"example.com/m/b"}) {
 		t.Errorf("status %s %s, coverage %+v", res.Status, res.Message, res.Coverage)
+	}
+}
+
+// TestBaselineRunsWhatTheChangeAffects: a baseline's request (the disk's
+// content, the changed file only Affecting) runs the tests the change
+// affects, the importers' included, so that a test failing on disk
+// already is found there.
+func TestBaselineRunsWhatTheChangeAffects(t *testing.T) {
+	needGo(t)
+	root := module(t)
+	broken := "package b\n\nimport \"testing\"\n\nfunc TestTwice(t *testing.T) {\n\tt.Error(\"broken on disk\")\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "b/b_test.go"), []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	req := &capabilities.Request{Kind: engine.Test, Root: root, Files: []string{"a/a.go"}, Affecting: []string{"a/a.go"},
+		All: map[string]*text.Doc{"a/a.go": text.FromString("package a\n\nfunc Add(x, y int) int { return x + y }\n")}}
+	res := run(t, req, 10*time.Minute)
+	if res.Status != engine.StatusOK || len(res.Diagnostics) != 1 || res.Diagnostics[0].Path != "b/b_test.go" || !strings.HasPrefix(res.Diagnostics[0].Message, "TestTwice: broken on disk") {
+		t.Fatalf("status %s %s, diagnostics %v", res.Status, res.Message, res.Diagnostics)
+	}
+	if !slices.Equal(res.Coverage[0].Paths, []string{"example.com/m/a", "example.com/m/b"}) {
+		t.Errorf("coverage %+v, want a and b run", res.Coverage)
 	}
 }

@@ -64,12 +64,13 @@ type Driver struct {
 	command []string
 	env     []string
 	install string
+	timeout time.Duration // the run's budget: the configuration's timeout
 	calls   capabilities.Calls
 }
 
 // New builds a pytest driver named name. It does nothing else.
 func New(name string, cfg *configs.Driver, env capabilities.Env) (capabilities.Driver, error) {
-	d := &Driver{name: name, doc: doc, command: []string{"pytest"}}
+	d := &Driver{name: name, doc: doc, command: []string{"pytest"}, timeout: testrun.Timeout(cfg)}
 	if cfg != nil {
 		if cfg.Doc != "" {
 			d.doc = cfg.Doc
@@ -129,6 +130,8 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	if req.Kind != engine.Test {
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("%s runs tests, not %s", d.name, req.Kind)}
 	}
+	ctx, cancel := testrun.Budget(ctx, d.timeout)
+	defer cancel()
 	files, cut := pyFiles(req.Root, req.All, req.Deleted)
 	read := func(p string) []byte {
 		if doc, ok := req.All[p]; ok {
@@ -140,7 +143,7 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 		}
 		return b
 	}
-	seeds := slices.Concat(req.Files, req.Changed)
+	seeds := slices.Concat(req.Files, req.Changed, capabilities.Present(req.Affecting, req.All))
 	tests := selectTests(files, seeds, read)
 	res := &capabilities.Result{Status: engine.StatusOK}
 	if cut {
@@ -175,8 +178,7 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	code, err := testrun.Run(ctx, testrun.Command{Argv: argv, Dir: tree, Tmp: tmp, Env: append([]string{"PYTHONDONTWRITEBYTECODE=1"}, d.env...)}, &out)
 	switch {
 	case ctx.Err() != nil:
-		res.Status = engine.StatusTimeout
-		res.Message = fmt.Sprintf("the tests ran past %s's timeout (or were canceled) and were killed with every process they started (raise the driver's timeout, [drivers.%s] timeout)", d.name, d.name)
+		res.Status, res.Message = testrun.Ended(ctx, d.name, d.timeout, "")
 		return res
 	case err != nil:
 		res.Status, res.Message = engine.StatusNotInstalled, err.Error()+d.hint()
@@ -290,7 +292,7 @@ func (d *Driver) failed(c testrun.Case, tree string, tests []string, read func(s
 	if c.Error != nil && c.Failure == nil {
 		msg = "error: " + msg
 	}
-	return engine.Diagnostic{Path: file, Line: max(line, 1), Column: 1, Severity: engine.SeverityError, Source: d.name, Code: "test", Message: name + ": " + msg}
+	return engine.Diagnostic{Path: file, Line: max(line, 1), Column: 1, Severity: engine.SeverityError, Source: d.name, Code: engine.CodeTestFailed, Message: name + ": " + msg}
 }
 
 // local turns a path pytest printed (relative to the tree, or absolute

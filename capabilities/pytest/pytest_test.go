@@ -6,11 +6,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
 )
@@ -60,9 +62,11 @@ func request(root string, changes map[string]string, named ...string) *capabilit
 	return req
 }
 
-func run(t *testing.T, req *capabilities.Request, timeout time.Duration) *capabilities.Result {
+// run runs the driver on req with budget as its configured timeout; the
+// wait for it is bounded a minute past that.
+func run(t *testing.T, req *capabilities.Request, budget time.Duration) *capabilities.Result {
 	t.Helper()
-	d, err := New("pytest", nil, capabilities.Env{Root: req.Root})
+	d, err := New("pytest", &configs.Driver{Timeout: configs.Duration{Duration: budget}}, capabilities.Env{Root: req.Root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +74,7 @@ func run(t *testing.T, req *capabilities.Request, timeout time.Duration) *capabi
 	if p := d.Probe(context.Background()); p.State != capabilities.Found {
 		t.Fatalf("probe: %s: %s", p.State, p.Reason)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), budget+time.Minute)
 	defer cancel()
 	return d.Run(ctx, req)
 }
@@ -128,14 +132,27 @@ func TestNothingSelectedIsNotOK(t *testing.T) {
 	}
 }
 
-// TestHangIsKilled: a test that hangs is killed at the driver's timeout.
+// TestHangIsKilled: a test that hangs, and a process it started, are
+// killed when the driver's configured time budget (its timeout key) runs
+// out, though the request could wait longer; the answer says it timed
+// out and how to raise the budget.
 func TestHangIsKilled(t *testing.T) {
 	needPytest(t)
+	if _, err := exec.LookPath("sleep"); err != nil {
+		t.Skip("no sleep command")
+	}
 	root := project(t)
-	res := run(t, request(root, map[string]string{"tests/test_other.py": "import time\n\n\ndef test_other():\n    time.sleep(3600)\n"}), 15*time.Second)
-	if res.Status != engine.StatusTimeout {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	hang := "import subprocess\nimport time\n\n\ndef test_other():\n    p = subprocess.Popen(['sleep', '3600'])\n    with open(" + strconv.Quote(pidFile) + ", 'w') as f:\n        f.write(str(p.pid))\n    while True:\n        time.sleep(1)\n"
+	res := run(t, request(root, map[string]string{"tests/test_other.py": hang}), 20*time.Second)
+	if res.Status != engine.StatusTimeout || !strings.Contains(res.Message, "timed out") || !strings.Contains(res.Message, `set timeout = "40s" under [drivers.pytest]`) {
 		t.Errorf("%s: %s", res.Status, res.Message)
 	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the test never started its child: %v", err)
+	}
+	assertGone(t, strings.TrimSpace(string(data)))
 }
 
 func TestSelectTests(t *testing.T) {

@@ -16,9 +16,15 @@ import (
 )
 
 // linkDirs are the directories the copy links to instead of copying: the
-// project's environments and packages, which tests read and do not
-// change. Version control is left out.
-var linkDirs = map[string]bool{".venv": true, "venv": true, "node_modules": true}
+// project's environments, which tests read and do not change. Version
+// control is left out.
+var linkDirs = map[string]bool{".venv": true, "venv": true}
+
+// cacheDirs are the entries of a node_modules directory that tools write
+// their caches into (vite's and vitest's .vite, the .cache of others):
+// the copy's node_modules starts without them, so that a run's caches
+// stay in the copy and never reach the root.
+var cacheDirs = map[string]bool{".vite": true, ".vite-temp": true, ".vitest": true, ".cache": true}
 
 // Stage copies root into dst (which exists) and applies the workspace:
 // the changed files of all are written, the deleted ones removed.
@@ -34,6 +40,13 @@ func Stage(dst, root string, all map[string]*text.Doc, changed, deleted []string
 		to := filepath.Join(dst, rel)
 		switch {
 		case e.IsDir() && (e.Name() == ".git" || e.Name() == "__pycache__" || e.Name() == ".pytest_cache"):
+			return filepath.SkipDir
+		case e.Name() == "node_modules" && (e.IsDir() || isDirLink(p)):
+			// A directory of its own, each package linked: what
+			// the runner writes there (a cache) stays in the copy.
+			if err := linkEntries(p, to); err != nil || !e.IsDir() {
+				return err
+			}
 			return filepath.SkipDir
 		case e.IsDir() && linkDirs[e.Name()]:
 			if err := os.Symlink(p, to); err != nil {
@@ -68,6 +81,33 @@ func Stage(dst, root string, all map[string]*text.Doc, changed, deleted []string
 			if err := os.Remove(filepath.Join(dst, filepath.FromSlash(p))); err != nil && !os.IsNotExist(err) {
 				return fmt.Errorf("staging the project for its tests: %w", err)
 			}
+		}
+	}
+	return nil
+}
+
+// isDirLink reports whether p is a symbolic link to a directory.
+func isDirLink(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// linkEntries makes to a directory holding a link to each entry of the
+// directory from but its caches.
+func linkEntries(from, to string) error {
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		return err
+	}
+	if err := os.Mkdir(to, 0o700); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if cacheDirs[e.Name()] {
+			continue
+		}
+		if err := os.Symlink(filepath.Join(from, e.Name()), filepath.Join(to, e.Name())); err != nil {
+			return err
 		}
 	}
 	return nil

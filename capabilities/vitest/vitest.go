@@ -12,9 +12,10 @@
 //     files: the test files among them and the test files that import
 //     them, directly or not (its module graph).
 //   - They run in a private copy of the root with the workspace's changes
-//     applied (node_modules linked, not copied; version control left
-//     out), so they see the unwritten content and what they write never
-//     reaches the root.
+//     applied (node_modules a directory of its own whose packages are
+//     linked, not copied, so that vitest's cache under node_modules/.vite
+//     stays in the copy; version control left out), so they see the
+//     unwritten content and what they write never reaches the root.
 //   - A failed test is an error diagnostic at the line in its test file
 //     that the failure's stack names (else line 1), its message the
 //     test's name and the failure's message. A note says what ran.
@@ -60,12 +61,13 @@ type Driver struct {
 	command []string
 	env     []string
 	install string
+	timeout time.Duration // the run's budget: the configuration's timeout
 	calls   capabilities.Calls
 }
 
 // New builds a vitest driver named name. It does nothing else.
 func New(name string, cfg *configs.Driver, env capabilities.Env) (capabilities.Driver, error) {
-	d := &Driver{name: name, doc: doc, command: []string{"vitest"}}
+	d := &Driver{name: name, doc: doc, command: []string{"vitest"}, timeout: testrun.Timeout(cfg)}
 	if cfg != nil {
 		if cfg.Doc != "" {
 			d.doc = cfg.Doc
@@ -125,8 +127,10 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	if req.Kind != engine.Test {
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("%s runs tests, not %s", d.name, req.Kind)}
 	}
+	ctx, cancel := testrun.Budget(ctx, d.timeout)
+	defer cancel()
 	res := &capabilities.Result{Status: engine.StatusOK}
-	seeds := slices.Compact(slices.Sorted(slices.Values(slices.Concat(req.Files, req.Changed))))
+	seeds := slices.Compact(slices.Sorted(slices.Values(slices.Concat(req.Files, req.Changed, capabilities.Present(req.Affecting, req.All)))))
 	temp, err := privtemp.Dir("vitest")
 	if err != nil {
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("making a temporary directory: %v", err)}
@@ -152,8 +156,7 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	code, err := testrun.Run(ctx, testrun.Command{Argv: argv, Dir: tree, Tmp: tmp, Env: d.env}, &out)
 	switch {
 	case ctx.Err() != nil:
-		res.Status = engine.StatusTimeout
-		res.Message = fmt.Sprintf("the tests ran past %s's timeout (or were canceled) and were killed with every process they started (raise the driver's timeout, [drivers.%s] timeout)", d.name, d.name)
+		res.Status, res.Message = testrun.Ended(ctx, d.name, d.timeout, "")
 		return res
 	case err != nil:
 		res.Status, res.Message = engine.StatusNotInstalled, err.Error()+d.hint()
@@ -248,7 +251,7 @@ func (d *Driver) failed(c testrun.Case, tree string, seeds []string) engine.Diag
 	if msg == "" {
 		msg = "failed"
 	}
-	return engine.Diagnostic{Path: file, Line: max(line, 1), Column: max(col, 1), Severity: engine.SeverityError, Source: d.name, Code: "test", Message: c.Name + ": " + msg}
+	return engine.Diagnostic{Path: file, Line: max(line, 1), Column: max(col, 1), Severity: engine.SeverityError, Source: d.name, Code: engine.CodeTestFailed, Message: c.Name + ": " + msg}
 }
 
 // local turns a path vitest printed (relative to the tree, or absolute

@@ -3,8 +3,10 @@ package vitest
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,14 +72,16 @@ func request(root string, changes map[string]string, named ...string) *capabilit
 	return req
 }
 
-func run(t *testing.T, modules string, req *capabilities.Request, timeout time.Duration) *capabilities.Result {
+// run runs the driver on req with budget as its configured timeout; the
+// wait for it is bounded a minute past that.
+func run(t *testing.T, modules string, req *capabilities.Request, budget time.Duration) *capabilities.Result {
 	t.Helper()
-	d, err := New("vitest", &configs.Driver{Command: []string{filepath.Join(modules, ".bin", "vitest")}}, capabilities.Env{Root: req.Root})
+	d, err := New("vitest", &configs.Driver{Command: []string{filepath.Join(modules, ".bin", "vitest")}, Timeout: configs.Duration{Duration: budget}}, capabilities.Env{Root: req.Root})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), budget+time.Minute)
 	defer cancel()
 	if p := d.Probe(ctx); p.State != capabilities.Found {
 		t.Fatalf("probe: %s: %s", p.State, p.Reason)
@@ -127,6 +131,53 @@ func TestWritesStayInTheCopy(t *testing.T) {
 	}
 }
 
+// TestCachesStayInTheCopy: vitest's caches (its results under
+// node_modules/.vite) go to the private copy, never into the project's
+// node_modules, though the copy links the project's packages.
+func TestCachesStayInTheCopy(t *testing.T) {
+	modules := runner(t)
+	root := project(t, modules)
+	// The project's own node_modules: a directory of links to the
+	// runner's packages, holding a .vite of its own as a project that
+	// ran vitest itself does.
+	nm := filepath.Join(root, "node_modules")
+	if err := os.Remove(nm); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(modules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(nm, ".vite"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != ".vite" {
+			if err := os.Symlink(filepath.Join(modules, e.Name()), filepath.Join(nm, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	before, err := os.ReadDir(nm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, modules, request(root, map[string]string{"src/calc.ts": "export function add(a: number, b: number) {\n  return b + a\n}\n"}), 10*time.Minute)
+	if res.Status != engine.StatusOK || len(res.Diagnostics) != 0 {
+		t.Fatalf("%s %s %v", res.Status, res.Message, res.Diagnostics)
+	}
+	after, err := os.ReadDir(nm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != len(before) {
+		t.Errorf("the run added to the project's node_modules: %d entries, %d before", len(after), len(before))
+	}
+	if cache, _ := os.ReadDir(filepath.Join(nm, ".vite")); len(cache) != 0 {
+		t.Errorf("the run wrote its cache into the project's node_modules/.vite: %v", cache)
+	}
+}
+
 // TestNothingRelatedIsNotOK: a change no test imports is unchecked.
 func TestNothingRelatedIsNotOK(t *testing.T) {
 	modules := runner(t)
@@ -137,12 +188,25 @@ func TestNothingRelatedIsNotOK(t *testing.T) {
 	}
 }
 
-// TestHangIsKilled: a test that hangs is killed at the driver's timeout.
+// TestHangIsKilled: a test that hangs, and a process it started, are
+// killed when the driver's configured time budget (its timeout key) runs
+// out, though the request could wait longer; the answer says it timed
+// out and how to raise the budget.
 func TestHangIsKilled(t *testing.T) {
 	modules := runner(t)
+	if _, err := exec.LookPath("sleep"); err != nil {
+		t.Skip("no sleep command")
+	}
 	root := project(t, modules)
-	res := run(t, modules, request(root, map[string]string{"src/other.test.ts": "import { test } from 'vitest'\n\ntest('other', async () => { await new Promise(() => {}) }, 3600000)\n"}), 30*time.Second)
-	if res.Status != engine.StatusTimeout {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	hang := "import { test } from 'vitest'\nimport { spawn } from 'node:child_process'\nimport { writeFileSync } from 'node:fs'\n\ntest('other', async () => {\n  const child = spawn('sleep', ['3600'])\n  writeFileSync(" + strconv.Quote(pidFile) + ", String(child.pid))\n  await new Promise(() => {})\n}, 3600000)\n"
+	res := run(t, modules, request(root, map[string]string{"src/other.test.ts": hang}), time.Minute)
+	if res.Status != engine.StatusTimeout || !strings.Contains(res.Message, "timed out") || !strings.Contains(res.Message, `set timeout = "2m" under [drivers.vitest]`) {
 		t.Errorf("%s: %s", res.Status, res.Message)
 	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the test never started its child: %v", err)
+	}
+	assertGone(t, strings.TrimSpace(string(data)))
 }

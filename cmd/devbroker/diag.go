@@ -61,7 +61,7 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 		switch kind {
 		case engine.Lint:
 			fmt.Fprint(stderr, " [--since REV] [--fix] [--write]")
-		case engine.Check:
+		case engine.Check, engine.Test:
 			fmt.Fprint(stderr, " [--since REV]")
 		case engine.Format:
 			fmt.Fprint(stderr, " [--only changed --since REV] [--write]")
