@@ -86,7 +86,7 @@ func (d *Driver) projects(req *capabilities.Request) ([]project, string) {
 		d.mu.Lock()
 		held := map[string]bool{}
 		for r := range d.servers {
-			if r != filepath.Clean(req.Root) {
+			if filepath.Clean(r) != filepath.Clean(req.Root) {
 				held[r] = true
 			}
 		}
