@@ -156,6 +156,11 @@ type Result struct {
 	// trust, so a language request reports it as unchecked, not as a
 	// request the server declined.
 	Withheld bool
+	// Projects say which project each of the files the driver answered
+	// for belongs to, and from what root its server answered (a language
+	// server with project markers: configs.Driver.ProjectMarkers); nil
+	// from a driver that knows no projects.
+	Projects []engine.ProjectFiles
 }
 
 // RangeFormatter is a Driver that can format parts of files: Run with

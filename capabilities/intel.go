@@ -198,6 +198,7 @@ func (s *Set) ask(ctx context.Context, dn string, i, n int, req engine.Request, 
 // answer adds server dn's result to resp, with its status.
 func (s *Set) answer(resp *engine.Response, dn string, r *Result) {
 	resp.Drivers = append(resp.Drivers, engine.DriverStatus{Driver: dn, Status: r.Status, Message: r.Message})
+	addProjects(resp, dn, r)
 	for _, d := range r.Diagnostics {
 		if d.Source == "" {
 			d.Source = dn

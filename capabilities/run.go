@@ -117,6 +117,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 			resp.Diagnostics = append(resp.Diagnostics, dg)
 		}
 		resp.Coverage = append(resp.Coverage, r.Coverage...)
+		addProjects(resp, dn, r)
 		for _, f := range r.Formatted {
 			if f.Driver == "" {
 				f.Driver = dn
@@ -210,6 +211,17 @@ func addSource(also []string, primary string, srcs ...string) []string {
 		}
 	}
 	return also
+}
+
+// addProjects adds what driver dn's answer says of its projects.
+func addProjects(resp *engine.Response, dn string, r *Result) {
+	if len(r.Projects) == 0 {
+		return
+	}
+	if resp.ProjectFiles == nil {
+		resp.ProjectFiles = map[string][]engine.ProjectFiles{}
+	}
+	resp.ProjectFiles[dn] = append(resp.ProjectFiles[dn], r.Projects...)
 }
 
 // safeRun runs a driver, turning a panic into a crashed status.

@@ -322,6 +322,28 @@ type Driver struct {
 	// says; a project file that cannot be parsed narrows nothing and the
 	// answer warns.
 	ProjectScope string `toml:"project_scope"`
+	// ProjectMarkers are, for a language server, the names of the files
+	// that mark a project's directory ("tsconfig.json", "pyproject.toml"):
+	// each file the server answers for belongs to the nearest directory
+	// above it, up to the root, that holds one of them (the root when none
+	// does), and an answer about files of a project below the root names
+	// the project and the server that answered ("projects"). Empty: the
+	// root is the one project.
+	ProjectMarkers []string `toml:"project_markers"`
+	// ServerRoot is, for a language server with project_markers, the
+	// directory it is started in and told is its workspace: "project"
+	// starts one server per project, rooted at the project's directory
+	// (pyright, tsserver, rust-analyzer and clangd read their project from
+	// their root; in a trusted root each project's own node_modules/.bin,
+	// .venv/bin or venv/bin copy of the server comes first); "root" (the
+	// default) keeps one server for the whole root, which answers for
+	// every project (gopls handles several modules).
+	ServerRoot string `toml:"server_root"`
+	// MaxProjectServers bounds, for server_root = "project", how many
+	// project servers the driver starts; the files of projects past the
+	// bound are answered by the server of the root, and the answer says
+	// so. 0 means the default, 8; negative is an error.
+	MaxProjectServers int `toml:"max_project_servers"`
 
 	// LanguageID is, for a language server, the language identifier sent
 	// in didOpen ("go", "python"); default: by the file's extension for

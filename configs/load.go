@@ -32,6 +32,8 @@ const (
 	DefaultTimeout = 60 * time.Second
 	// DefaultMaxDiagnostics is Limits.MaxDiagnostics when it is 0.
 	DefaultMaxDiagnostics = 200
+	// DefaultMaxProjectServers is Driver.MaxProjectServers when it is 0.
+	DefaultMaxProjectServers = 8
 )
 
 //go:embed defaults.toml

@@ -29,6 +29,8 @@ var (
 	columnUnits = []string{"chars", "bytes", "utf16"}
 	// ProjectScopes are the values of a driver's project_scope.
 	ProjectScopes = []string{"pyright", "tsconfig"}
+	// ServerRoots are the values of a language server's server_root.
+	ServerRoots = []string{"root", "project"}
 )
 
 // validator collects the problems of a merged configuration.
@@ -170,6 +172,18 @@ func (v *validator) driver(name string, d *Driver) {
 	v.oneOf(p+".stream", d.Stream, streams)
 	v.oneOf(p+".severity", d.Severity, severities)
 	v.oneOf(p+".project_scope", d.ProjectScope, ProjectScopes)
+	v.oneOf(p+".server_root", d.ServerRoot, ServerRoots)
+	for i, m := range d.ProjectMarkers {
+		if m == "" || m == "." || m == ".." || strings.ContainsAny(m, `/\`) {
+			v.errorf(fmt.Sprintf("%s.project_markers[%d]", p, i), "%q is not a file name: a marker is the name of a file in a project's directory, like \"go.mod\"", m)
+		}
+	}
+	if d.MaxProjectServers < 0 {
+		v.errorf(p+".max_project_servers", "%d is negative: give the most project servers to start, or 0 for the default (%d)", d.MaxProjectServers, DefaultMaxProjectServers)
+	}
+	if (d.ServerRoot != "" || len(d.ProjectMarkers) > 0) && d.Type != "lsp" {
+		v.errorf(p+".project_markers", "project_markers and server_root are for a language server (type \"lsp\")")
+	}
 	if d.PerFile != nil && !*d.PerFile && (d.Input == "" || d.Input == "stdin") {
 		v.errorf(p+".per_file", "input \"stdin\" runs the command once per file; per_file = false needs input \"staged\" or \"overlay\"")
 	}

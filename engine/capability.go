@@ -146,6 +146,10 @@ type Response struct {
 	// it says about itself: notes, never findings, and never a reason
 	// for the answer to be incomplete.
 	Coverage []Note
+	// ProjectFiles says, by driver, which project each file it answered
+	// for belongs to and the root of the server that answered (see
+	// [Project]); nil from a capability that knows no projects.
+	ProjectFiles map[string][]ProjectFiles
 }
 
 // Status is the state of one driver's answer.

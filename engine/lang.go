@@ -40,6 +40,7 @@ func (e *Engine) ask(ctx context.Context, step StepName, q Query, r *Result) (*R
 		return nil, err
 	}
 	r.Drivers = append(r.Drivers, resp.Drivers...)
+	r.addProjects(resp)
 	if len(resp.Drivers) == 0 {
 		why := "no language server for its language offers it"
 		if len(resp.Diagnostics) > 0 {

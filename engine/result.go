@@ -54,6 +54,14 @@ type Result struct {
 	// driver looked at, diagnostics left out, configuration that does
 	// not apply): notes, never findings; they do not make it not ok.
 	Coverage []Note
+	// Projects say, when the files belong to projects below the root,
+	// which project each file belongs to and which language servers
+	// answered for it (see [Project]); nil for an answer about a single
+	// project at the root.
+	Projects []Project
+	// projectFiles collects what the steps' drivers said of their
+	// projects, by driver; finish merges it into Projects.
+	projectFiles map[string][]ProjectFiles
 	// Error describes the step that failed, if one did.
 	Error *StepError
 	// Stale lists the files whose unwritten changes are based on content
@@ -117,6 +125,7 @@ func (r *Result) finish() {
 	SortDiagnostics(r.PreExisting)
 	r.Drivers = uniqueStatuses(r.Drivers)
 	r.Coverage = uniqueNotes(r.Coverage)
+	r.Projects = MergeProjects(r.projectFiles)
 	r.OK = r.Error == nil && complete(r.Drivers)
 	for _, d := range r.Diagnostics {
 		if d.Severity == SeverityError {
@@ -147,4 +156,14 @@ func uniqueNotes(ns []Note) []Note {
 		}
 	}
 	return out
+}
+
+// addProjects collects what a response says of its projects.
+func (r *Result) addProjects(resp *Response) {
+	for dn, pfs := range resp.ProjectFiles {
+		if r.projectFiles == nil {
+			r.projectFiles = map[string][]ProjectFiles{}
+		}
+		r.projectFiles[dn] = append(r.projectFiles[dn], pfs...)
+	}
 }

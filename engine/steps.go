@@ -375,6 +375,7 @@ func (e *Engine) capability(ctx context.Context, kind Kind, selectors []string, 
 	r.Diagnostics = append(r.Diagnostics, resp.Diagnostics...)
 	r.Drivers = append(r.Drivers, resp.Drivers...)
 	r.Coverage = append(r.Coverage, resp.Coverage...)
+	r.addProjects(resp)
 	if kind != Check && len(resp.Edits) > 0 {
 		// The step's own changes (formatting, fixes) stay in the
 		// workspace even when its verdict fails: the diagnostics

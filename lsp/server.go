@@ -251,6 +251,10 @@ func (s *Server) Name() string {
 	return s.cfg.Name
 }
 
+// Root is the directory the server runs in and was told is its
+// workspace (Config.Root).
+func (s *Server) Root() string { return s.cfg.Root }
+
 // PID is the running server's process id, or 0.
 func (s *Server) PID() int {
 	s.mu.Lock()

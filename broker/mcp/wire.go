@@ -83,6 +83,9 @@ func devResultText(r *wire.DevResult, plan bool) string {
 	for _, n := range r.Coverage {
 		fmt.Fprintln(&b, n.Line())
 	}
+	for _, p := range r.Projects {
+		fmt.Fprintln(&b, p.Line())
+	}
 	if bl := r.Baseline; bl != nil {
 		against := "the content before the change"
 		if bl.Since != "" {

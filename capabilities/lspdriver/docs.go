@@ -130,7 +130,7 @@ func (d *Driver) view(ctx context.Context, srv *lsp.Server, req *capabilities.Re
 	}
 	if fsys, err := rootfs.New(req.Root); err == nil {
 		v.fs = fsys
-		for _, p := range outsideLinks(ctx, srv, fsys) {
+		for _, p := range outsideLinks(ctx, srv, fsys, filepath.Clean(srv.Root()) != filepath.Clean(req.Root)) {
 			if exts[path.Ext(p)] {
 				v.outside[p] = true
 				v.docs[p] = lsp.Document{Path: v.abs(p), LanguageID: d.languageID(p), Text: outsideStandIn(p)}
@@ -199,7 +199,14 @@ func (v *view) shown(abs string) string {
 // that leave it: from the request's check of the server's inputs, which
 // knows every symlink under the root, when it could see every input;
 // else by walking the root.
-func outsideLinks(ctx context.Context, srv *lsp.Server, fsys *rootfs.FS) []string {
+//
+// A server of a project below the root (below) knows the symlinks under its own
+// root only, and may read files of the root outside it (an import of
+// "../shared"): the root is walked.
+func outsideLinks(ctx context.Context, srv *lsp.Server, fsys *rootfs.FS, below bool) []string {
+	if below {
+		return fsys.OutsideLinks(rootfs.SkipDir)
+	}
 	links, ok := srv.Links(ctx)
 	if !ok {
 		return fsys.OutsideLinks(rootfs.SkipDir)

@@ -175,6 +175,24 @@ func (d *Driver) server(ctx context.Context, root string) (*lsp.Server, error) {
 	return d.hold(bin, root)
 }
 
+// serverAt returns the shared server for the directory dir (a workspace
+// path) of root: the project's own copy of the server in a trusted root
+// (projectTool), else the one found for the root.
+func (d *Driver) serverAt(ctx context.Context, root, dir string) (*lsp.Server, error) {
+	if dir == "." {
+		return d.server(ctx, root)
+	}
+	abs := filepath.Join(root, filepath.FromSlash(dir))
+	if bin := d.projectTool(root, dir); bin != "" {
+		return d.hold(bin, abs)
+	}
+	bin, err := d.resolve(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	return d.hold(bin, abs)
+}
+
 // hold returns the server the driver holds for root, acquiring it first.
 func (d *Driver) hold(bin, root string) (*lsp.Server, error) {
 	return d.holdIf(bin, root, false)

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
@@ -41,8 +42,28 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) (res *capab
 	if withheld != "" {
 		defer func() { res = partlyWithheld(res, withheld) }()
 	}
+	// Each project's files are answered by their server (projects.go);
+	// the servers of several projects answer at once, each on its own
+	// files, which no other project's answer changes.
+	prs, over := d.projects(req)
+	results := make([]*capabilities.Result, len(prs))
+	var wg sync.WaitGroup
+	for i, pr := range prs {
+		wg.Go(func() {
+			r := d.runProject(ctx, forProject(req, pr), pr.server)
+			r.Projects = pr.owned
+			results[i] = r
+		})
+	}
+	wg.Wait()
+	return merged(prs, results, over)
+}
+
+// runProject answers req with the server that runs in the directory
+// server (a workspace path: "." for the root's server).
+func (d *Driver) runProject(ctx context.Context, req *capabilities.Request, server string) (res *capabilities.Result) {
 	sctx, scancel := context.WithTimeout(ctx, d.timeout)
-	srv, err := d.server(sctx, req.Root)
+	srv, err := d.serverAt(sctx, req.Root, server)
 	scancel()
 	if err != nil {
 		res := failed(nil, err, false)

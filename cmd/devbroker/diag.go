@@ -228,6 +228,9 @@ func diagExit(kind engine.Kind, res *engine.Result, write bool, stderr io.Writer
 			fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, n)
 		}
 	}
+	for _, p := range res.Projects {
+		fmt.Fprintf(stderr, "devbroker %s: %s\n", kind, p)
+	}
 	for _, f := range res.Formatted {
 		// --only changed: a file whose changed lines could not be
 		// formatted alone, left as it was, says why.

@@ -1,0 +1,237 @@
+package lspdriver
+
+// This file routes a request's files to their projects: each file belongs
+// to the nearest directory above it, up to the root, that holds one of the
+// driver's project markers (configs.Driver.ProjectMarkers), and is
+// answered by the server of that project (server_root "project": pyright,
+// tsserver, rust-analyzer, clangd read their project from their root) or
+// by the server of the root (gopls, which handles several modules).
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// project is the files of a request that one server answers for.
+type project struct {
+	server string   // the server's root, a workspace path ("." the root)
+	files  []string // sorted
+	// owned says which project each file belongs to.
+	owned []engine.ProjectFiles
+}
+
+// perProject reports whether the driver starts a server per project.
+func (d *Driver) perProject() bool {
+	return d.cfg.ServerRoot == "project" && len(d.cfg.ProjectMarkers) > 0
+}
+
+// maxProjectServers is the most project servers the driver starts.
+func (d *Driver) maxProjectServers() int {
+	if d.cfg.MaxProjectServers > 0 {
+		return d.cfg.MaxProjectServers
+	}
+	return configs.DefaultMaxProjectServers
+}
+
+// projects groups req's files by the server that answers for them, the
+// root's first, and says which projects went past max_project_servers
+// ("" when none did). Each group says which projects its files belong
+// to. A request without files (a workspace symbol search) is one group at
+// the root.
+func (d *Driver) projects(req *capabilities.Request) ([]project, string) {
+	if len(d.cfg.ProjectMarkers) == 0 || len(req.Files) == 0 {
+		return []project{{server: ".", files: req.Files}}, ""
+	}
+	fsys, _ := rootfs.New(req.Root) // nil: the workspace's files alone
+	owner := map[string]string{}    // directory → its project's directory
+	var find func(dir string) string
+	find = func(dir string) string {
+		if o, ok := owner[dir]; ok {
+			return o
+		}
+		o := "."
+		switch {
+		case d.marked(fsys, req, dir):
+			o = dir
+		case dir != ".":
+			o = find(path.Dir(dir))
+		}
+		owner[dir] = o
+		return o
+	}
+	var owned []engine.ProjectFiles // by project, in the order of their first file
+	at := map[string]int{}
+	for _, p := range req.Files {
+		dir := find(path.Dir(p))
+		i, ok := at[dir]
+		if !ok {
+			i = len(owned)
+			at[dir] = i
+			owned = append(owned, engine.ProjectFiles{Root: dir, ServerRoot: "."})
+		}
+		owned[i].Files = append(owned[i].Files, p)
+	}
+	var over []string
+	if d.perProject() {
+		// The servers the driver holds already count against the bound.
+		d.mu.Lock()
+		held := map[string]bool{}
+		for r := range d.servers {
+			if filepath.Clean(r) != filepath.Clean(req.Root) {
+				held[r] = true
+			}
+		}
+		d.mu.Unlock()
+		for i := range owned {
+			dir := owned[i].Root
+			if dir == "." {
+				continue
+			}
+			abs := filepath.Join(req.Root, filepath.FromSlash(dir))
+			if !held[abs] && len(held) >= d.maxProjectServers() {
+				over = append(over, dir)
+				continue
+			}
+			held[abs] = true
+			owned[i].ServerRoot = dir
+		}
+	}
+	// One group per server: the root's server answers for every project
+	// it serves at once.
+	out := []project{{server: "."}}
+	for _, pf := range owned {
+		i := 0
+		if pf.ServerRoot != "." {
+			i = len(out)
+			out = append(out, project{server: pf.ServerRoot})
+		}
+		out[i].files = append(out[i].files, pf.Files...)
+		out[i].owned = append(out[i].owned, pf)
+	}
+	if len(out[0].files) == 0 {
+		out = out[1:]
+	}
+	for i := range out {
+		slices.Sort(out[i].files)
+	}
+	if len(over) == 0 {
+		return out, ""
+	}
+	return out, fmt.Sprintf("%s runs at most %d project servers (drivers.%s.max_project_servers): the files of %s were answered by its server of the root, which does not read their project's own configuration", d.name, d.maxProjectServers(), d.name, strings.Join(over, ", "))
+}
+
+// marked reports whether the directory dir (a workspace path) holds one of
+// the driver's project markers: in the workspace, or on disk as a regular
+// file inside the root.
+func (d *Driver) marked(fsys *rootfs.FS, req *capabilities.Request, dir string) bool {
+	for _, m := range d.cfg.ProjectMarkers {
+		p := path.Join(dir, m)
+		if req.All[p] != nil {
+			return true
+		}
+		if slices.Contains(req.Deleted, p) || fsys == nil {
+			continue
+		}
+		if fi, err := fsys.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
+// forProject is req narrowed to a project whose server runs in the
+// directory server (a workspace path): its files, and, for a server below
+// the root, only the changed and deleted files under its root (a server
+// sees its own project's files).
+func forProject(req *capabilities.Request, pr project) *capabilities.Request {
+	out := *req
+	out.Files = pr.files
+	if pr.server == "." {
+		return &out
+	}
+	under := func(ps []string) []string {
+		var in []string
+		for _, p := range ps {
+			if strings.HasPrefix(p, pr.server+"/") {
+				in = append(in, p)
+			}
+		}
+		return in
+	}
+	out.Changed, out.Deleted = under(req.Changed), under(req.Deleted)
+	return &out
+}
+
+// projectTool is, in a trusted root, the project's own copy of the server
+// (node_modules/.bin, .venv/bin or venv/bin in the project's directory
+// dir, a workspace path), or "".
+func (d *Driver) projectTool(root, dir string) string {
+	if !d.cfg.ProjectTools || d.isGopls() || dir == "." {
+		return ""
+	}
+	fsys, err := rootfs.New(root)
+	if err != nil {
+		return ""
+	}
+	name := filepath.Base(d.cfg.Command[0])
+	for _, tools := range []string{"node_modules/.bin", ".venv/bin", "venv/bin"} {
+		p := path.Join(dir, tools, name)
+		if fi, err := fsys.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return filepath.Join(root, filepath.FromSlash(p))
+		}
+	}
+	return ""
+}
+
+// merged is the answers of the projects of one request as one answer:
+// every finding, edit and note; the first status that is not ok, its
+// message naming the project; and every project with its server.
+func merged(prs []project, results []*capabilities.Result, over string) *capabilities.Result {
+	if len(results) == 1 {
+		out := results[0]
+		if over != "" {
+			out.Message = strings.TrimPrefix(out.Message+"; "+over, "; ")
+		}
+		return out
+	}
+	out := &capabilities.Result{Status: engine.StatusOK}
+	var msgs []string
+	for i, r := range results {
+		pr := prs[i]
+		out.Diagnostics = append(out.Diagnostics, r.Diagnostics...)
+		for p, doc := range r.Edits {
+			if out.Edits == nil {
+				out.Edits = map[string]*text.Doc{}
+			}
+			out.Edits[p] = doc
+		}
+		out.Coverage = append(out.Coverage, r.Coverage...)
+		out.Formatted = append(out.Formatted, r.Formatted...)
+		out.Withheld = out.Withheld || r.Withheld
+		if r.Status != engine.StatusOK && out.Status == engine.StatusOK {
+			out.Status = r.Status
+		}
+		if r.Message != "" {
+			msg := r.Message
+			if len(prs) > 1 {
+				msg = "server in " + pr.server + ": " + msg
+			}
+			msgs = append(msgs, msg)
+		}
+		out.Projects = append(out.Projects, r.Projects...)
+	}
+	if over != "" {
+		msgs = append(msgs, over)
+	}
+	out.Message = strings.Join(msgs, "; ")
+	return out
+}

@@ -1,0 +1,86 @@
+package lspdriver
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/configs"
+	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/testtree"
+	"github.com/devbroker/devbroker/engine/text"
+)
+
+// Each file goes to the nearest directory above it that holds a marker,
+// on disk or only in the workspace (the root when none does); a server
+// per project for server_root "project", at most max_project_servers of
+// them, the rest answered by the root's server, which says so; one group
+// for the root's server otherwise.
+func TestProjectsNearestMarker(t *testing.T) {
+	root := testtree.New(t, map[string]string{
+		"a/pyproject.toml":       "",
+		"a/x.py":                 "",
+		"a/sub/y.py":             "",
+		"a/inner/pyproject.toml": "",
+		"a/inner/z.py":           "",
+		"b/w.py":                 "",
+		"top.py":                 "",
+		"c/pyproject.toml/d.py":  "", // a directory named like a marker marks nothing
+	})
+	files := []string{"a/inner/z.py", "a/sub/y.py", "a/x.py", "b/w.py", "c/pyproject.toml/d.py", "new/n.py", "top.py"}
+	all := map[string]*text.Doc{"new/pyrightconfig.json": text.FromString("{}\n")}
+	req := &capabilities.Request{Kind: engine.Check, Root: root, Files: files, All: all}
+	groups := func(cfg configs.Driver) ([]string, string) {
+		cfg.Command = []string{"pyright-langserver", "--stdio"}
+		drv, err := New("pyright", &cfg, capabilities.Env{Root: root, Language: "python"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prs, over := drv.(*Driver).projects(req)
+		var out []string
+		for _, pr := range prs {
+			var owned []string
+			for _, pf := range pr.owned {
+				owned = append(owned, fmt.Sprintf("%s%v", pf.Root, pf.Files))
+			}
+			out = append(out, pr.server+": "+strings.Join(owned, " "))
+		}
+		return out, over
+	}
+	markers := []string{"pyrightconfig.json", "pyproject.toml"}
+
+	got, over := groups(configs.Driver{ProjectMarkers: markers, ServerRoot: "project"})
+	want := []string{
+		".: .[b/w.py c/pyproject.toml/d.py top.py]",
+		"a/inner: a/inner[a/inner/z.py]",
+		"a: a[a/sub/y.py a/x.py]",
+		"new: new[new/n.py]",
+	}
+	if !slices.Equal(got, want) || over != "" {
+		t.Errorf("server per project:\n got %q %q\nwant %q", got, over, want)
+	}
+
+	got, over = groups(configs.Driver{ProjectMarkers: markers, ServerRoot: "project", MaxProjectServers: 2})
+	want = []string{
+		".: .[b/w.py c/pyproject.toml/d.py top.py] new[new/n.py]",
+		"a/inner: a/inner[a/inner/z.py]",
+		"a: a[a/sub/y.py a/x.py]",
+	}
+	if !slices.Equal(got, want) || !strings.Contains(over, "pyright runs at most 2 project servers (drivers.pyright.max_project_servers): the files of new were answered by its server of the root") {
+		t.Errorf("at most 2 project servers:\n got %q %q\nwant %q", got, over, want)
+	}
+
+	got, _ = groups(configs.Driver{ProjectMarkers: markers})
+	want = []string{".: a/inner[a/inner/z.py] a[a/sub/y.py a/x.py] .[b/w.py c/pyproject.toml/d.py top.py] new[new/n.py]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("one server for the root:\n got %q\nwant %q", got, want)
+	}
+
+	got, _ = groups(configs.Driver{})
+	want = []string{".: "}
+	if !slices.Equal(got, want) {
+		t.Errorf("no markers:\n got %q\nwant %q", got, want)
+	}
+}

@@ -1,0 +1,216 @@
+package main
+
+// End-to-end, through the real binary, the Go SDK's MCP client over stdio
+// and the real language servers (gopls, typescript-language-server,
+// pyright): in a monorepo each file is answered by its nearest project,
+// and the answer says which project and which servers.
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// monorepoResult is what the tests read of an answer.
+type monorepoResult struct {
+	OK          bool `json:"ok"`
+	Diagnostics []struct {
+		Path     string `json:"path"`
+		Line     int    `json:"line"`
+		Severity string `json:"severity"`
+		Message  string `json:"message"`
+		Source   string `json:"source"`
+	} `json:"diagnostics"`
+	Projects []struct {
+		Root    string   `json:"root"`
+		Files   int      `json:"files"`
+		Paths   []string `json:"paths"`
+		Servers []struct {
+			Driver string `json:"driver"`
+			Root   string `json:"root"`
+		} `json:"servers"`
+	} `json:"projects"`
+}
+
+// servers is each project's servers, "driver@server-root", by project.
+func (r monorepoResult) servers() map[string][]string {
+	out := map[string][]string{}
+	for _, p := range r.Projects {
+		for _, s := range p.Servers {
+			out[p.Root] = append(out[p.Root], s.Driver+"@"+s.Root)
+		}
+	}
+	return out
+}
+
+// errorAt reports whether the answer has an error in path whose message
+// holds msg.
+func (r monorepoResult) errorAt(path, msg string) bool {
+	return slices.ContainsFunc(r.Diagnostics, func(d struct {
+		Path     string `json:"path"`
+		Line     int    `json:"line"`
+		Severity string `json:"severity"`
+		Message  string `json:"message"`
+		Source   string `json:"source"`
+	}) bool {
+		return d.Path == path && d.Severity == "error" && strings.Contains(d.Message, msg)
+	})
+}
+
+// monorepo copies testdata/monorepo to a new root.
+func monorepo(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "monorepo"))); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	return root
+}
+
+// wantMonorepo checks an answer about the whole monorepo: each file's
+// error, as only its own project's server with its own project's settings
+// reports it, and each project named with the server that answered.
+func wantMonorepo(t *testing.T, how string, r monorepoResult) {
+	t.Helper()
+	for _, e := range []struct{ path, msg, why string }{
+		{"services/api/main.go", `cannot use "8080"`, "gopls loaded the module services/api"},
+		{"web/src/format.ts", "Parameter 'label' implicitly has an 'any' type", "tsserver read web/tsconfig.json (strict)"},
+		{"tools/gen/scale.py", `Type annotation is missing for parameter "budget"`, "pyright read tools/pyproject.toml (strict)"},
+		{"scripts/release.py", `"Literal['1']" is not assignable`, "pyright checked the root's own script"},
+	} {
+		if !r.errorAt(e.path, e.msg) {
+			t.Errorf("%s: no error %q in %s (%s)", how, e.msg, e.path, e.why)
+		}
+	}
+	// The root's script is not strict: tools/pyproject.toml is tools' alone.
+	if r.errorAt("scripts/release.py", "Type annotation is missing") {
+		t.Errorf("%s: scripts/release.py was checked with tools' strict settings", how)
+	}
+	want := map[string][]string{
+		".":            {"pyright@."},
+		"services/api": {"gopls@."},
+		"tools":        {"pyright@tools"},
+		"web":          {"typescript-language-server@web"},
+	}
+	got := r.servers()
+	for p, w := range want {
+		if !slices.Equal(got[p], w) {
+			t.Errorf("%s: project %s answered by %v, want %v", how, p, got[p], w)
+		}
+	}
+	for _, p := range r.Projects {
+		if _, ok := want[p.Root]; !ok {
+			t.Errorf("%s: unexpected project %s: %+v", how, p.Root, p)
+		}
+		if p.Root == "web" && (p.Files != 2 || !slices.Equal(p.Paths, []string{"web/src/format.ts", "web/src/main.ts"})) {
+			t.Errorf("%s: project web: %d files %v, want web/src/format.ts and web/src/main.ts", how, p.Files, p.Paths)
+		}
+	}
+}
+
+// A three-language monorepo: a Go module under services/api, a
+// TypeScript project under web, a Python project under tools, and a
+// script of the root. Every file is checked by its project's server
+// (pyright and tsserver started in their project's directory, one gopls
+// for the root), and every surface names each file's project and server.
+func TestMonorepoRoutesEachFileToItsProject(t *testing.T) {
+	root := monorepo(t)
+	states := probeStates(t, root, "--trust")
+	for _, dn := range []string{"gopls", "pyright", "typescript-language-server"} {
+		if states[dn] != "found" {
+			t.Fatalf("%s was not found by the probe (%q): install it (make tools)", dn, states[dn])
+		}
+	}
+
+	code, stdout, stderr := cliRun(t, "check", "--trust", "--root", root)
+	if code != 1 {
+		t.Fatalf("devbroker check: exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{
+		"devbroker check: project .: 1 file (scripts/release.py): pyright (server in .)",
+		"devbroker check: project services/api: 2 files (services/api/health.go, services/api/main.go): gopls (server in .)",
+		"devbroker check: project tools: 1 file (tools/gen/scale.py): pyright (server in tools)",
+		"devbroker check: project web: 2 files (web/src/format.ts, web/src/main.ts): typescript-language-server (server in web)",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	code, stdout, stderr = cliRun(t, "check", "--trust", "--root", root, "--format", "json")
+	var r monorepoResult
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != 1 {
+		t.Fatalf("check --format json: exit %d, %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	wantMonorepo(t, "devbroker check --format json", r)
+
+	// One file: its project alone, from its project's server.
+	code, stdout, stderr = cliRun(t, "check", "--trust", "--root", root, "--format", "json", "tools/gen/scale.py")
+	r = monorepoResult{}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != 1 {
+		t.Fatalf("check tools/gen/scale.py: exit %d, %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	if got := r.servers(); len(got) != 1 || !slices.Equal(got["tools"], []string{"pyright@tools"}) {
+		t.Errorf("check tools/gen/scale.py: projects %v, want tools alone, answered by pyright in tools", got)
+	}
+
+	cs := connectStdio(t, root, "--trust", "--tools", "full")
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"check", map[string]any{}},
+		{"dev_plan", map[string]any{"ops": []any{map[string]any{"step": "check"}}}},
+	} {
+		res := callTool(t, cs, c.tool, c.args)
+		wantMonorepo(t, "MCP "+c.tool, decodeStructured[monorepoResult](t, res))
+		if txt := resultText(res); !strings.Contains(txt, "project web: 2 files (web/src/format.ts, web/src/main.ts): typescript-language-server (server in web)") {
+			t.Errorf("MCP %s: the text does not name web's project and server:\n%s", c.tool, txt)
+		}
+	}
+}
+
+// A trusted root's projects run their own copy of the server (a Python
+// project's .venv/bin); a root not trusted runs the one on PATH.
+func TestMonorepoProjectToolsOnlyWhenTrusted(t *testing.T) {
+	root := monorepo(t)
+	if probeStates(t, root)["pyright"] != "found" {
+		t.Fatal("pyright was not found by the probe: install it (make tools)")
+	}
+	global, err := exec.LookPath("pyright-langserver")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The project's own pyright-langserver: the real one, behind a script
+	// that leaves a mark outside the root when it starts.
+	mark := filepath.Join(t.TempDir(), "started")
+	venv := filepath.Join(root, "tools", ".venv", "bin")
+	if err := os.MkdirAll(venv, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/bin/sh\necho started >> '" + mark + "'\nexec '" + global + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(venv, "pyright-langserver"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	code, stdout, stderr := cliRun(t, "check", "--root", root, "tools/gen/scale.py")
+	if code != 1 || !strings.Contains(stdout, "tools/gen/scale.py:4:11: error: Type annotation is missing") {
+		t.Fatalf("untrusted check: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Fatalf("a root not trusted ran the project's own tools/.venv/bin/pyright-langserver")
+	}
+	code, stdout, stderr = cliRun(t, "check", "--trust", "--root", root, "tools/gen/scale.py")
+	if code != 1 || !strings.Contains(stdout, "tools/gen/scale.py:4:11: error: Type annotation is missing") {
+		t.Fatalf("trusted check: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(mark); err != nil {
+		t.Fatalf("a trusted root did not run the project's own tools/.venv/bin/pyright-langserver: %v\nstderr:\n%s", err, stderr)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/monorepo/services/api
+
+go 1.22

@@ -1,0 +1,5 @@
+"""Scale the service's request budget."""
+
+
+def scale(budget, factor: float) -> float:
+    return float(budget) * factor

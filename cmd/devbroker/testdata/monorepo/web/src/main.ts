@@ -1,0 +1,3 @@
+import { padLeft } from "./format";
+
+export const title: string = padLeft("api", 8);
