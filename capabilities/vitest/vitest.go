@@ -14,7 +14,8 @@
 //   - They run in a private copy of the root with the workspace's changes
 //     applied (node_modules linked, not copied; version control left
 //     out), so they see the unwritten content and what they write never
-//     reaches the root.
+//     reaches the root; vitest's cache, which would be written into the
+//     linked node_modules, is off.
 //   - A failed test is an error diagnostic at the line in its test file
 //     that the failure's stack names (else line 1), its message the
 //     test's name and the failure's message. A note says what ran.
@@ -147,7 +148,10 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	report := filepath.Join(temp, "report.xml")
 	argv := append(slices.Clone(d.command), "related")
 	argv = append(argv, seeds...)
-	argv = append(argv, "--run", "--reporter=junit", "--outputFile="+report, "--passWithNoTests", "--watch=false")
+	argv = append(argv, "--run", "--reporter=junit", "--outputFile="+report, "--passWithNoTests", "--watch=false",
+		// Its results cache would be written to node_modules/.vite, which
+		// is the root's (linked into the copy).
+		"--no-cache")
 	var out testrun.Tail
 	code, err := testrun.Run(ctx, testrun.Command{Argv: argv, Dir: tree, Tmp: tmp, Env: d.env}, &out)
 	switch {
