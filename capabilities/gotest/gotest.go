@@ -22,7 +22,8 @@
 //     package that does not build gives the compiler's and vet's
 //     findings. A note says what ran: tests passed, failed and skipped,
 //     and the packages.
-//   - An answer that ran no test is not ok (unchecked, saying why). A
+//   - An answer that ran no test (none affected, or every one skipped)
+//     is not ok (unchecked, saying why). A
 //     run past the driver's timeout is killed with its whole process
 //     group; the answer is a timeout naming the tests still running,
 //     with the failures seen before.
@@ -155,7 +156,7 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 			break
 		}
 	}
-	if res.Status == engine.StatusOK && tot.ran() == 0 {
+	if res.Status == engine.StatusOK && tot.passed+tot.failed == 0 {
 		res.Status = engine.StatusUnchecked
 		res.Message = tot.nothing(req)
 	}
@@ -357,6 +358,9 @@ func (t *tally) ran() int { return t.passed + t.failed + t.skipped }
 func (t *tally) nothing(req *capabilities.Request) string {
 	if len(t.pkgs) == 0 {
 		return "no test ran: no Go package of a module holds the files asked about or changed, so no test is affected; name a package's files to run its tests"
+	}
+	if t.skipped > 0 {
+		return fmt.Sprintf("no test ran: every test of the affected packages (%s) skipped (%d skipped), so nothing tested the change", strings.Join(t.pkgs, ", "), t.skipped)
 	}
 	return fmt.Sprintf("no test ran: the affected packages (%s) have no tests, so nothing tested the change", strings.Join(t.pkgs, ", "))
 }

@@ -19,7 +19,8 @@
 //   - A failed test is an error diagnostic at the line in its test file
 //     that the failure's stack names (else line 1), its message the
 //     test's name and the failure's message. A note says what ran.
-//   - An answer that ran no test is not ok; a run past the driver's
+//   - An answer that ran no test (none related, or every one skipped) is
+//     not ok; a run past the driver's
 //     timeout is killed with its whole process group.
 //   - The driver runs the repository's code (its tests, its vite
 //     configuration): runs_repository_code, so only in a trusted root,
@@ -195,6 +196,10 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	case code != 0 && failed == 0:
 		res.Status = engine.StatusCrashed
 		res.Message = fmt.Sprintf("vitest exited with code %d and its report names no failure: %s", code, out.String())
+		return res
+	case passed+failed == 0:
+		res.Status = engine.StatusUnchecked
+		res.Message = fmt.Sprintf("no test ran: vitest skipped every test it related to %s (%d skipped), so nothing tested the change; name test files that run", strings.Join(seeds, ", "), skipped)
 		return res
 	}
 	ran := slices.Sorted(func(yield func(string) bool) {

@@ -179,6 +179,17 @@ func TestNothingRelatedIsNotOK(t *testing.T) {
 	}
 }
 
+// TestAllSkippedIsNotOK: a run whose every test was skipped ran no test:
+// unchecked, not ok, though vitest exited 0.
+func TestAllSkippedIsNotOK(t *testing.T) {
+	modules := runner(t)
+	root := project(t, modules)
+	res := run(t, modules, request(root, map[string]string{"src/other.test.ts": "import { test, expect } from 'vitest'\n\ntest.skip('other', () => {\n  expect(1).toBe(2)\n})\n"}), 10*time.Minute)
+	if res.Status != engine.StatusUnchecked || !strings.Contains(res.Message, "no test ran") {
+		t.Errorf("%s: %s %v", res.Status, res.Message, res.Diagnostics)
+	}
+}
+
 // TestHangIsKilled: a test that hangs is killed at the driver's timeout.
 func TestHangIsKilled(t *testing.T) {
 	modules := runner(t)
