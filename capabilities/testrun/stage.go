@@ -5,6 +5,7 @@ package testrun
 // see the unwritten content and what they write never reaches the root.
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -25,7 +26,8 @@ var linkDirs = map[string]bool{".venv": true, "venv": true, "node_modules": true
 // symlink whose target lies in the root points to the same place in the
 // copy, and a changed file replaces the link at its path, so that
 // neither the staging nor a test writes into the root through a link.
-func Stage(dst, root string, all map[string]*text.Doc, changed, deleted []string) error {
+// The copy stops when ctx ends (a run past its timeout), with ctx's error.
+func Stage(ctx context.Context, dst, root string, all map[string]*text.Doc, changed, deleted []string) error {
 	roots := []string{filepath.Clean(root)}
 	if real, err := filepath.EvalSymlinks(root); err == nil && real != roots[0] {
 		roots = append(roots, real)
@@ -46,6 +48,9 @@ func Stage(dst, root string, all map[string]*text.Doc, changed, deleted []string
 	}
 	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		rel, err := filepath.Rel(root, p)

@@ -1,6 +1,8 @@
 package testrun
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -28,7 +30,7 @@ func TestStageKeepsWritesOutOfTheRoot(t *testing.T) {
 	}
 	dst := t.TempDir()
 	all := map[string]*text.Doc{"link.py": text.FromString("X = 2\n"), "target.py": text.FromString("X = 1\n")}
-	if err := Stage(dst, root, all, []string{"link.py"}, nil); err != nil {
+	if err := Stage(context.Background(), dst, root, all, []string{"link.py"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(root, "target.py")); string(b) != "X = 1\n" {
@@ -43,5 +45,25 @@ func TestStageKeepsWritesOutOfTheRoot(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "real", "out.txt")); err == nil {
 		t.Error("a write through the copy's data link reached the root")
+	}
+}
+
+// TestStageStopsWithItsContext: a copy whose run ended (its timeout) stops
+// with the context's error, not after copying the whole root.
+func TestStageStopsWithItsContext(t *testing.T) {
+	root := t.TempDir()
+	for i := range 50 {
+		if err := os.WriteFile(filepath.Join(root, "f"+string(rune('a'+i%26))+string(rune('a'+i/26))), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dst := t.TempDir()
+	if err := Stage(ctx, dst, root, nil, nil, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Stage after its context ended: %v", err)
+	}
+	if entries, _ := os.ReadDir(dst); len(entries) != 0 {
+		t.Errorf("Stage copied %d files after its context ended", len(entries))
 	}
 }
