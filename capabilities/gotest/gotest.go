@@ -26,7 +26,9 @@
 //     is not ok (unchecked, saying why). A
 //     run past the driver's timeout is killed with its whole process
 //     group; the answer is a timeout naming the tests still running,
-//     with the failures seen before.
+//     with the failures seen before. A go command that exits failing
+//     without reporting a failure (it died), or ends without a result for
+//     a package it was asked to test, is crashed: not every test ran.
 //   - The driver runs the repository's code: the configuration marks it
 //     runs_repository_code, so it runs only in a trusted root.
 //
@@ -296,6 +298,23 @@ func (d *Driver) module(ctx context.Context, req *capabilities.Request, m *mod, 
 	case o.code != 0 && len(rep.failures) == 0 && len(rep.failedBuild) == 0 && len(rep.packages) == 0:
 		res.Status = engine.StatusCrashed
 		res.Message = fmt.Sprintf("go test in %s exited with code %d and reported no test: %s", filepath.Base(m.dir), o.code, tail(stderr.String()+strings.Join(rep.other, "\n")))
+		return false
+	case o.code != 0 && len(rep.failures) == 0 && len(rep.failedBuild) == 0:
+		// It failed, or died (a signal), and said of no failure: what
+		// it did not report went untested.
+		res.Status = engine.StatusCrashed
+		res.Message = fmt.Sprintf("go test in %s exited with code %d and reported no failure, so not every test was run: %s", filepath.Base(m.dir), o.code, tail(stderr.String()+strings.Join(rep.other, "\n")))
+		return false
+	}
+	var missing []string
+	for _, p := range run {
+		if _, ok := rep.packages[p.ImportPath]; !ok {
+			missing = append(missing, p.ImportPath)
+		}
+	}
+	if len(missing) > 0 {
+		res.Status = engine.StatusCrashed
+		res.Message = fmt.Sprintf("go test in %s ended without a result for %s, so %s went untested: %s", filepath.Base(m.dir), strings.Join(missing, ", "), plural(len(missing), "its tests", "their tests"), tail(stderr.String()+strings.Join(rep.other, "\n")))
 		return false
 	}
 	return true
