@@ -186,12 +186,13 @@ func TestTestDriversNeedTrustByType(t *testing.T) {
 	isolateTrust(t)
 	home := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", home)
+	marker := filepath.Join(t.TempDir(), "ran")
 	user := `[languages.python]
 test = ["unit"]
 
 [drivers.unit]
 type = "pytest"
-command = ["sh", "-c", "touch ../marker-unit"]
+command = ["sh", "-c", "touch ` + marker + `"]
 
 [languages.go]
 test = ["gounit"]
@@ -221,6 +222,9 @@ type = "vitest"
 		if d := findDriver(rep, name); d == nil || d.State != capabilities.Untrusted {
 			t.Errorf("%s: %+v, want untrusted", name, d)
 		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the untrusted root's test driver ran")
 	}
 }
 
