@@ -306,7 +306,8 @@ type Driver struct {
 	// aliases (even cargo clippy --version). Such a driver is untrusted,
 	// neither probed nor run, in a root the user has not trusted (with
 	// devbroker trust DIR, which a root without a .devbroker.toml allows
-	// too).
+	// too). A test driver (types gotest, pytest, vitest) runs the
+	// repository's tests whatever the file says: it is always true there.
 	RunsRepositoryCode bool `toml:"runs_repository_code"`
 	// ProjectScope names the project configuration that states which
 	// files the tool checks, so that a walk of the whole root (format,

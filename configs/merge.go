@@ -62,6 +62,15 @@ func merge(base *source, overs ...*source) *merged {
 			delete(m.cfg.Drivers, name)
 		}
 	}
+	for name, d := range m.cfg.Drivers {
+		if testTypes[d.Type] && !d.RunsRepositoryCode {
+			// A test driver runs the repository's tests by its type,
+			// whatever a file says: trust decides, as for the defaults'.
+			c := *d
+			c.RunsRepositoryCode = true
+			m.cfg.Drivers[name] = &c
+		}
+	}
 	if len(removed) > 0 {
 		for name, l := range m.cfg.Languages {
 			c := *l
@@ -72,6 +81,9 @@ func merge(base *source, overs ...*source) *merged {
 	}
 	return m
 }
+
+// testTypes are the driver types that run the repository's tests.
+var testTypes = map[string]bool{"gotest": true, "pytest": true, "vitest": true}
 
 // retyped reports whether a later driver table changes the driver's type:
 // a driver of another type shares nothing with the one it replaces.

@@ -202,11 +202,12 @@ func (e *Engine) baselineOf(ctx context.Context, req Request) (*baseline, error)
 		}
 		var doc *text.Doc
 		if base.Exists {
-			d, err := text.Parse(base.Content)
-			if err != nil {
-				continue // not text: no driver reads it as a source
+			// Not text at the baseline: no driver read it as a source,
+			// so it had no findings there, as if it did not exist (it is
+			// not its own baseline).
+			if d, err := text.Parse(base.Content); err == nil {
+				doc = d
 			}
-			doc = d
 		}
 		if now := live(p); doc == nil && now == nil || doc != nil && now != nil && doc.Equal(now) {
 			continue

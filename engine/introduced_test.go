@@ -386,6 +386,18 @@ func TestSinceSource(t *testing.T) {
 	}
 }
 
+// A file that was not text at the revision (a binary there) had no
+// findings there: what is found in it now is introduced, not taken for
+// its own baseline.
+func TestSinceNotTextIsNoBaseline(t *testing.T) {
+	caps := &toyCaps{}
+	src := sinceSource{"main.toy": {Content: []byte("\x00\x01binary"), Exists: true}}
+	e, _ := setup(t, map[string]string{"main.toy": "bad\n"}, Options{Capabilities: caps, Since: src})
+	caps.fs = e.FS()
+	r := run(t, e, `{"paths": [], "ops": [{"step": "lint"}]}`)
+	wantMarks(t, r, "main.toy:1 bad line true")
+}
+
 // The line map follows the diff: lines in equal runs map, changed ones
 // do not.
 func TestLineMap(t *testing.T) {

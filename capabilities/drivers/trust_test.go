@@ -179,6 +179,55 @@ func TestRepositoryCodeNeedsTrust(t *testing.T) {
 	}
 }
 
+// A test driver is the repository's code by its type: one the user's
+// configuration adds without runs_repository_code is untrusted in a root
+// the user has not trusted, as the defaults' are.
+func TestTestDriversNeedTrustByType(t *testing.T) {
+	isolateTrust(t)
+	home := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", home)
+	marker := filepath.Join(t.TempDir(), "ran")
+	user := `[languages.python]
+test = ["unit"]
+
+[drivers.unit]
+type = "pytest"
+command = ["sh", "-c", "touch ` + marker + `"]
+
+[languages.go]
+test = ["gounit"]
+
+[drivers.gounit]
+type = "gotest"
+
+[languages.typescript]
+test = ["tsunit"]
+
+[drivers.tsunit]
+type = "vitest"
+`
+	if err := os.MkdirAll(filepath.Join(home, "devbroker"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "devbroker", "config.toml"), []byte(user), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := testtree.New(t, map[string]string{"test_a.py": "def test_a():\n    pass\n"})
+	set, rep, err := Load(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	for _, name := range []string{"unit", "gounit", "tsunit"} {
+		if d := findDriver(rep, name); d == nil || d.State != capabilities.Untrusted {
+			t.Errorf("%s: %+v, want untrusted", name, d)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the untrusted root's test driver ran")
+	}
+}
+
 func findDriver(r *capabilities.Report, name string) *capabilities.DriverReport {
 	for i := range r.Drivers {
 		if r.Drivers[i].Name == name {

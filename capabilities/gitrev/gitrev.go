@@ -42,12 +42,14 @@ import (
 )
 
 // maxFileBytes is the largest disk file compared with the revision; a
-// larger one is taken to be unchanged.
-const maxFileBytes = 64 << 20
+// larger one is taken to be unchanged. A file of the revision larger than
+// it that differs from the disk is not read: Bases fails.
+var maxFileBytes int64 = 64 << 20
 
 // entry is a regular file of the revision's tree.
 type entry struct {
-	oid string
+	oid  string
+	size int64
 }
 
 // Source is a revision's content under a root: an [engine.BaseSource].
@@ -87,7 +89,7 @@ func Open(ctx context.Context, fsys *rootfs.FS, rev string) (*Source, error) {
 	}
 	// From the root, ls-tree lists the root's part of the tree, its paths
 	// relative to the root.
-	out, err = s.run(ctx, nil, "ls-tree", "-r", "-z", s.commit)
+	out, err = s.run(ctx, nil, "ls-tree", "-r", "-z", "-l", s.commit)
 	if err != nil {
 		return nil, fmt.Errorf("--since %s: listing its files: %w", rev, err)
 	}
@@ -95,10 +97,10 @@ func Open(ctx context.Context, fsys *rootfs.FS, rev string) (*Source, error) {
 	return s, nil
 }
 
-// parseTree reads git ls-tree -r -z's records ("MODE TYPE OID\tPATH",
-// NUL-terminated): the regular files, by path. A symlink or a submodule
-// has no source of its own, and a path that is not a clean relative path
-// (none from git is) is left out.
+// parseTree reads git ls-tree -r -z -l's records ("MODE TYPE OID
+// SIZE\tPATH", NUL-terminated): the regular files, by path. A symlink or a
+// submodule has no source of its own, and a path that is not a clean
+// relative path (none from git is) is left out.
 func parseTree(out []byte) map[string]entry {
 	tree := map[string]entry{}
 	for _, rec := range bytes.Split(out, []byte{0}) {
@@ -107,11 +109,15 @@ func parseTree(out []byte) map[string]entry {
 		}
 		meta, p, ok := bytes.Cut(rec, []byte{'\t'})
 		f := strings.Fields(string(meta))
-		if !ok || len(f) != 3 || f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") || !isHex(f[2]) {
+		if !ok || len(f) != 4 || f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") || !isHex(f[2]) {
+			continue
+		}
+		size, err := strconv.ParseInt(f[3], 10, 64)
+		if err != nil || size < 0 {
 			continue
 		}
 		if c, err := rootfs.Clean(string(p)); err == nil && c == string(p) {
-			tree[c] = entry{oid: f[2]}
+			tree[c] = entry{oid: f[2], size: size}
 		}
 	}
 	return tree
@@ -167,6 +173,10 @@ func (s *Source) Bases(ctx context.Context, files []string) (map[string]engine.B
 			continue
 		case s.blobID(data) == e.oid:
 			continue
+		}
+		if e.size > maxFileBytes {
+			// Not read into memory; an unknown baseline is no baseline.
+			return nil, fmt.Errorf("--since %s: %s is %d bytes at %s, over the %d bytes read of a file: its content there is not compared; leave it out of the PATHs, or compare with a revision where it is smaller", s.rev, p, e.size, s.rev, maxFileBytes)
 		}
 		if _, ok := wanted[e.oid]; !ok {
 			want = append(want, e.oid)

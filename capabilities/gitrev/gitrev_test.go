@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/rootfs"
@@ -80,5 +81,33 @@ func TestBases(t *testing.T) {
 
 	if _, err := Open(context.Background(), fsys, "nope"); err == nil {
 		t.Error("Open of a revision that does not exist succeeded")
+	}
+}
+
+// A file whose content at the revision is larger than what is read of
+// one is not read into memory: Bases fails, saying which file and what to
+// do (the answer then counts every finding as introduced).
+func TestBasesRefusesALargeBlob(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	repo := testtree.New(t, map[string]string{"big.go": "package r\n\n// " + strings.Repeat("x", 200) + "\n", "small.go": "package r\n"})
+	git(t, repo, "init", "-q")
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-qm", "base")
+	testtree.Write(t, repo, map[string]string{"big.go": "package r\n"})
+	fsys, err := rootfs.New(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := Open(context.Background(), fsys, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int64) { maxFileBytes = n }(maxFileBytes)
+	maxFileBytes = 100
+	_, err = src.Bases(context.Background(), []string{"big.go"})
+	if err == nil || !strings.Contains(err.Error(), "big.go") {
+		t.Fatalf("Bases of a file over the limit at the revision: %v", err)
 	}
 }

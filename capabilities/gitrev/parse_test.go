@@ -12,15 +12,17 @@ import (
 
 func TestParseTree(t *testing.T) {
 	oid := strings.Repeat("ab", 20)
-	out := "100644 blob " + oid + "\ta.go\x00" +
-		"100755 blob " + oid + "\tbin/run.sh\x00" +
-		"120000 blob " + oid + "\tlink\x00" +
-		"160000 commit " + oid + "\tsub\x00" +
-		"100644 blob " + oid + "\t../escape\x00" +
-		"100644 blob nothex\tbad.go\x00" +
-		"100644 blob " + oid + "\tdir/with\ttab.go\x00"
+	out := "100644 blob " + oid + "      12\ta.go\x00" +
+		"100755 blob " + oid + " 3\tbin/run.sh\x00" +
+		"120000 blob " + oid + " 3\tlink\x00" +
+		"160000 commit " + oid + "       -\tsub\x00" +
+		"100644 blob " + oid + " 3\t../escape\x00" +
+		"100644 blob nothex 3\tbad.go\x00" +
+		"100644 blob " + oid + " -1\tneg.go\x00" +
+		"100644 blob " + oid + "\tnosize.go\x00" +
+		"100644 blob " + oid + " 0\tdir/with\ttab.go\x00"
 	got := parseTree([]byte(out))
-	want := map[string]entry{"a.go": {oid}, "bin/run.sh": {oid}, "dir/with\ttab.go": {oid}}
+	want := map[string]entry{"a.go": {oid, 12}, "bin/run.sh": {oid, 3}, "dir/with\ttab.go": {oid, 0}}
 	if !maps.Equal(got, want) {
 		t.Errorf("parseTree = %v, want %v", got, want)
 	}
@@ -50,11 +52,11 @@ func TestParseBatch(t *testing.T) {
 // FuzzParseTree: any output parses without panicking, into clean relative
 // paths and object ids only.
 func FuzzParseTree(f *testing.F) {
-	f.Add([]byte("100644 blob " + strings.Repeat("0", 40) + "\ta.go\x00"))
-	f.Add([]byte("100644 blob " + strings.Repeat("f", 64) + "\t/abs\x00\x00x\ty"))
+	f.Add([]byte("100644 blob " + strings.Repeat("0", 40) + "     9\ta.go\x00"))
+	f.Add([]byte("100644 blob " + strings.Repeat("f", 64) + " 1\t/abs\x00\x00x\ty"))
 	f.Fuzz(func(t *testing.T, out []byte) {
 		for p, e := range parseTree(out) {
-			if c, err := rootfs.Clean(p); err != nil || c != p || !isHex(e.oid) {
+			if c, err := rootfs.Clean(p); err != nil || c != p || !isHex(e.oid) || e.size < 0 {
 				t.Errorf("parseTree(%q) gave %q: %q", out, p, e.oid)
 			}
 		}

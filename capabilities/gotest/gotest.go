@@ -22,10 +22,13 @@
 //     package that does not build gives the compiler's and vet's
 //     findings. A note says what ran: tests passed, failed and skipped,
 //     and the packages.
-//   - An answer that ran no test is not ok (unchecked, saying why). A
+//   - An answer that ran no test (none affected, or every one skipped)
+//     is not ok (unchecked, saying why). A
 //     run past the driver's timeout is killed with its whole process
 //     group; the answer is a timeout naming the tests still running,
-//     with the failures seen before.
+//     with the failures seen before. A go command that exits failing
+//     without reporting a failure (it died), or ends without a result for
+//     a package it was asked to test, is crashed: not every test ran.
 //   - The driver runs the repository's code: the configuration marks it
 //     runs_repository_code, so it runs only in a trusted root.
 //
@@ -160,7 +163,7 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 			break
 		}
 	}
-	if res.Status == engine.StatusOK && tot.ran() == 0 {
+	if res.Status == engine.StatusOK && tot.passed+tot.failed == 0 {
 		res.Status = engine.StatusUnchecked
 		res.Message = tot.nothing(req)
 	}
@@ -307,6 +310,23 @@ func (d *Driver) module(ctx context.Context, req *capabilities.Request, m *mod, 
 		res.Status = engine.StatusCrashed
 		res.Message = fmt.Sprintf("go test in %s exited with code %d and reported no test: %s", filepath.Base(m.dir), o.code, tail(stderr.String()+strings.Join(rep.other, "\n")))
 		return false
+	case o.code != 0 && len(rep.failures) == 0 && len(rep.failedBuild) == 0:
+		// It failed, or died (a signal), and said of no failure: what
+		// it did not report went untested.
+		res.Status = engine.StatusCrashed
+		res.Message = fmt.Sprintf("go test in %s exited with code %d and reported no failure, so not every test was run: %s", filepath.Base(m.dir), o.code, tail(stderr.String()+strings.Join(rep.other, "\n")))
+		return false
+	}
+	var missing []string
+	for _, p := range run {
+		if _, ok := rep.packages[p.ImportPath]; !ok {
+			missing = append(missing, p.ImportPath)
+		}
+	}
+	if len(missing) > 0 {
+		res.Status = engine.StatusCrashed
+		res.Message = fmt.Sprintf("go test in %s ended without a result for %s, so %s went untested: %s", filepath.Base(m.dir), strings.Join(missing, ", "), plural(len(missing), "its tests", "their tests"), tail(stderr.String()+strings.Join(rep.other, "\n")))
+		return false
 	}
 	return true
 }
@@ -364,6 +384,9 @@ func (t *tally) ran() int { return t.passed + t.failed + t.skipped }
 func (t *tally) nothing(req *capabilities.Request) string {
 	if len(t.pkgs) == 0 {
 		return "no test ran: no Go package of a module holds the files asked about or changed, so no test is affected; name a package's files to run its tests"
+	}
+	if t.skipped > 0 {
+		return fmt.Sprintf("no test ran: every test of the affected packages (%s) skipped (%d skipped), so nothing tested the change", strings.Join(t.pkgs, ", "), t.skipped)
 	}
 	return fmt.Sprintf("no test ran: the affected packages (%s) have no tests, so nothing tested the change", strings.Join(t.pkgs, ", "))
 }

@@ -154,6 +154,17 @@ func TestNothingRanIsNotOK(t *testing.T) {
 	}
 }
 
+// TestAllSkippedIsNotOK: a run whose every test skipped ran no test:
+// unchecked, not ok.
+func TestAllSkippedIsNotOK(t *testing.T) {
+	needGo(t)
+	root := module(t)
+	res := run(t, request(root, map[string]string{"c/c_test.go": "package c\n\nimport \"testing\"\n\nfunc TestC(t *testing.T) {\n\tt.Skip(\"later\")\n\tt.Fatal(\"broken\")\n}\n"}), 10*time.Minute)
+	if res.Status != engine.StatusUnchecked || !strings.Contains(res.Message, "no test ran") {
+		t.Errorf("status %s: %s %v", res.Status, res.Message, res.Diagnostics)
+	}
+}
+
 // TestHangIsKilledWithItsGroup: a test that hangs, and a process it
 // started, are killed when the driver's configured time budget (its
 // timeout key) runs out, though the request itself could wait longer; the

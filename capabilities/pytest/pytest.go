@@ -21,8 +21,8 @@
 //     (the traceback's entry there, else where the test is declared), its
 //     message the test's name and the failure's first line. A note says
 //     what ran.
-//   - An answer that ran no test (none selected, or pytest collected
-//     none) is not ok; a run past the driver's timeout is killed with its
+//   - An answer that ran no test (none selected, pytest collected none,
+//     ran none or skipped every one) is not ok; a run past the driver's timeout is killed with its
 //     whole process group.
 //   - The driver runs the repository's code: the configuration marks it
 //     runs_repository_code, so it runs only in a trusted root, where a
@@ -168,7 +168,10 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 			return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("making a temporary directory: %v", err)}
 		}
 	}
-	if err := testrun.Stage(tree, req.Root, req.All, req.Changed, req.Deleted); err != nil {
+	if err := testrun.Stage(ctx, tree, req.Root, req.All, req.Changed, req.Deleted); err != nil {
+		if ctx.Err() != nil {
+			return &capabilities.Result{Status: engine.StatusTimeout, Message: fmt.Sprintf("copying the project for its tests ran past %s's timeout (or was canceled); no test ran (raise the driver's timeout, [drivers.%s] timeout)", d.name, d.name)}
+		}
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
 	}
 	report := filepath.Join(temp, "report.xml")
@@ -217,6 +220,17 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	if code == 1 && failed == 0 {
 		res.Status = engine.StatusCrashed
 		res.Message = "pytest said tests failed, but its report names no failure: " + out.String()
+		return res
+	}
+	if passed+failed == 0 {
+		// pytest exited 0 without running a test: the project's options
+		// collect only, or every selected test was skipped.
+		res.Status = engine.StatusUnchecked
+		if skipped > 0 {
+			res.Message = fmt.Sprintf("no test ran: pytest skipped every test it selected from %s (%d skipped), so nothing tested the change; name test files that run", strings.Join(tests, ", "), skipped)
+		} else {
+			res.Message = fmt.Sprintf("no test ran: pytest reported no test run from %s (does the project's pytest configuration, addopts, collect only?): %s", strings.Join(tests, ", "), out.String())
+		}
 		return res
 	}
 	shown := tests[:min(len(tests), engine.NotePaths)]

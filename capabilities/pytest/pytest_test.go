@@ -132,6 +132,31 @@ func TestNothingSelectedIsNotOK(t *testing.T) {
 	}
 }
 
+// TestNothingRunIsNotOK: a run whose report holds no test that ran is
+// unchecked, not ok, though pytest exited 0: the project's addopts
+// collect only (a failing test then goes unseen), or every selected test
+// is skipped.
+func TestNothingRunIsNotOK(t *testing.T) {
+	needPytest(t)
+	for name, c := range map[string]struct{ project, change, content string }{
+		"collect only": {"[tool.pytest.ini_options]\npythonpath = [\".\"]\naddopts = \"--collect-only\"\n", "tests/test_twice.py", "def test_twice():\n    assert False\n"},
+		"all skipped":  {"", "tests/test_other.py", "import pytest\n\n\n@pytest.mark.skip(reason='later')\ndef test_other():\n    assert False\n"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := project(t)
+			if c.project != "" {
+				if err := os.WriteFile(filepath.Join(root, "pyproject.toml"), []byte(c.project), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res := run(t, request(root, map[string]string{c.change: c.content}), 10*time.Minute)
+			if res.Status != engine.StatusUnchecked || !strings.Contains(res.Message, "no test ran") {
+				t.Errorf("%s: %s %v", res.Status, res.Message, res.Diagnostics)
+			}
+		})
+	}
+}
+
 // TestHangIsKilled: a test that hangs, and a process it started, are
 // killed when the driver's configured time budget (its timeout key) runs
 // out, though the request could wait longer; the answer says it timed

@@ -5,6 +5,7 @@ package testrun
 // see the unwritten content and what they write never reaches the root.
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -27,10 +28,35 @@ var linkDirs = map[string]bool{".venv": true, "venv": true}
 var cacheDirs = map[string]bool{".vite": true, ".vite-temp": true, ".vitest": true, ".cache": true}
 
 // Stage copies root into dst (which exists) and applies the workspace:
-// the changed files of all are written, the deleted ones removed.
-func Stage(dst, root string, all map[string]*text.Doc, changed, deleted []string) error {
+// the changed files of all are written, the deleted ones removed. A
+// symlink whose target lies in the root points to the same place in the
+// copy, and a changed file replaces the link at its path, so that
+// neither the staging nor a test writes into the root through a link.
+// The copy stops when ctx ends (a run past its timeout), with ctx's error.
+func Stage(ctx context.Context, dst, root string, all map[string]*text.Doc, changed, deleted []string) error {
+	roots := []string{filepath.Clean(root)}
+	if real, err := filepath.EvalSymlinks(root); err == nil && real != roots[0] {
+		roots = append(roots, real)
+	}
+	// retarget is a link's target in the copy: the same place in the copy
+	// when it lies in the root, else the place itself, absolute.
+	retarget := func(p, target string) string {
+		abs := target
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(filepath.Dir(p), target)
+		}
+		for _, r := range roots {
+			if rel, err := filepath.Rel(r, abs); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+				return filepath.Join(dst, rel)
+			}
+		}
+		return filepath.Clean(abs)
+	}
 	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		rel, err := filepath.Rel(root, p)
@@ -60,7 +86,7 @@ func Stage(dst, root string, all map[string]*text.Doc, changed, deleted []string
 			if err != nil {
 				return err
 			}
-			return os.Symlink(target, to)
+			return os.Symlink(retarget(p, target), to)
 		case e.Type().IsRegular():
 			return copyFile(p, to)
 		}
@@ -71,6 +97,13 @@ func Stage(dst, root string, all map[string]*text.Doc, changed, deleted []string
 	}
 	for _, p := range changed {
 		if doc, ok := all[p]; ok {
+			// A link at the path is replaced, not written through.
+			full := filepath.Join(dst, filepath.FromSlash(p))
+			if fi, err := os.Lstat(full); err == nil && filepath.IsLocal(filepath.FromSlash(p)) && fi.Mode()&fs.ModeSymlink != 0 {
+				if err := os.Remove(full); err != nil {
+					return fmt.Errorf("staging the project for its tests: %w", err)
+				}
+			}
 			if err := capabilities.WriteAt(dst, p, doc); err != nil {
 				return err
 			}

@@ -13,13 +13,15 @@
 //     them, directly or not (its module graph).
 //   - They run in a private copy of the root with the workspace's changes
 //     applied (node_modules a directory of its own whose packages are
-//     linked, not copied, so that vitest's cache under node_modules/.vite
-//     stays in the copy; version control left out), so they see the
-//     unwritten content and what they write never reaches the root.
+//     linked, not copied, so that what vitest writes under node_modules
+//     stays in the copy; its cache is off too; version control left
+//     out), so they see the unwritten content and what they write never
+//     reaches the root.
 //   - A failed test is an error diagnostic at the line in its test file
 //     that the failure's stack names (else line 1), its message the
 //     test's name and the failure's message. A note says what ran.
-//   - An answer that ran no test is not ok; a run past the driver's
+//   - An answer that ran no test (none related, or every one skipped) is
+//     not ok; a run past the driver's
 //     timeout is killed with its whole process group.
 //   - The driver runs the repository's code (its tests, its vite
 //     configuration): runs_repository_code, so only in a trusted root,
@@ -145,13 +147,19 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 			return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("making a temporary directory: %v", err)}
 		}
 	}
-	if err := testrun.Stage(tree, req.Root, req.All, req.Changed, req.Deleted); err != nil {
+	if err := testrun.Stage(ctx, tree, req.Root, req.All, req.Changed, req.Deleted); err != nil {
+		if ctx.Err() != nil {
+			return &capabilities.Result{Status: engine.StatusTimeout, Message: fmt.Sprintf("copying the project for its tests ran past %s's timeout (or was canceled); no test ran (raise the driver's timeout, [drivers.%s] timeout)", d.name, d.name)}
+		}
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
 	}
 	report := filepath.Join(temp, "report.xml")
 	argv := append(slices.Clone(d.command), "related")
 	argv = append(argv, seeds...)
-	argv = append(argv, "--run", "--reporter=junit", "--outputFile="+report, "--passWithNoTests", "--watch=false")
+	argv = append(argv, "--run", "--reporter=junit", "--outputFile="+report, "--passWithNoTests", "--watch=false",
+		// Its results cache would be written to node_modules/.vite, which
+		// is the root's (linked into the copy).
+		"--no-cache")
 	var out testrun.Tail
 	code, err := testrun.Run(ctx, testrun.Command{Argv: argv, Dir: tree, Tmp: tmp, Env: d.env}, &out)
 	switch {
@@ -194,6 +202,10 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 	case code != 0 && failed == 0:
 		res.Status = engine.StatusCrashed
 		res.Message = fmt.Sprintf("vitest exited with code %d and its report names no failure: %s", code, out.String())
+		return res
+	case passed+failed == 0:
+		res.Status = engine.StatusUnchecked
+		res.Message = fmt.Sprintf("no test ran: vitest skipped every test it related to %s (%d skipped), so nothing tested the change; name test files that run", strings.Join(seeds, ", "), skipped)
 		return res
 	}
 	ran := slices.Sorted(func(yield func(string) bool) {

@@ -210,3 +210,56 @@ func TestHangIsKilled(t *testing.T) {
 	}
 	assertGone(t, strings.TrimSpace(string(data)))
 }
+
+// TestNothingWrittenIntoNodeModules: the copy links the root's
+// node_modules; vitest's own cache (node_modules/.vite) must not be
+// written there: nothing of a run reaches the root.
+func TestNothingWrittenIntoNodeModules(t *testing.T) {
+	modules := runner(t)
+	root := project(t, modules)
+	// The root's own node_modules: a directory of links to the runner's
+	// packages, so that what a run writes there is seen here.
+	own := filepath.Join(root, "node_modules")
+	if err := os.Remove(own); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(own, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(modules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() == ".vite" {
+			continue
+		}
+		if err := os.Symlink(filepath.Join(modules, e.Name()), filepath.Join(own, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := run(t, modules, request(root, nil, "src/other.test.ts"), 10*time.Minute)
+	if res.Status != engine.StatusOK || len(res.Diagnostics) != 0 {
+		t.Fatalf("%s %s %v", res.Status, res.Message, res.Diagnostics)
+	}
+	after, err := os.ReadDir(own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range after {
+		if e.Type()&os.ModeSymlink == 0 {
+			t.Errorf("the run wrote node_modules/%s into the root", e.Name())
+		}
+	}
+}
+
+// TestAllSkippedIsNotOK: a run whose every test was skipped ran no test:
+// unchecked, not ok, though vitest exited 0.
+func TestAllSkippedIsNotOK(t *testing.T) {
+	modules := runner(t)
+	root := project(t, modules)
+	res := run(t, modules, request(root, map[string]string{"src/other.test.ts": "import { test, expect } from 'vitest'\n\ntest.skip('other', () => {\n  expect(1).toBe(2)\n})\n"}), 10*time.Minute)
+	if res.Status != engine.StatusUnchecked || !strings.Contains(res.Message, "no test ran") {
+		t.Errorf("%s: %s %v", res.Status, res.Message, res.Diagnostics)
+	}
+}
