@@ -1,6 +1,7 @@
 package testrun
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,7 +38,7 @@ func BenchmarkStage(b *testing.B) {
 		b.StopTimer()
 		dst := b.TempDir()
 		b.StartTimer()
-		if err := Stage(dst, root, all, changed, nil); err != nil {
+		if err := Stage(context.Background(), dst, root, all, changed, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
