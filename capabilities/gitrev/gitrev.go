@@ -36,9 +36,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/internal/procgroup"
 )
 
 // maxFileBytes is the largest disk file compared with the revision; a
@@ -273,6 +275,11 @@ func (s *Source) run(ctx context.Context, stdin io.Reader, args ...string) ([]by
 	cmd.Stdin = stdin
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	// Cancelled, git goes with whatever it started, and a process that
+	// kept its output open does not hold the answer.
+	procgroup.Set(cmd)
+	cmd.Cancel = func() error { return procgroup.Kill(cmd.Process) }
+	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.Output()
 	if err != nil {
 		msg := strings.TrimSpace(stderr.String())

@@ -1,0 +1,72 @@
+//go:build unix
+
+package gitrev
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/devbroker/devbroker/engine/rootfs"
+)
+
+// TestCancelKillsGitWithWhatItStarted: a git that hangs, having started a
+// process that holds its output, is killed with that process when the
+// request is cancelled, and Open returns (before, the process kept the
+// output open and Open waited for it).
+func TestCancelKillsGitWithWhatItStarted(t *testing.T) {
+	bin, pidFile := t.TempDir(), filepath.Join(t.TempDir(), "pid")
+	script := "#!/bin/sh\nsleep 3600 &\necho $! > " + pidFile + ".tmp\nmv " + pidFile + ".tmp " + pidFile + "\nwait\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	fsys, err := rootfs.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := Open(ctx, fsys, "HEAD")
+		done <- err
+	}()
+	// The child's pid is written once it runs; then cancel. The wait is
+	// bounded by the tests' 10 minutes, never reached.
+	var pid []byte
+	for deadline := time.Now().Add(10 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if pid, err = os.ReadFile(pidFile); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatalf("the fake git never started its child: %v", err)
+	}
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("Open answered though its git was cancelled")
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(pid)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		stat, rerr := os.ReadFile("/proc/" + strconv.Itoa(n) + "/stat")
+		if i := strings.LastIndexByte(string(stat), ')'); rerr == nil && i > 0 && strings.HasPrefix(string(stat[i+1:]), " Z") {
+			return // killed, not yet reaped
+		}
+		if errors.Is(syscall.Kill(n, 0), syscall.ESRCH) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("git's child %d still runs after the cancel", n)
+		}
+	}
+}
