@@ -177,7 +177,7 @@ func failed(err error) *engine.Result {
 	}
 }
 
-// EditFile runs one edit_file call (seed 004) given as JSON parameters. It
+// EditFile runs one edit_file call given as JSON parameters. It
 // refuses a file that has unwritten changes in this session's workspace.
 func (s *Session) EditFile(ctx context.Context, params []byte) (*editfile.Result, error) {
 	var res *editfile.Result

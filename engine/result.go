@@ -9,7 +9,7 @@ import (
 	"github.com/devbroker/devbroker/engine/workspace"
 )
 
-// Result is a plan's outcome: the DevResult of seed 000. It has no json
+// Result is a plan's outcome: the DevResult. It has no json
 // tags: broker/wire maps it to the one encoding every surface sends.
 type Result struct {
 	// OK is true only when every step ran, no diagnostic is an error and

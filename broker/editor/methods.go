@@ -219,7 +219,7 @@ func (c *conn) writeFile(ctx context.Context, params json.RawMessage) (any, erro
 	return c.fileCall(ctx, params, (*broker.Session).WriteFile)
 }
 
-// fileCall runs edit_file or a sibling, which work on the disk (seed 004).
+// fileCall runs edit_file or a sibling, which work on the disk.
 // A refusal because the file has unsaved changes in the editor says so.
 func (c *conn) fileCall(ctx context.Context, params json.RawMessage, call func(*broker.Session, context.Context, []byte) (*editfile.Result, error)) (any, error) {
 	if len(params) == 0 || string(params) == "null" {

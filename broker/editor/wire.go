@@ -4,7 +4,7 @@ package editor
 // capability values to them. Engine types never reach the wire themselves.
 // The DevResult, edit_file's result, the probe's answer and every error's
 // data are broker/wire's, the one encoding every surface sends. Positions on the wire are LSP positions (0-based
-// line, column in the negotiated encoding); the DevResult keeps seed 000's
+// line, column in the negotiated encoding); the DevResult keeps its
 // 1-based lines and character columns, as every other devbroker surface
 // reports them.
 

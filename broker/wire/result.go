@@ -3,7 +3,7 @@
 // endpoint (broker/editor) — and the one mapping of engine and capability
 // values to them.
 //
-// [DevResult], seed 000's answer to a plan or step, is made by
+// [DevResult], the answer to a plan or step, is made by
 // [NewDevResult]; [FileResult], the answer of edit_file and its siblings,
 // by [NewFileResult]; [ProbeResult] by [NewProbeResult]; [Error] (inside a
 // [Failure]) is the failure of a call that is not a plan step. The types
@@ -32,7 +32,7 @@ import (
 	"github.com/devbroker/devbroker/engine/merge"
 )
 
-// DevResult is a plan's or step's outcome: seed 000's DevResult.
+// DevResult is a plan's or step's outcome (docs/verdicts.md).
 type DevResult struct {
 	OK      bool              `json:"ok" jsonschema:"true only when every step ran, no diagnostic is an error and every driver's answer is complete (status ok)"`
 	Reads   map[string]string `json:"reads" jsonschema:"read_lines output by label (default: the path), lines joined with newlines"`

@@ -27,7 +27,7 @@ package lspdriver
 // dropped. Deleted files of other languages are still seen on disk, and
 // the answer's message says so.
 //
-// Nothing from outside the root reaches an answer (CONTRACT §6). A file
+// Nothing from outside the root reaches an answer. A file
 // under the root reached through a symlink that leaves it is never shown:
 // every such symlink with the extension of a requested file is opened as
 // a stand-in whatever is on disk, so the server reads the document, never

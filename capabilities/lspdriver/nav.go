@@ -10,7 +10,7 @@ package lspdriver
 // server is shown (the workspace's, or the disk's for a file the
 // workspace does not hold), converted by the mappers of convert.go.
 //
-// What lies outside the root (CONTRACT §6, docs/semantics.md): a location
+// What lies outside the root (docs/semantics.md): a location
 // or a symbol in a file outside the root (the Go standard library, the
 // module cache) is reported by its absolute path, its columns as the
 // server counts them (UTF-16), and without the text of its line:

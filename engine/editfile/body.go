@@ -7,7 +7,7 @@ import (
 )
 
 // body is a file's text as edit_file matches it: without the BOM and, in a
-// file whose every line ends in CRLF, with LF line ends (CONTRACT §2: there
+// file whose every line ends in CRLF, with LF line ends (docs/line-endings.md: there
 // old_str, anchors and new_str are read with LF and written with CRLF). In
 // any other file it is the raw text, byte-exact, "\r" included.
 type body struct {
@@ -15,7 +15,7 @@ type body struct {
 	crlf bool
 	bom  bool
 	// restore, for a mixed-ending file matched in LF form (the patch
-	// command: CONTRACT §2's line matchers ignore terminators), is the
+	// command: docs/line-endings.md's line matchers ignore terminators), is the
 	// original whose terminators are put back on the lines kept.
 	restore *text.Doc
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/devbroker/devbroker/engine/fault"
 )
 
-// These tests cover CONTRACT §2's byte-exactness for edit_file.
+// These tests cover docs/line-endings.md's byte-exactness for edit_file.
 
 func TestCRLFFileStaysCRLF(t *testing.T) {
 	src := "package a\r\n\r\nfunc f() {\r\n\treturn\r\n}\r\n"

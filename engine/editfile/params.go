@@ -5,7 +5,7 @@ import (
 	"github.com/devbroker/devbroker/engine/jsonarg"
 )
 
-// Params are edit_file's parameters, exactly those of seed 004. Pointer
+// Params are edit_file's parameters, exactly those the edit_file tool documents (docs/mcp.md). Pointer
 // fields distinguish "not given" from a zero value. The tags are each
 // parameter's one description (see [ParamsSpec]): which commands take a
 // parameter is said once, in the spec's table of commands, and heads its

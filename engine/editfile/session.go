@@ -1,4 +1,4 @@
-// Package editfile implements seed 004's edit_file tool (view, str_replace,
+// Package editfile implements the edit_file tool (view, str_replace,
 // insert, patch, replace_symbol, undo_edit) and its siblings read_file and
 // write_file, over the files on disk under one root.
 //

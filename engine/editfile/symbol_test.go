@@ -63,7 +63,7 @@ func TestReplaceSymbolCRLF(t *testing.T) {
 
 // TestReplaceSymbolKeepsFinalNewlineState covers a symbol that ends the
 // file: the file keeps its final-newline state whether or not new_str ends
-// in a newline (CONTRACT §2: a file without a final newline stays without
+// in a newline (docs/line-endings.md: a file without a final newline stays without
 // one).
 func TestReplaceSymbolKeepsFinalNewlineState(t *testing.T) {
 	for _, tc := range []struct{ name, src, newStr, want string }{

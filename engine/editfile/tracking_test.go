@@ -7,7 +7,7 @@ import (
 	"github.com/devbroker/devbroker/engine/fault"
 )
 
-// These tests cover CONTRACT §4 "read this turn".
+// These tests cover docs/semantics.md's "read this turn".
 
 func TestEditNeedsRead(t *testing.T) {
 	e := newEnv(t, map[string]string{"f.txt": "a\nb\n"})

@@ -77,7 +77,7 @@ func (s *Session) view(p *Params) (*Result, error) {
 		if err != nil {
 			return nil, symbolFault(err, f.abs)
 		}
-		// Seed 004: the region around a symbol, like an anchor's, has
+		// The edit_file tool's rule: the region around a symbol, like an anchor's, has
 		// context_before/context_after lines of context, default 20.
 		first, last = sym.StartLine-before, sym.EndLine+after
 		header = fmt.Sprintf("%s %s: lines %d-%d\n", sym.Kind, sym.Name, sym.StartLine, sym.EndLine)
@@ -126,7 +126,7 @@ func uniqueLine(b body, anchor, what string) (int, error) {
 
 // lineList renders the lines of offsets, for messages.
 func lineList(s string, offs []int) string {
-	// CONTRACT §4 asks for every match's line. Count lines incrementally:
+	// docs/semantics.md asks for every match's line. Count lines incrementally:
 	// offs is ascending.
 	parts := make([]string, 0, len(offs))
 	line, prev := 1, 0

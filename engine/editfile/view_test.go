@@ -137,7 +137,7 @@ func TestViewSymbol(t *testing.T) {
 		t.Errorf("symbol T.Get shows %d-%d, want 6-12 (doc comment to closing brace):\n%s", f, l, r.Text)
 	}
 	contains(t, r, "lines 6-12")
-	// Default context: 20 lines each side (seed 004), clamped to the file.
+	// Default context: 20 lines each side, clamped to the file.
 	r = e.ok("view", "p.go", "symbol", "Thing", "symbol_kind", "type")
 	if f, l := shown(t, r); f != 1 || l != 18 {
 		t.Errorf("symbol Thing shows %d-%d, want 1-18", f, l)

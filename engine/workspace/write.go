@@ -1,7 +1,7 @@
 package workspace
 
 // This file defines [Workspace.Write]: it persists the workspace in the
-// order of seed 000 — renames (dependency order, lexical for ties, swaps
+// order of docs/semantics.md — renames (dependency order, lexical for ties, swaps
 // through a temporary), then deletions, then creates and modifications —
 // after checking that the disk still holds what the workspace read.
 
