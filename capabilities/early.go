@@ -32,27 +32,27 @@ type Starter interface {
 // it, the driver's process on the root. Commands that will run a request
 // call it (the server, check); one that only reports (probe) does not.
 func (s *Set) StartEarly() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.early = true
+	s.prober.mu.Lock()
+	defer s.prober.mu.Unlock()
+	s.prober.early = true
 }
 
 // startEarly starts the named driver's process beside its probe, once,
-// when the set was told to. Called by start, with s.mu held.
+// when the set was told to. Called by start, with s.prober.mu held.
 func (s *Set) startEarly(name string, d Driver, timeout time.Duration) {
 	st, ok := d.(Starter)
-	if _, untrusted := s.untrusted[name]; !ok || untrusted || !s.early || s.starting[name] != nil || !s.calls.Begin() {
+	if _, untrusted := s.prober.untrusted[name]; !ok || untrusted || !s.prober.early || s.prober.starting[name] != nil || !s.calls.Begin() {
 		return
 	}
 	ch := make(chan struct{})
-	if s.starting == nil {
-		s.starting = map[string]chan struct{}{}
+	if s.prober.starting == nil {
+		s.prober.starting = map[string]chan struct{}{}
 	}
-	s.starting[name] = ch
+	s.prober.starting[name] = ch
 	go func() {
 		defer s.calls.End()
 		defer close(ch)
-		ctx, cancel := context.WithTimeout(s.probeCtx, timeout)
+		ctx, cancel := context.WithTimeout(s.prober.ctx, timeout)
 		defer cancel()
 		safeStart(ctx, st)
 	}()
@@ -72,14 +72,14 @@ func safeStart(ctx context.Context, st Starter) (err error) {
 // ctx), and lists the drivers whose start began, sorted: for tests and
 // benchmarks.
 func (s *Set) WaitStarts(ctx context.Context) ([]string, error) {
-	s.mu.Lock()
-	names := make([]string, 0, len(s.starting))
-	chans := make([]chan struct{}, 0, len(s.starting))
-	for n, ch := range s.starting {
+	s.prober.mu.Lock()
+	names := make([]string, 0, len(s.prober.starting))
+	chans := make([]chan struct{}, 0, len(s.prober.starting))
+	for n, ch := range s.prober.starting {
 		names = append(names, n)
 		chans = append(chans, ch)
 	}
-	s.mu.Unlock()
+	s.prober.mu.Unlock()
 	slices.Sort(names)
 	return names, s.wait(ctx, chans)
 }

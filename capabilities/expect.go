@@ -37,17 +37,17 @@ func (s *Set) Expect(ctx context.Context) []string {
 	}
 	slices.Sort(names)
 	names = slices.Compact(names)
-	s.mu.Lock()
-	cache := s.cache
+	s.prober.mu.Lock()
+	cache := s.prober.cache
 	var look []string
 	for _, dn := range names {
-		_, untrusted := s.untrusted[dn]
-		_, probed := s.probes[dn]
+		_, untrusted := s.prober.untrusted[dn]
+		_, probed := s.prober.probes[dn]
 		if !untrusted && !probed {
 			look = append(look, dn)
 		}
 	}
-	s.mu.Unlock()
+	s.prober.mu.Unlock()
 	found := map[string]Probe{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -62,12 +62,12 @@ func (s *Set) Expect(ctx context.Context) []string {
 		})
 	}
 	wg.Wait()
-	s.mu.Lock()
-	if s.expected == nil {
-		s.expected = map[string]Probe{}
+	s.prober.mu.Lock()
+	if s.prober.expected == nil {
+		s.prober.expected = map[string]Probe{}
 	}
-	maps.Copy(s.expected, found)
-	s.mu.Unlock()
+	maps.Copy(s.prober.expected, found)
+	s.prober.mu.Unlock()
 	return langs
 }
 
@@ -91,11 +91,11 @@ func (s *Set) expect(ctx context.Context, name string, cache *ProbeCache) (Probe
 // Expected lists the drivers [Set.Expect] expects to work whose probe has
 // not ended, sorted.
 func (s *Set) Expected() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.prober.mu.Lock()
+	defer s.prober.mu.Unlock()
 	var out []string
-	for dn := range s.expected {
-		if _, probed := s.probes[dn]; !probed {
+	for dn := range s.prober.expected {
+		if _, probed := s.prober.probes[dn]; !probed {
 			out = append(out, dn)
 		}
 	}

@@ -15,10 +15,47 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/devbroker/devbroker/engine"
 )
+
+// prober is a [Set]'s probing: each driver's probe, found or running,
+// the cache that keeps them between processes, the processes started
+// early beside them, the drivers trust keeps from running and the root's
+// project file. The rest of the Set is fixed when it is built; this part
+// changes as probes end, under mu.
+type prober struct {
+	mu     sync.Mutex
+	probes map[string]Probe
+	// running are the probes started and not ended, each with a channel
+	// closed when it ends.
+	running map[string]chan struct{}
+	// ctx bounds the probes; Close cancels it.
+	ctx     context.Context
+	cancel  context.CancelFunc
+	onProbe []func()
+	cache   *ProbeCache
+	// warm: the set probes the languages of the files devbroker writes
+	// (see ProbeRoot).
+	warm bool
+	// Probed counts the probes that ran (not answered from the cache).
+	probed int
+	// early: a probe of a Starter starts its process beside it;
+	// starting holds each early start, closed when it returned (see
+	// early.go).
+	early    bool
+	starting map[string]chan struct{}
+	// untrusted are the drivers that must not run, with what the probe
+	// reports of them.
+	untrusted map[string]Probe
+	project   *ProjectTrust
+	// expected are the drivers [Set.Expect] expects to work, each with
+	// the probe it expects (its kinds); a driver's probe, once it ends,
+	// replaces its expectation.
+	expected map[string]Probe
+}
 
 // ProbeTimeout bounds one driver's probe. It only stops a probe that hangs:
 // a language server's smoke test on a loaded machine (pyright's took 20 s
@@ -42,31 +79,31 @@ func (s *Set) Untrust(name string, p Probe) {
 	if _, ok := s.drivers[name]; !ok {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.untrusted == nil {
-		s.untrusted = map[string]Probe{}
+	s.prober.mu.Lock()
+	defer s.prober.mu.Unlock()
+	if s.prober.untrusted == nil {
+		s.prober.untrusted = map[string]Probe{}
 	}
 	p.State = Untrusted
-	s.untrusted[name] = p
-	s.probes[name] = p
+	s.prober.untrusted[name] = p
+	s.prober.probes[name] = p
 }
 
 // UseCache makes the set answer probes from c when the tool's binary is
 // unchanged, and record there what it finds working. Call it before the
 // first probe.
 func (s *Set) UseCache(c *ProbeCache) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.cache = c
+	s.prober.mu.Lock()
+	defer s.prober.mu.Unlock()
+	s.prober.cache = c
 }
 
 // OnProbe calls fn after each driver's probe ends (on the probe's
 // goroutine): what the set serves may have changed.
 func (s *Set) OnProbe(fn func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.onProbe = append(s.onProbe, fn)
+	s.prober.mu.Lock()
+	defer s.prober.mu.Unlock()
+	s.prober.onProbe = append(s.prober.onProbe, fn)
 }
 
 // Probe probes every driver, concurrently, waits for the probes (or ctx)
@@ -95,22 +132,22 @@ func (s *Set) ProbeLanguages(ctx context.Context, langs []string) *Report {
 // also, and waits for them (or ctx). From then on, a file devbroker writes
 // of another language starts the probe of its language's drivers.
 func (s *Set) ProbeRoot(ctx context.Context, also ...string) *Report {
-	s.mu.Lock()
-	s.warm = true
-	s.mu.Unlock()
+	s.prober.mu.Lock()
+	s.prober.warm = true
+	s.prober.mu.Unlock()
 	return s.ProbeLanguages(ctx, append(s.presentLangs(), also...))
 }
 
 // Languages lists the languages whose drivers were probed or are being
 // probed.
 func (s *Set) Languages() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.prober.mu.Lock()
+	defer s.prober.mu.Unlock()
 	var out []string
 	for i := range s.langs {
 		for _, dn := range s.langs[i].drivers("") {
-			if _, ok := s.running[dn]; ok || s.probes[dn].State != "" {
-				if _, untrusted := s.untrusted[dn]; !untrusted {
+			if _, ok := s.prober.running[dn]; ok || s.prober.probes[dn].State != "" {
+				if _, untrusted := s.prober.untrusted[dn]; !untrusted {
 					out = append(out, s.langs[i].name)
 					break
 				}
@@ -123,9 +160,9 @@ func (s *Set) Languages() []string {
 // Probes counts the probes the set ran, not counting those the cache
 // answered.
 func (s *Set) Probes() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.probed
+	s.prober.mu.Lock()
+	defer s.prober.mu.Unlock()
+	return s.prober.probed
 }
 
 // drivers lists the drivers of the language's slots for kind ("" for
@@ -178,9 +215,9 @@ func (s *Set) driversFor(kind engine.Kind, paths []string) []string {
 // warmPaths starts, without waiting, the probes of the drivers of the
 // paths' languages, once ProbeRoot has run.
 func (s *Set) warmPaths(paths []string) {
-	s.mu.Lock()
-	warm := s.warm
-	s.mu.Unlock()
+	s.prober.mu.Lock()
+	warm := s.prober.warm
+	s.prober.mu.Unlock()
 	if !warm {
 		return
 	}
@@ -199,15 +236,15 @@ func (s *Set) warmPaths(paths []string) {
 // its cancellation does not (another caller may wait for the probe too):
 // the set's Close does.
 func (s *Set) start(ctx context.Context, names []string) []chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.prober.mu.Lock()
+	defer s.prober.mu.Unlock()
 	var out []chan struct{}
 	for _, name := range names {
-		if ch, ok := s.running[name]; ok {
+		if ch, ok := s.prober.running[name]; ok {
 			out = append(out, ch)
 			continue
 		}
-		if _, done := s.probes[name]; done {
+		if _, done := s.prober.probes[name]; done {
 			continue
 		}
 		d, ok := s.drivers[name]
@@ -215,7 +252,7 @@ func (s *Set) start(ctx context.Context, names []string) []chan struct{} {
 			continue // closed: the last results stand
 		}
 		ch := make(chan struct{})
-		s.running[name] = ch
+		s.prober.running[name] = ch
 		out = append(out, ch)
 		timeout := ProbeTimeout
 		if dl, ok := ctx.Deadline(); ok {
@@ -243,11 +280,11 @@ func (s *Set) wait(ctx context.Context, chans []chan struct{}) error {
 // result and tells the OnProbe callbacks.
 func (s *Set) probeOne(name string, d Driver, timeout time.Duration, done chan struct{}) {
 	defer s.calls.End()
-	ctx, cancel := context.WithTimeout(s.probeCtx, timeout)
+	ctx, cancel := context.WithTimeout(s.prober.ctx, timeout)
 	defer cancel()
-	s.mu.Lock()
-	cache := s.cache
-	s.mu.Unlock()
+	s.prober.mu.Lock()
+	cache := s.prober.cache
+	s.prober.mu.Unlock()
 	start := time.Now()
 	var key string
 	var fp []FileID
@@ -265,14 +302,14 @@ func (s *Set) probeOne(name string, d Driver, timeout time.Duration, done chan s
 			cache.Put(key, fp, p)
 		}
 	}
-	s.mu.Lock()
-	s.probes[name] = p
-	delete(s.running, name)
+	s.prober.mu.Lock()
+	s.prober.probes[name] = p
+	delete(s.prober.running, name)
 	if !hit {
-		s.probed++
+		s.prober.probed++
 	}
-	fns := slices.Clone(s.onProbe)
-	s.mu.Unlock()
+	fns := slices.Clone(s.prober.onProbe)
+	s.prober.mu.Unlock()
 	close(done)
 	for _, fn := range fns {
 		fn()
@@ -323,11 +360,11 @@ func (s *Set) Has(kind engine.Kind) bool {
 	if s.Serves(kind) {
 		return true
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.prober.mu.Lock()
+	defer s.prober.mu.Unlock()
 	for i := range s.langs {
 		for _, dn := range s.langs[i].drivers(kind) {
-			if _, done := s.probes[dn]; !done && supports(s.drivers[dn], kind) {
+			if _, done := s.prober.probes[dn]; !done && supports(s.drivers[dn], kind) {
 				return true
 			}
 		}
@@ -337,7 +374,7 @@ func (s *Set) Has(kind engine.Kind) bool {
 
 // unprobed is what the report says of a driver whose probe has not ended.
 func (s *Set) unprobed(name string) Probe {
-	if _, ok := s.running[name]; ok {
+	if _, ok := s.prober.running[name]; ok {
 		return Probe{State: Probing, Reason: "its probe is running; a request that needs it waits for it"}
 	}
 	return Probe{State: NotProbed, Reason: fmt.Sprintf("no %s file under the root: probed when a request first needs it", s.langOf[name])}

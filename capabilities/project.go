@@ -42,9 +42,9 @@ type ProjectRun struct {
 
 // SetProject records what the report says of the project file.
 func (s *Set) SetProject(p *ProjectTrust) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.project = p
+	s.prober.mu.Lock()
+	defer s.prober.mu.Unlock()
+	s.prober.project = p
 }
 
 // Summary is the report's text about an untrusted project file, "" when
@@ -105,9 +105,9 @@ func (p *ProjectTrust) writeText(w io.Writer) {
 // command line says the same once on stderr; MCP and editor answers carry
 // it here).
 func (s *Set) configNotes() []engine.Note {
-	s.mu.Lock()
-	p := s.project
-	s.mu.Unlock()
+	s.prober.mu.Lock()
+	p := s.prober.project
+	s.prober.mu.Unlock()
 	if p == nil {
 		return nil
 	}

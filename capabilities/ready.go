@@ -150,9 +150,9 @@ func (s *Set) probeDeadline(dn string, at time.Time) time.Time {
 // waitProbe waits for dn's probe, started already, until it ends (true),
 // until the deadline (none when zero), or until ctx ends.
 func (s *Set) waitProbe(ctx context.Context, dn string, deadline time.Time) bool {
-	s.mu.Lock()
-	ch, running := s.running[dn]
-	s.mu.Unlock()
+	s.prober.mu.Lock()
+	ch, running := s.prober.running[dn]
+	s.prober.mu.Unlock()
 	if !running {
 		return true
 	}
@@ -174,9 +174,9 @@ func (s *Set) waitProbe(ctx context.Context, dn string, deadline time.Time) bool
 // probing reports whether dn's probe has not ended with the driver found
 // working: a request routed to it while its probe ran answers without it.
 func (s *Set) probing(dn string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p, probed := s.probes[dn]
+	s.prober.mu.Lock()
+	defer s.prober.mu.Unlock()
+	p, probed := s.prober.probes[dn]
 	return !probed || p.State != Found
 }
 
@@ -285,9 +285,9 @@ func (s *Set) readyStart(ctx context.Context, at time.Time, dn string) {
 	if !ok || s.probing(dn) {
 		return
 	}
-	s.mu.Lock()
-	_, untrusted := s.untrusted[dn]
-	s.mu.Unlock()
+	s.prober.mu.Lock()
+	_, untrusted := s.prober.untrusted[dn]
+	s.prober.mu.Unlock()
 	if untrusted {
 		return
 	}

@@ -65,18 +65,18 @@ func (s *Set) ReportWithheld(ctx context.Context) *Report { return s.report(ctx,
 // report is the report; withheld: with what drivers withhold.
 func (s *Set) report(ctx context.Context, withheld bool) *Report {
 	r := &Report{Available: map[engine.Kind][]string{}, Answering: map[engine.Kind]map[string]string{}, Root: s.root}
-	s.mu.Lock()
-	r.Project = s.project
-	s.mu.Unlock()
+	s.prober.mu.Lock()
+	r.Project = s.prober.project
+	s.prober.mu.Unlock()
 	names := make([]string, 0, len(s.drivers))
 	for n := range s.drivers {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	s.mu.Lock()
+	s.prober.mu.Lock()
 	for _, n := range names {
 		sp := s.drivers[n].Spec()
-		p, ok := s.probes[n]
+		p, ok := s.prober.probes[n]
 		var install string
 		switch {
 		case !ok:
@@ -86,7 +86,7 @@ func (s *Set) report(ctx context.Context, withheld bool) *Report {
 		}
 		r.Drivers = append(r.Drivers, DriverReport{Name: n, Type: sp.Type, Kinds: sp.Kinds, Doc: sp.Doc, Install: install, URL: s.urls[n], Probe: p})
 	}
-	s.mu.Unlock()
+	s.prober.mu.Unlock()
 	for i := range r.Drivers {
 		d := &r.Drivers[i]
 		if w, ok := s.drivers[d.Name].(Withholder); ok && withheld && d.State == Found {

@@ -244,15 +244,15 @@ func (s *Set) unusable(alt []string, kind engine.Kind, expect bool) (out []strin
 			missing = false
 			continue
 		}
-		s.mu.Lock()
-		p, probed := s.probes[dn]
-		if e, ok := s.expected[dn]; !probed && expect && ok {
+		s.prober.mu.Lock()
+		p, probed := s.prober.probes[dn]
+		if e, ok := s.prober.expected[dn]; !probed && expect && ok {
 			p, probed = e, true
 		}
-		s.mu.Unlock()
-		s.mu.Lock()
-		_, running := s.running[dn]
-		s.mu.Unlock()
+		s.prober.mu.Unlock()
+		s.prober.mu.Lock()
+		_, running := s.prober.running[dn]
+		s.prober.mu.Unlock()
 		switch {
 		case !probed && running && !expect:
 			// A request's route after its wait for the probe ran out

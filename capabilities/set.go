@@ -91,34 +91,11 @@ type Set struct {
 	// timeouts are the drivers' timeouts, by name (see ready.go).
 	timeouts map[string]time.Duration
 
-	mu     sync.Mutex
-	probes map[string]Probe
-	// running are the probes started and not ended, each with a channel
-	// closed when it ends.
-	running map[string]chan struct{}
-	// probeCtx bounds the probes; Close cancels it.
-	probeCtx    context.Context
-	probeCancel context.CancelFunc
-	onProbe     []func()
-	cache       *ProbeCache
-	// warm: the set probes the languages of the files devbroker writes
-	// (see ProbeRoot).
-	warm bool
-	// Probed counts the probes that ran (not answered from the cache).
-	probed int
-	// early: a probe of a Starter starts its process beside it;
-	// starting holds each early start, closed when it returned (see
-	// early.go).
-	early    bool
-	starting map[string]chan struct{}
-	// untrusted are the drivers that must not run, with what the probe
-	// reports of them.
-	untrusted map[string]Probe
-	project   *ProjectTrust
-	// expected are the drivers [Set.Expect] expects to work, each with
-	// the probe it expects (its kinds); a driver's probe, once it ends,
-	// replaces its expectation.
-	expected map[string]Probe
+	// prober is the probes' state: what they found, which run, the
+	// early starts beside them, and the trust the report gives (probe.go,
+	// early.go, expect.go).
+	prober prober
+
 	// present are the languages with files under the root, found once
 	// (see presentLangs).
 	presentOnce sync.Once
@@ -161,9 +138,10 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 	for _, t := range types {
 		byName[t.Name] = t
 	}
-	s = &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, urls: map[string]string{}, stock: map[string]bool{}, probes: map[string]Probe{}, maxDiag: cfg.Limits.MaxDiagnostics, limits: cfg.Limits, trees: NewTrees(0),
-		cfgKey: map[string]string{}, langOf: map[string]string{}, projScope: map[string]string{}, timeouts: map[string]time.Duration{}, running: map[string]chan struct{}{}}
-	s.probeCtx, s.probeCancel = context.WithCancel(context.Background())
+	s = &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, urls: map[string]string{}, stock: map[string]bool{}, maxDiag: cfg.Limits.MaxDiagnostics, limits: cfg.Limits, trees: NewTrees(0),
+		cfgKey: map[string]string{}, langOf: map[string]string{}, projScope: map[string]string{}, timeouts: map[string]time.Duration{},
+		prober: prober{probes: map[string]Probe{}, running: map[string]chan struct{}{}}}
+	s.prober.ctx, s.prober.cancel = context.WithCancel(context.Background())
 	if prev != nil {
 		s.shared = prev.shared.hold()
 	} else {
@@ -296,7 +274,7 @@ var ErrSetClosed = errors.New("the drivers were closed (a re-probe replaced them
 // staged trees and lets go of the shared resources (the last set holding
 // them stops the language servers). It is idempotent and blocking.
 func (s *Set) Close() error {
-	s.probeCancel() // the probes end first: nothing waits for them now
+	s.prober.cancel() // the probes end first: nothing waits for them now
 	return s.calls.Close(func() error {
 		var errs []error
 		for _, d := range s.drivers {

@@ -72,3 +72,10 @@ func Exited(s *Server) <-chan struct{} {
 	}
 	return s.inst.exited
 }
+
+// running is the running watcher, or nil.
+func (d *diskWatch) running() *watcher {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.w
+}

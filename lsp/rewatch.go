@@ -87,13 +87,6 @@ func (d *diskWatch) status() string {
 	return "no disk watcher for " + d.name + " (" + problem + "); changes on disk are still found before every request by the metadata of every input"
 }
 
-// running is the running watcher, or nil.
-func (d *diskWatch) running() *watcher {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.w
-}
-
 // ensure starts a watcher if there is none and one may run: not turned
 // off, on Linux, and not while waiting after a failure. Called with the
 // server's semaphore held.
