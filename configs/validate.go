@@ -159,7 +159,7 @@ func (v *validator) driver(name string, d *Driver) {
 	case d.Type == "external" && len(d.Command) == 0:
 		v.errorf(p+".command", "an external driver needs a command, an argv list like [\"shellcheck\", \"-f\", \"gcc\", \"-\"]%s", v.replacedHint(p))
 	case d.Type == "junit" && !slices.ContainsFunc(d.Command, func(a string) bool { return strings.Contains(a, "{report}") }):
-		v.errorf(p+".command", "a junit driver needs a command that writes a JUnit XML report to {report}, an argv list like [\"python3\", \"-m\", \"pytest\", \"--junitxml={report}\"]%s", v.replacedHint(p))
+		v.errorf(p+".command", "a junit driver needs a command that writes a JUnit XML report to {report}, an argv list like [\"pytest\", \"--junitxml={report}\"]%s", v.replacedHint(p))
 	case d.Type == "lsp" && len(d.Command) == 0:
 		v.errorf(p+".command", "a language server needs a command, an argv list like [\"pyright-langserver\", \"--stdio\"]%s", v.replacedHint(p))
 	}

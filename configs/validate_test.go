@@ -66,6 +66,8 @@ func TestParseErrors(t *testing.T) {
 			`.devbroker.toml:5:10: drivers.sc.type: missing; one of gofumpt, staticcheck, external, lsp, gotest, pytest, vitest, junit`},
 		{"external without command", strings.Replace(valid, "command = [\"shellcheck\", \"-\"]\n", "", 1),
 			`.devbroker.toml:5:10: drivers.sc.command: an external driver needs a command, an argv list like ["shellcheck", "-f", "gcc", "-"]`},
+		{"junit without report", strings.Replace(valid, `"external"`, `"junit"`, 1),
+			`.devbroker.toml:7:1: drivers.sc.command: a junit driver needs a command that writes a JUnit XML report to {report}, an argv list like ["pytest", "--junitxml={report}"]`},
 		{"lsp without command", strings.Replace(strings.Replace(valid, "command = [\"shellcheck\", \"-\"]\n", "", 1), `"external"`, `"lsp"`, 1),
 			`.devbroker.toml:5:10: drivers.sc.command: a language server needs a command, an argv list like ["pyright-langserver", "--stdio"]`},
 		{"empty program", strings.Replace(valid, `["shellcheck", "-"]`, `["", "-"]`, 1),

@@ -77,7 +77,7 @@ type Driver struct {
 // the report's path ({report}). It does nothing else.
 func New(name string, cfg *configs.Driver, env capabilities.Env) (capabilities.Driver, error) {
 	if cfg == nil || len(cfg.Command) == 0 {
-		return nil, fmt.Errorf("driver %s: a junit driver needs a command, an argv list that writes a JUnit XML report to %s, like [\"python3\", \"-m\", \"pytest\", \"--junitxml=%s\"]", name, Placeholder, Placeholder)
+		return nil, fmt.Errorf("driver %s: a junit driver needs a command, an argv list that writes a JUnit XML report to %s, like [\"pytest\", \"--junitxml=%s\"]", name, Placeholder, Placeholder)
 	}
 	if !slices.ContainsFunc(cfg.Command, func(a string) bool { return strings.Contains(a, Placeholder) }) {
 		return nil, fmt.Errorf("driver %s: its command names no %s: add the runner's option that writes a JUnit XML report there, like --junitxml=%s", name, Placeholder, Placeholder)
