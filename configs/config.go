@@ -187,7 +187,9 @@ type Driver struct {
 	Disabled bool `toml:"disabled"`
 	// Type is how the driver runs, and is required: "gofumpt" and
 	// "staticcheck" are linked into devbroker, "lsp" is a language server,
-	// "external" is a command.
+	// "external" is a command; "gotest", "pytest" and "vitest" run the
+	// tests a change affects, and "junit" runs any test runner: its
+	// command writes a JUnit XML report to {report} (see Test runners).
 	Type string `toml:"type"`
 	// Doc is a sentence about what the driver does, shown by the probe.
 	Doc string `toml:"doc"`
@@ -228,7 +230,10 @@ type Driver struct {
 	// project's own tools: node_modules/.bin, .venv/bin and venv/bin under
 	// the root, then a tool directive of the root's go.mod (run as go tool
 	// NAME); then on PATH. In a root you have not trusted, on PATH only:
-	// those are binaries the repository controls.
+	// those are binaries the repository controls. A junit driver's
+	// command must hold {report}, alone or in an argument
+	// ("--junitxml={report}"): the path where the runner writes its
+	// JUnit XML report.
 	Command []string `toml:"command"`
 	// FixCommand is the argv that applies fixes (lint with fix: true);
 	// empty when the driver cannot fix.

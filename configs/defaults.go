@@ -10,6 +10,9 @@ func fillDefaults(c *Config) {
 		if d.Timeout.Duration == 0 {
 			d.Timeout.Duration = DefaultTimeout
 		}
+		if d.Type == "junit" {
+			d.RunsRepositoryCode = true // it runs the repository's tests
+		}
 		if d.Type != "external" {
 			continue
 		}

@@ -88,7 +88,9 @@
 // procedural macros, .cargo/config.toml aliases, even for cargo clippy
 // --version) and rust-analyzer (the build scripts and procedural macros
 // it builds with cargo), go-test, pytest and vitest (they run the
-// repository's tests). In a
+// repository's tests). A driver of type junit (any test runner, see Test
+// runners) always runs the repository's code, whether the defaults, your
+// configuration or the project's names it. In a
 // root you have not trusted, with a
 // .devbroker.toml or without, they are untrusted: neither probed nor run,
 // and their files are reported unchecked, as for a missing driver. The
@@ -135,6 +137,26 @@
 // scripts it names: a trusted file that runs ./scripts/lint.sh runs
 // whatever that script holds when it runs. Review what the commands run
 // before you trust the root, as you would a Makefile.
+//
+// # Test runners
+//
+// The test kind has a driver for Go (go-test), pytest and vitest, each of
+// which chooses the tests a change affects. Any other runner is a driver
+// of type junit: its command, an argv list, writes a JUnit XML report to
+// {report}, which devbroker replaces (alone or inside an argument, as in
+// --junitxml={report}) by a path in the run's private directory. The
+// command runs the project's whole suite, in a private copy of the root
+// holding the workspace's unwritten content, in its own process group,
+// killed whole when the driver's timeout (which bounds the whole run)
+// passes; what it writes stays in the copy. Each failed or errored test
+// case is an error at its file (the case's file attribute) and line (the
+// last FILE:LINE of its failure's text in that file, else the case's line
+// attribute); a case whose report names no file of the project is placed
+// at the first file of the request, and says so. A report that is
+// missing, is not JUnit XML, holds no test case or only skipped ones
+// makes the answer unchecked, saying why. The probe finds the command's
+// program and runs nothing. A junit driver always runs the repository's
+// code: only in a root you trust. docs/verdicts.md has an example.
 //
 // A root that holds your home directory (--root ~, or a dev container
 // whose home is the workspace) holds configuration files of your own

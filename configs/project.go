@@ -266,7 +266,7 @@ func (m *merged) commands(project *source, base map[string]*Driver) []Command {
 	for _, name := range sortedKeys(m.cfg.Drivers) {
 		d := m.cfg.Drivers[name]
 		path := fieldPath("drivers", name)
-		if !m.wrote(path, project) || (d.Type != "external" && d.Type != "lsp") {
+		if !m.wrote(path, project) || (d.Type != "external" && d.Type != "lsp" && d.Type != "junit") {
 			continue
 		}
 		c := Command{Driver: name, Line: project.idx.find(path).line, Runs: runs(d)}

@@ -18,7 +18,7 @@ import (
 // DriverTypes are the driver types a configuration may name. The registry
 // of implemented types (capabilities/drivers.Types) must name exactly
 // these; a test there holds the two together.
-var DriverTypes = []string{"gofumpt", "staticcheck", "external", "lsp", "gotest", "pytest", "vitest"}
+var DriverTypes = []string{"gofumpt", "staticcheck", "external", "lsp", "gotest", "pytest", "vitest", "junit"}
 
 // The values of the enumerated keys.
 var (
@@ -158,6 +158,8 @@ func (v *validator) driver(name string, d *Driver) {
 		v.errorf(p+".type", "%q is not a driver type; one of %s", d.Type, strings.Join(DriverTypes, ", "))
 	case d.Type == "external" && len(d.Command) == 0:
 		v.errorf(p+".command", "an external driver needs a command, an argv list like [\"shellcheck\", \"-f\", \"gcc\", \"-\"]%s", v.replacedHint(p))
+	case d.Type == "junit" && !slices.ContainsFunc(d.Command, func(a string) bool { return strings.Contains(a, "{report}") }):
+		v.errorf(p+".command", "a junit driver needs a command that writes a JUnit XML report to {report}, an argv list like [\"pytest\", \"--junitxml={report}\"]%s", v.replacedHint(p))
 	case d.Type == "lsp" && len(d.Command) == 0:
 		v.errorf(p+".command", "a language server needs a command, an argv list like [\"pyright-langserver\", \"--stdio\"]%s", v.replacedHint(p))
 	}

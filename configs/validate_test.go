@@ -61,11 +61,13 @@ func TestParseErrors(t *testing.T) {
 		{"bad file type", strings.Replace(valid, `"*.sh"`, `"*.sh", "[a-"`, 1),
 			`.devbroker.toml:2:23: languages.sh.file_types[1]: "[a-" is not a valid file name pattern`},
 		{"unknown type", strings.Replace(valid, `"external"`, `"script"`, 1),
-			`.devbroker.toml:6:1: drivers.sc.type: "script" is not a driver type; one of gofumpt, staticcheck, external, lsp, gotest, pytest, vitest`},
+			`.devbroker.toml:6:1: drivers.sc.type: "script" is not a driver type; one of gofumpt, staticcheck, external, lsp, gotest, pytest, vitest, junit`},
 		{"missing type", strings.Replace(valid, "type = \"external\"\n", "", 1),
-			`.devbroker.toml:5:10: drivers.sc.type: missing; one of gofumpt, staticcheck, external, lsp, gotest, pytest, vitest`},
+			`.devbroker.toml:5:10: drivers.sc.type: missing; one of gofumpt, staticcheck, external, lsp, gotest, pytest, vitest, junit`},
 		{"external without command", strings.Replace(valid, "command = [\"shellcheck\", \"-\"]\n", "", 1),
 			`.devbroker.toml:5:10: drivers.sc.command: an external driver needs a command, an argv list like ["shellcheck", "-f", "gcc", "-"]`},
+		{"junit without report", strings.Replace(valid, `"external"`, `"junit"`, 1),
+			`.devbroker.toml:7:1: drivers.sc.command: a junit driver needs a command that writes a JUnit XML report to {report}, an argv list like ["pytest", "--junitxml={report}"]`},
 		{"lsp without command", strings.Replace(strings.Replace(valid, "command = [\"shellcheck\", \"-\"]\n", "", 1), `"external"`, `"lsp"`, 1),
 			`.devbroker.toml:5:10: drivers.sc.command: a language server needs a command, an argv list like ["pyright-langserver", "--stdio"]`},
 		{"empty program", strings.Replace(valid, `["shellcheck", "-"]`, `["", "-"]`, 1),
@@ -118,7 +120,7 @@ func TestParseErrors(t *testing.T) {
 		{"quoted names", "[languages.\"c++\"]\nfile_types = [\"*.cc\"]\nlint = [\"clang.tidy\"]\n",
 			`.devbroker.toml:3:9: languages."c++".lint[0]: driver "clang.tidy" is not defined under [drivers]; defined: `},
 		{"several errors, in line order", strings.Replace(valid, `"external"`, `"script"`, 1) + "input = \"disk\"\n",
-			".devbroker.toml:6:1: drivers.sc.type: \"script\" is not a driver type; one of gofumpt, staticcheck, external, lsp, gotest, pytest, vitest\n" +
+			".devbroker.toml:6:1: drivers.sc.type: \"script\" is not a driver type; one of gofumpt, staticcheck, external, lsp, gotest, pytest, vitest, junit\n" +
 				`.devbroker.toml:8:1: drivers.sc.input: "disk" is not one of stdin, staged, overlay`},
 	}
 	for _, tt := range tests {

@@ -16,6 +16,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities/external"
 	"github.com/devbroker/devbroker/capabilities/gofumpt"
 	"github.com/devbroker/devbroker/capabilities/gotest"
+	"github.com/devbroker/devbroker/capabilities/junitrun"
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
 	"github.com/devbroker/devbroker/capabilities/pytest"
 	"github.com/devbroker/devbroker/capabilities/staticcheck"
@@ -35,6 +36,7 @@ var Types = []capabilities.Type{
 	gotest.Type,      // go test of the packages a change affects
 	pytest.Type,      // pytest of the test files a change affects
 	vitest.Type,      // vitest of the tests a change affects
+	junitrun.Type,    // any test runner that writes a JUnit XML report
 }
 
 // Options are how [LoadWith] decides trust.

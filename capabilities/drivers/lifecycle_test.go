@@ -57,6 +57,7 @@ func lifecycleConfigs(t *testing.T) map[string]*configs.Driver {
 		"gotest":      def.Drivers["go-test"],
 		"pytest":      def.Drivers["pytest"],
 		"vitest":      vitestDriver(t),
+		"junit":       configtest.Driver(&configs.Driver{Type: "junit", Command: []string{"pytest", "-q", "-p", "no:cacheprovider", "--junitxml={report}", "test_a.py"}}),
 	}
 }
 

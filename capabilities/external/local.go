@@ -40,7 +40,7 @@ func UseProjectTools(cfg *configs.Config, root string) {
 			}
 			continue
 		}
-		if d.Type != "external" && d.Type != "pytest" && d.Type != "vitest" {
+		if d.Type != "external" && d.Type != "pytest" && d.Type != "vitest" && d.Type != "junit" {
 			continue
 		}
 		for _, argv := range []*[]string{&d.Command, &d.FixCommand, &d.VersionCommand} {

@@ -1662,6 +1662,18 @@ var configChecks = map[string]func(t *testing.T, d *docEnv, e *docExample, root 
 			t.Errorf("%s: python's lint and format changed: %+v, was %+v", e.where(), py, pb)
 		}
 	},
+	// docs/verdicts.md's junit driver: Python's tests run by pytest as a
+	// junit driver, which runs the repository's code; nothing else changes.
+	"junit": func(t *testing.T, d *docEnv, e *docExample, root string, cfg, base *configs.Config) {
+		unchangedBut(t, e, cfg, base, "languages.python", "drivers.unit")
+		if py := cfg.Languages["python"]; py == nil || !slices.Equal(py.Test, []string{"unit"}) || !slices.Equal(py.FileTypes, base.Languages["python"].FileTypes) {
+			t.Errorf("%s: python is %+v, want its tests run by unit alone", e.where(), py)
+		}
+		u := cfg.Drivers["unit"]
+		if u == nil || u.Type != "junit" || !slices.Contains(u.Command, "--junitxml={report}") || !u.RunsRepositoryCode {
+			t.Errorf("%s: the unit driver is %+v, want a junit driver writing its report to {report}, running the repository's code", e.where(), u)
+		}
+	},
 }
 
 // loadConfig is root's configuration, every entry of its project file
