@@ -145,7 +145,10 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 			return &capabilities.Result{Status: engine.StatusCrashed, Message: fmt.Sprintf("making a temporary directory: %v", err)}
 		}
 	}
-	if err := testrun.Stage(tree, req.Root, req.All, req.Changed, req.Deleted); err != nil {
+	if err := testrun.Stage(ctx, tree, req.Root, req.All, req.Changed, req.Deleted); err != nil {
+		if ctx.Err() != nil {
+			return &capabilities.Result{Status: engine.StatusTimeout, Message: fmt.Sprintf("copying the project for its tests ran past %s's time budget of %s (or was canceled); no test ran; %s", d.name, capabilities.ShortDuration(d.timeout), capabilities.RaiseTimeout(d.name, d.timeout))}
+		}
 		return &capabilities.Result{Status: engine.StatusCrashed, Message: err.Error()}
 	}
 	report := filepath.Join(temp, "report.xml")
