@@ -113,7 +113,7 @@ func run(n int, smoke bool, checkMod, lintMod, out string) error {
 	if smoke || out == "" {
 		return nil
 	}
-	body := fmt.Sprintf("Run %s, %d rounds, %s; load average %s before, %s after (%s).\n\n",
+	body := fmt.Sprintf("## Cold start: first answers with empty caches (coldbench)\n\nWritten by `go run ./bench/coldbench` (see README.md). Run %s, %d rounds, %s; load average %s before, %s after (%s).\n\n",
 		start.UTC().Format("2006-01-02 15:04 UTC"), n, host.Machine(), load, host.Load(), time.Since(start).Round(time.Second)) +
 		"| command | module | cold p50 | warm p50 | same answer |\n|---|---|---:|---:|---|\n" + strings.Join(rows, "\n") + "\n"
 	return section.Write(out, "coldbench", body)
