@@ -383,10 +383,26 @@ func diff(ours, theirs []finding) string {
 		return ""
 	}
 	slices.Sort(only)
+	mine := 0
+	for _, o := range only {
+		if strings.HasPrefix(o, "only devbroker's") {
+			mine++
+		}
+	}
+	head := fmt.Sprintf("%d only devbroker's, %d only the tool's: ", mine, len(only)-mine)
+	// The tool's first: a finding devbroker misses matters more than one
+	// it adds (its servers' settings enable more analyzers).
+	theirsFirst := func(s string) int {
+		if strings.HasPrefix(s, "only devbroker's") {
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(only, func(a, b string) int { return cmp.Compare(theirsFirst(a), theirsFirst(b)) })
 	if len(only) > 10 {
 		only = append(only[:10], fmt.Sprintf("and %d more", len(only)-10))
 	}
-	return strings.Join(only, "; ")
+	return head + strings.Join(only, "; ")
 }
 
 // smokeCheck and smokeLint are the generated modules of -smoke: a type
