@@ -268,8 +268,30 @@ func runDevbroker(b bins, env []string, kind, dir string) (time.Duration, []find
 	return took, fs, nil
 }
 
-// goplsLine is a line of gopls check's output: path:line:col[-col]: message.
-var goplsLine = regexp.MustCompile(`^(.+?):(\d+):(\d+)(?:-\d+)?: (.*)$`)
+// goplsLine is a line of gopls check's output: path:line:col[-col or -line:col]: message.
+var goplsLine = regexp.MustCompile(`^(.+?):(\d+):(\d+)(?:-\d+(?::\d+)?)?: (.*)$`)
+
+// parseGoplsLine reads a finding from a line of gopls check's output
+// about files under dir; false for any other line (a message's
+// continuation).
+func parseGoplsLine(dir, l string) (finding, bool) {
+	m := goplsLine.FindStringSubmatch(l)
+	if m == nil {
+		return finding{}, false
+	}
+	p, err := filepath.Rel(dir, m[1])
+	if err != nil {
+		return finding{}, false
+	}
+	var line, col int
+	if _, err := fmt.Sscan(m[2], &line); err != nil {
+		return finding{}, false
+	}
+	if _, err := fmt.Sscan(m[3], &col); err != nil {
+		return finding{}, false
+	}
+	return finding{filepath.ToSlash(p), line, col, firstLine(m[4])}, true
+}
 
 // runTool runs the tool devbroker wraps for kind: gopls check of every Go
 // file devbroker's walk checks, or staticcheck ./... then go vet ./...
@@ -289,15 +311,9 @@ func runTool(b bins, env []string, kind, dir string) (time.Duration, []finding, 
 			return 0, nil, "", fmt.Errorf("gopls check: %v", err)
 		}
 		for _, l := range strings.Split(string(out), "\n") {
-			m := goplsLine.FindStringSubmatch(l)
-			if m == nil {
-				continue
+			if f, ok := parseGoplsLine(dir, l); ok {
+				fs = append(fs, f)
 			}
-			p, _ := filepath.Rel(dir, m[1])
-			var line, col int
-			fmt.Sscan(m[2], &line)
-			fmt.Sscan(m[3], &col)
-			fs = append(fs, finding{filepath.ToSlash(p), line, col, firstLine(m[4])})
 		}
 		return took, fs, "gopls check FILES", nil
 	}
