@@ -290,8 +290,13 @@ func parseGoplsLine(dir, l string) (finding, bool) {
 	if _, err := fmt.Sscan(m[3], &col); err != nil {
 		return finding{}, false
 	}
-	return finding{filepath.ToSlash(p), line, col, firstLine(m[4])}, true
+	return finding{filepath.ToSlash(p), line, col, buildTag.ReplaceAllString(firstLine(m[4]), "")}, true
 }
+
+// buildTag is the mark gopls check puts after a finding it made in
+// another build configuration only (" [darwin]", " [windows]"): the
+// same finding, which devbroker reports once.
+var buildTag = regexp.MustCompile(` \[[a-z0-9_,/ ]+\]$`)
 
 // runTool runs the tool devbroker wraps for kind: gopls check of every Go
 // file devbroker's walk checks, or staticcheck ./... then go vet ./...
@@ -310,8 +315,10 @@ func runTool(b bins, env []string, kind, dir string) (time.Duration, []finding, 
 		if err != nil {
 			return 0, nil, "", fmt.Errorf("gopls check: %v", err)
 		}
+		seen := map[finding]bool{}
 		for _, l := range strings.Split(string(out), "\n") {
-			if f, ok := parseGoplsLine(dir, l); ok {
+			if f, ok := parseGoplsLine(dir, l); ok && !seen[f] {
+				seen[f] = true
 				fs = append(fs, f)
 			}
 		}

@@ -15,6 +15,7 @@ func TestParseGoplsLine(t *testing.T) {
 		{"/m/a/b.go:3:26-28: fmt.Printf format %d", finding{"a/b.go", 3, 26, "fmt.Printf format %d"}, true},
 		{"/m/cmd/bundle/main.go:195:2-197:3: should replace this if statement", finding{"cmd/bundle/main.go", 195, 2, "should replace this if statement"}, true},
 		{"/m/x.go:7:1: plain", finding{"x.go", 7, 1, "plain"}, true},
+		{"/m/x.go:7:1: plain [windows]", finding{"x.go", 7, 1, "plain"}, true},
 		{"\tcontinued message", finding{}, false},
 		{"", finding{}, false},
 	} {
