@@ -210,7 +210,11 @@ type Driver struct {
 	// For staticcheck, it bounds a run that makes no progress: it does
 	// not count loading the packages, and runs from each package
 	// analyzed, so a first analysis with a cold cache is not cut short;
-	// ten times it bounds the loading.
+	// ten times it bounds the loading. For an external command, it runs
+	// from the command's last output (go vet and go build print each
+	// package they build, with -v, so a first run over a cold build cache
+	// is not cut short while it compiles), and ten times it bounds the
+	// whole run.
 	Timeout Duration `toml:"timeout"`
 
 	// Command is the argv of an external command or a language server,

@@ -26,7 +26,7 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	if len(r.Diagnostics) != 0 {
 		t.Errorf("a timed-out run reported diagnostics: %+v", r.Diagnostics)
 	}
-	if !strings.Contains(r.Message, "timed out after 300ms") || !strings.Contains(r.Message, "working hard") {
+	if !strings.Contains(r.Message, "wrote nothing for 300ms") || !strings.Contains(r.Message, "working hard") {
 		t.Errorf("message %q should say it timed out and quote stderr", r.Message)
 	}
 	if took > 3*time.Second {

@@ -100,6 +100,21 @@ func fake(args []string) int {
 		return 0
 	case "sleep":
 		time.Sleep(time.Hour)
+	case "chatty": // writes rest[1] lines "pkg/N" on stderr, each after rest[0] holds N-1 (the test's go-ahead), then a finding, exits 1
+		n, _ := strconv.Atoi(rest[1])
+		for i := 1; i <= n; i++ {
+			for deadline := time.Now().Add(10 * time.Minute); ; time.Sleep(2 * time.Millisecond) {
+				if b, _ := os.ReadFile(rest[0]); string(b) == strconv.Itoa(i-1) || time.Now().After(deadline) {
+					break
+				}
+			}
+			fmt.Fprintf(os.Stderr, "example.com/pkg/%d\n", i)
+		}
+		fmt.Fprintln(os.Stderr, "a.go:1:2: w: found")
+		return 1
+	case "silent": // writes its pid to rest[0], then sleeps without a word
+		os.WriteFile(rest[0], []byte(strconv.Itoa(os.Getpid())), 0o600)
+		time.Sleep(time.Hour)
 	case "signal": // dies by SIGKILL after a word on stderr
 		fmt.Fprintln(os.Stderr, "parser: segmentation violation")
 		if self, err := os.FindProcess(os.Getpid()); err == nil {

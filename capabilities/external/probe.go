@@ -103,7 +103,8 @@ func (d *Driver) version(ctx context.Context) (string, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		dir = os.TempDir()
 	}
-	o := run(ctx, invocation{argv: d.cfg.VersionCommand, dir: dir, env: d.cfg.Env}, min(versionTimeout, d.timeout))
+	t := min(versionTimeout, d.timeout)
+	o := run(ctx, invocation{argv: d.cfg.VersionCommand, dir: dir, env: d.cfg.Env}, limits{idle: t, total: t}, nil)
 	what := "the version command " + strings.Join(d.cfg.VersionCommand, " ")
 	if st, msg := d.failure(o, what); st != "" {
 		return "", fmt.Errorf("%s", msg)

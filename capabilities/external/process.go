@@ -37,7 +37,9 @@ type outcome struct {
 	stdout, stderr capped
 	code           int    // exit code; -1 when there is none
 	signal         string // the signal that killed it, if any
-	timedOut       bool   // the driver's timeout passed
+	timedOut       bool   // it wrote nothing for the driver's timeout
+	bounded        bool   // it ran for its whole bound
+	limits         limits // the bounds it ran under
 	canceled       bool   // the caller canceled
 	notFound       bool   // the command does not exist
 	err            error  // any other failure to run
@@ -62,11 +64,15 @@ func (c *capped) Write(p []byte) (int, error) {
 	return c.buf.Write(p)
 }
 
-// run runs inv with timeout, under ctx.
-func run(ctx context.Context, inv invocation, timeout time.Duration) *outcome {
-	o := &outcome{code: -1}
-	tctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+// run runs inv under ctx within lim: the run ends when it wrote nothing
+// for lim.idle, or ran for lim.total. rep, when not nil, reports its
+// progress.
+func run(ctx context.Context, inv invocation, lim limits, rep *reporter) *outcome {
+	o := &outcome{code: -1, limits: lim}
+	tctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	m := &meter{moved: clockNow()}
+	began := m.moved
 	cmd := exec.CommandContext(tctx, inv.argv[0], inv.argv[1:]...)
 	cmd.Dir = inv.dir
 	// Output is read by parsers, not people: ask for no colour (CI
@@ -76,11 +82,21 @@ func run(ctx context.Context, inv invocation, timeout time.Duration) *outcome {
 	if inv.stdin != nil {
 		cmd.Stdin = bytes.NewReader(inv.stdin)
 	}
-	cmd.Stdout, cmd.Stderr = &o.stdout, &o.stderr
+	cmd.Stdout, cmd.Stderr = counting{&o.stdout, m}, counting{&o.stderr, m}
 	procgroup.Set(cmd)
 	cmd.Cancel = func() error { return procgroup.Kill(cmd.Process) }
 	cmd.WaitDelay = waitDelay
+	done := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		watchRun(m, lim, began, cancel, rep, done)
+	}()
 	err := cmd.Run()
+	close(done)
+	<-watched
+	cur, _ := m.read()
+	rep.end(cur, began)
 	if cmd.Process != nil {
 		// Whatever the command left behind in its group goes with it.
 		_ = procgroup.Kill(cmd.Process)
@@ -89,11 +105,13 @@ func run(ctx context.Context, inv invocation, timeout time.Duration) *outcome {
 		o.code = ps.ExitCode()
 		o.signal = signalOf(ps)
 	}
-	switch {
+	switch cause := context.Cause(tctx); {
 	case ctx.Err() != nil:
 		o.canceled = true
-	case tctx.Err() != nil:
+	case cause == errStalled:
 		o.timedOut = true
+	case cause == errBounded:
+		o.bounded = true
 	case cmd.ProcessState == nil && missing(inv.argv[0], inv.dir, err):
 		o.notFound = true
 		o.err = err
@@ -131,7 +149,9 @@ func (d *Driver) failure(o *outcome, what string) (engine.Status, string) {
 	case o.canceled:
 		return engine.StatusTimeout, fmt.Sprintf("%s was canceled before it finished", what)
 	case o.timedOut:
-		return engine.StatusTimeout, fmt.Sprintf("%s timed out after %s and was killed (raise the driver's timeout if it needs longer)%s", what, d.timeout, stderrTail(o))
+		return engine.StatusTimeout, d.stalledMessage(o, what)
+	case o.bounded:
+		return engine.StatusTimeout, d.boundedMessage(o, what)
 	case o.notFound:
 		return engine.StatusNotInstalled, fmt.Sprintf("%s: %v%s", what, o.err, d.installHint())
 	case o.err != nil && o.code >= 0:

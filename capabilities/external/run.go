@@ -337,7 +337,11 @@ func (d *Driver) runAll(ctx context.Context, argv []string, perFile, withStdin b
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			r.out = run(ctx, inv, d.timeout)
+			var rep *reporter
+			if !perFile {
+				rep = newReporter(ctx, d.name, inv.argv)
+			}
+			r.out = run(ctx, inv, limits{idle: d.timeout, total: RunCeiling * d.timeout}, rep)
 		}()
 	}
 	wg.Wait()
