@@ -110,6 +110,7 @@ var starters = map[string]string{
 	"bench/lspbench":          "the benchmark harness, not part of the product",
 	"bench/internal/modcache": "the benchmarks' go mod download, not part of the product",
 	"bench/startbench":        "the start-up benchmark, not part of the product",
+	"bench/coldbench":         "the cold-start benchmark (devbroker, gopls check, staticcheck, go vet over empty caches), not part of the product",
 	"bench/navbench":          "the language-step benchmark, not part of the product",
 	"bench/internal/gobuild":  "the benchmarks' go build, not part of the product",
 	"bench/peerbench":         "the benchmark against the peers, not part of the product",
