@@ -4,16 +4,13 @@ package gitrev
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/devbroker/devbroker/engine/rootfs"
+	"github.com/devbroker/devbroker/internal/proctest"
 )
 
 // TestCancelKillsGitWithWhatItStarted: a git that hangs, having started a
@@ -53,20 +50,5 @@ func TestCancelKillsGitWithWhatItStarted(t *testing.T) {
 	if err := <-done; err == nil {
 		t.Fatal("Open answered though its git was cancelled")
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(string(pid)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(10 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
-		stat, rerr := os.ReadFile("/proc/" + strconv.Itoa(n) + "/stat")
-		if i := strings.LastIndexByte(string(stat), ')'); rerr == nil && i > 0 && strings.HasPrefix(string(stat[i+1:]), " Z") {
-			return // killed, not yet reaped
-		}
-		if errors.Is(syscall.Kill(n, 0), syscall.ESRCH) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("git's child %d still runs after the cancel", n)
-		}
-	}
+	proctest.AssertGone(t, string(pid))
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/internal/proctest"
 )
 
 // module writes a module of three packages: a (Add), b (imports a, tests
@@ -189,7 +190,7 @@ func TestHangIsKilledWithItsGroup(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the test never started its child: %v", err)
 	}
-	assertGone(t, strings.TrimSpace(string(data)))
+	proctest.AssertGone(t, strings.TrimSpace(string(data)))
 }
 
 func strconvQuote(s string) string { return "`" + s + "`" }

@@ -13,6 +13,7 @@ import (
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/internal/proctest"
 )
 
 // write writes files under a new root.
@@ -217,7 +218,7 @@ func TestHangIsKilled(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the runner never started its child: %v", err)
 	}
-	assertGone(t, strings.TrimSpace(string(data)))
+	proctest.AssertGone(t, strings.TrimSpace(string(data)))
 }
 
 // TestCanceledIsKilled: a request canceled while the runner hangs ends
@@ -252,7 +253,7 @@ func TestCanceledIsKilled(t *testing.T) {
 	if res.Status != engine.StatusTimeout || !strings.Contains(res.Message, "canceled") {
 		t.Errorf("%s: %s", res.Status, res.Message)
 	}
-	assertGone(t, strings.TrimSpace(string(data)))
+	proctest.AssertGone(t, strings.TrimSpace(string(data)))
 }
 
 // TestProbeAndConfig: a command not found is missing, with its install

@@ -15,6 +15,7 @@ import (
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/internal/proctest"
 )
 
 // project writes a Python project: pkg.calc (add), pkg.twice (imports
@@ -177,7 +178,7 @@ func TestHangIsKilled(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the test never started its child: %v", err)
 	}
-	assertGone(t, strings.TrimSpace(string(data)))
+	proctest.AssertGone(t, strings.TrimSpace(string(data)))
 }
 
 func TestSelectTests(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/internal/proctest"
 )
 
 // runner is the vitest that .ci/install-tools installs for these tests.
@@ -208,7 +209,7 @@ func TestHangIsKilled(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the test never started its child: %v", err)
 	}
-	assertGone(t, strings.TrimSpace(string(data)))
+	proctest.AssertGone(t, strings.TrimSpace(string(data)))
 }
 
 // TestNothingWrittenIntoNodeModules: the copy links the root's

@@ -215,6 +215,7 @@ var diskDoors = map[string]string{
 	"cmd/devbroker/serve_http.go": "the token file named on the command line",
 
 	"engine/testtree/testtree.go":      "tests' file trees (imported by tests only)",
+	"internal/proctest/gone_unix.go":   "tests' look at /proc for a process they started (imported by tests only)",
 	"configs/configtest/configtest.go": "tests' user configuration layer, outside every root (imported by tests only)",
 
 	"lsp/watch.go":                  "the watcher: lists the root's directories, keeps its barrier files in a private directory",
