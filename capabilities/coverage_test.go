@@ -61,6 +61,11 @@ func coverageSet(t *testing.T, kind engine.Kind, entries []string, defaulted boo
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
+	for dn, st := range states {
+		if st == capabilities.Untrusted {
+			s.Untrust(dn, capabilities.Probe{Reason: "not run before you trust the root; it would run: " + dn})
+		}
+	}
 	s.Probe(context.Background())
 	return s
 }
@@ -129,6 +134,44 @@ func TestMissingDefaultDriverIsCoverageForSweptFiles(t *testing.T) {
 	}
 	if len(resp.Coverage) != 1 || resp.Coverage[0].Files != 1 || resp.Coverage[0].Paths[0] != "b.x" {
 		t.Errorf("coverage = %+v, want b.x alone", resp.Coverage)
+	}
+}
+
+// A default driver that runs only in a trusted root is, in a root not
+// trusted, like one never found: the files a walk swept in are coverage
+// (kind untrusted, its reason saying that trusting the root runs it), the files
+// asked for unchecked. A driver the configuration names stays strict.
+func TestUntrustedDefaultDriverIsCoverageForSweptFiles(t *testing.T) {
+	s := coverageSet(t, engine.Check, []string{"a"}, true, map[string]capabilities.ProbeState{"a": capabilities.Untrusted})
+	resp := sweep(t, s, engine.Check, []string{"b.x", "c.x", "m.g"}, []string{"b.x", "c.x", "m.g"})
+	if u := unchecked(resp); len(u) != 0 {
+		t.Errorf("statuses not ok = %+v, want none: swept files of an untrusted default driver are coverage", u)
+	}
+	if len(resp.Coverage) != 1 {
+		t.Fatalf("coverage = %+v, want one note", resp.Coverage)
+	}
+	n := resp.Coverage[0]
+	if n.Kind != engine.NoteUntrusted || n.Language != "x" || n.Driver != "a" || n.Files != 2 {
+		t.Errorf("note = %+v, want untrusted, x, a, 2 files", n)
+	}
+	for _, want := range []string{"2 x files not checked by a (b.x, c.x)", "a is untrusted: not run before you trust the root", "set check = [] under [languages.x]"} {
+		if !strings.Contains(n.Message, want) {
+			t.Errorf("note %q does not say %q", n.Message, want)
+		}
+	}
+	if strings.Contains(n.Message, "install:") {
+		t.Errorf("note %q offers an install for a driver that is installed", n.Message)
+	}
+
+	resp = sweep(t, s, engine.Check, []string{"b.x", "n.x"}, []string{"b.x"})
+	if u := unchecked(resp); len(u) != 1 || u[0].Status != engine.StatusUnchecked || !strings.Contains(u[0].Message, "1 x file not checked by a (n.x)") {
+		t.Errorf("statuses not ok = %+v, want n.x unchecked alone", u)
+	}
+
+	strict := coverageSet(t, engine.Check, []string{"a"}, false, map[string]capabilities.ProbeState{"a": capabilities.Untrusted})
+	resp = sweep(t, strict, engine.Check, []string{"b.x", "m.g"}, []string{"b.x", "m.g"})
+	if u := unchecked(resp); len(u) != 1 || len(resp.Coverage) != 0 {
+		t.Errorf("a list a configuration file wrote: statuses not ok = %+v, coverage = %+v; want x unchecked, no note", u, resp.Coverage)
 	}
 }
 

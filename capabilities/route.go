@@ -102,8 +102,12 @@ func (s *Set) routeFiles(kind engine.Kind, targets, swept []string) *routing {
 				})
 			}
 			if len(loose) > 0 {
+				nk := engine.NoteMissing
+				if u.untrusted {
+					nk = engine.NoteUntrusted
+				}
 				rf.coverage = append(rf.coverage, engine.Note{
-					Kind: engine.NoteMissing, Language: ln, Driver: u.entry, Files: len(loose), Paths: engine.FewPaths(loose),
+					Kind: nk, Language: ln, Driver: u.entry, Files: len(loose), Paths: engine.FewPaths(loose),
 					Message: coverageMessage(kind, ln, u, loose),
 				})
 			}
@@ -150,11 +154,16 @@ type unserved struct {
 	// lenient: the embedded defaults' list named entry, no file of the
 	// user's or the project's did (nor named the program of one of its
 	// drivers), and every driver of its alternatives that could not
-	// serve was never found (missing, not installed). Such an entry leaves the files a walk swept in
-	// uncovered (a coverage note) rather than unchecked; one that was
-	// found but failed, or that a configuration file names, is strict
-	// for every file.
+	// serve was never found (missing, not installed) or does not run
+	// before the user trusts the root (untrusted: the defaults' own
+	// driver, which would run the project's code). Such an entry leaves
+	// the files a walk swept in uncovered (a coverage note) rather than
+	// unchecked; one that was found but failed, or that a configuration
+	// file names, is strict for every file.
 	lenient bool
+	// untrusted: a driver of the entry that could not serve is one that
+	// runs only in a trusted root.
+	untrusted bool
 }
 
 // route serves lang's files for kind. Every slot is served by its first
@@ -168,15 +177,16 @@ func (s *Set) route(lang *language, kind engine.Kind, expect bool) route {
 	slots := lang.byKind[kind]
 	rt := route{empty: len(slots) == 0, notes: map[string]string{}}
 	var entries, whyAll []string
-	missingAll := true
+	missingAll, untrustedAny := true, false
 	for _, slot := range slots {
 		entries = append(entries, slot.String())
-		why, missing, served := s.serve(&rt, lang.name, slot, kind, expect)
-		missing = missing && s.allStock(slot)
+		why, gone, served := s.serve(&rt, lang.name, slot, kind, expect)
+		missing := gone.never && s.allStock(slot)
 		if !served {
-			rt.unserved = append(rt.unserved, unserved{entry: slot.String(), why: why, lenient: lang.defaulted[kind] && missing})
+			rt.unserved = append(rt.unserved, unserved{entry: slot.String(), why: why, lenient: lang.defaulted[kind] && missing, untrusted: gone.untrusted})
 			whyAll = append(whyAll, why...)
 			missingAll = missingAll && missing
+			untrustedAny = untrustedAny || gone.untrusted
 		}
 		if served && kind == engine.Format {
 			break // the first served slot formats
@@ -185,7 +195,7 @@ func (s *Set) route(lang *language, kind engine.Kind, expect bool) route {
 	if kind == engine.Format && len(rt.unserved) > 0 {
 		rt.unserved = nil
 		if len(rt.drivers) == 0 {
-			rt.unserved = []unserved{{entry: strings.Join(entries, ", "), why: whyAll, all: true, lenient: lang.defaulted[kind] && missingAll}}
+			rt.unserved = []unserved{{entry: strings.Join(entries, ", "), why: whyAll, all: true, lenient: lang.defaulted[kind] && missingAll, untrusted: untrustedAny}}
 		}
 	}
 	return rt
@@ -203,17 +213,27 @@ func (s *Set) allStock(slot configs.Slot) bool {
 	return true
 }
 
+// absence says how the drivers that could not serve a slot were absent.
+type absence struct {
+	// never: every one of them never ran here: it was never found
+	// (missing, not installed), or it runs only in a trusted root.
+	never bool
+	// untrusted: one of them runs only in a trusted root.
+	untrusted bool
+}
+
 // serve serves slot with its first alternative whose drivers all work,
 // adding them to rt's drivers, and reports whether it did; otherwise it
-// says why each alternative could not, and whether every driver that
-// could not was missing (never found).
-func (s *Set) serve(rt *route, lang string, slot configs.Slot, kind engine.Kind, expect bool) (why []string, missing, served bool) {
-	missing = true
+// says why each alternative could not, and how the drivers that could
+// not were absent.
+func (s *Set) serve(rt *route, lang string, slot configs.Slot, kind engine.Kind, expect bool) (why []string, gone absence, served bool) {
+	gone.never = true
 	for ai, alt := range slot {
-		reasons, gone := s.unusable(alt, kind, expect)
+		reasons, a := s.unusable(alt, kind, expect)
 		if len(reasons) > 0 {
 			why = append(why, reasons...)
-			missing = missing && gone
+			gone.never = gone.never && a.never
+			gone.untrusted = gone.untrusted || a.untrusted
 			continue
 		}
 		for _, dn := range alt {
@@ -225,23 +245,24 @@ func (s *Set) serve(rt *route, lang string, slot configs.Slot, kind engine.Kind,
 				rt.notes[dn] = fmt.Sprintf("served %s files in place of %s (%s)", lang, slot[:ai].String(), strings.Join(why, "; "))
 			}
 		}
-		return nil, false, true
+		return nil, absence{}, true
 	}
-	return why, missing, false
+	return why, gone, false
 }
 
 // unusable says why an alternative cannot serve kind: one reason per
 // driver that is not working or does not do kind (its Spec lacks it, or
 // its probe's Offers leave it out); none when it can. With expect, a
 // driver not probed yet that [Set.Expect] expects to work counts as its
-// expectation says. missing says that every driver that cannot serve
-// was never found (its probe's state is missing).
-func (s *Set) unusable(alt []string, kind engine.Kind, expect bool) (out []string, missing bool) {
-	missing = true
+// expectation says. gone says whether every driver that cannot serve
+// never ran here (its probe's state is missing or untrusted), and whether
+// one is untrusted.
+func (s *Set) unusable(alt []string, kind engine.Kind, expect bool) (out []string, gone absence) {
+	gone.never = true
 	for _, dn := range alt {
 		if !supports(s.drivers[dn], kind) {
 			out = append(out, fmt.Sprintf("%s does not %s", dn, verb(kind)))
-			missing = false
+			gone.never = false
 			continue
 		}
 		s.prober.mu.Lock()
@@ -260,14 +281,15 @@ func (s *Set) unusable(alt []string, kind engine.Kind, expect bool) (out []strin
 			continue
 		case !probed:
 			out = append(out, dn+" was not probed")
-			missing = false
+			gone.never = false
 		case p.State == Found && !offers(s.drivers[dn], p, kind):
 			out = append(out, fmt.Sprintf("%s does not offer %s", dn, kind))
-			missing = false
+			gone.never = false
 		case p.State == Found:
 			continue
 		default:
-			missing = missing && p.State == Missing
+			gone.never = gone.never && (p.State == Missing || p.State == Untrusted)
+			gone.untrusted = gone.untrusted || p.State == Untrusted
 			r := fmt.Sprintf("%s is %s", dn, p.State)
 			if p.State == Failed {
 				r = dn + " failed its probe"
@@ -281,7 +303,7 @@ func (s *Set) unusable(alt []string, kind engine.Kind, expect bool) (out []strin
 			out = append(out, r)
 		}
 	}
-	return out, missing
+	return out, gone
 }
 
 // uncheckedMessage says which of a language's files u left unserved, and
@@ -305,8 +327,8 @@ func uncheckedMessage(kind engine.Kind, lang string, u unserved, files []string)
 }
 
 // coverageMessage says which swept-in files of a language a lenient
-// entry left unserved, why, and the two ways out: install the driver, or
-// stop asking for it. "1 yaml file not linted by yamllint
+// entry left unserved, why (with how to install the driver, or to trust
+// the root for one that runs only there), and how to stop asking for it. "1 yaml file not linted by yamllint
 // (.github/ci.yml): yamllint is missing: ...; install: ...; or, to go
 // without it, set lint = [] under [languages.yaml] in .devbroker.toml".
 func coverageMessage(kind engine.Kind, lang string, u unserved, files []string) string {

@@ -15,6 +15,12 @@ const (
 	// never found (not installed). Named or changed files would have
 	// made the answer unchecked instead.
 	NoteMissing NoteKind = "missing"
+	// NoteUntrusted: files a walk swept in went without a driver of
+	// their language's default list that runs only in a root the user
+	// has trusted (it would run the project's code: tsserver loads the
+	// project's TypeScript, rust-analyzer its build scripts). Named or
+	// changed files would have made the answer unchecked instead.
+	NoteUntrusted NoteKind = "untrusted"
 	// NoteNotConfigured: the files' language lists no driver for the
 	// step (shell's check = []).
 	NoteNotConfigured NoteKind = "not_configured"
@@ -79,7 +85,7 @@ const NotePaths = 3
 // String is the note as one line: "coverage: MESSAGE".
 func (n Note) String() string {
 	switch n.Kind {
-	case NoteMissing, NoteNotConfigured, NoteNoLanguage, NoteNotLooked, NoteDependents, NoteOutOfScope, NoteSkipped:
+	case NoteMissing, NoteUntrusted, NoteNotConfigured, NoteNoLanguage, NoteNotLooked, NoteDependents, NoteOutOfScope, NoteSkipped:
 		return "coverage: " + n.Message
 	}
 	return fmt.Sprintf("note: %s", n.Message)

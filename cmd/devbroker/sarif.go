@@ -153,7 +153,7 @@ func sarifVersion(v string) string {
 // a note otherwise.
 func noteLevel(n engine.Note) string {
 	switch n.Kind {
-	case engine.NoteMissing, engine.NoteConfig:
+	case engine.NoteMissing, engine.NoteUntrusted, engine.NoteConfig:
 		return "warning"
 	}
 	return "note"

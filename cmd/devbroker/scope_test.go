@@ -338,3 +338,31 @@ func TestBrokenProjectFileWarns(t *testing.T) {
 		t.Fatalf("check without paths: ok %v, warnings from %v; want ok, warnings naming typescript-language-server and pyright:\n%s", r.OK, drivers, resultText(res))
 	}
 }
+
+// A Go module with a few JavaScript files, in a root nobody trusted (as
+// golang.org/x/tools's cmd/present/static): typescript-language-server
+// runs only in a trusted root, so a check of the whole root checks the Go
+// files with gopls, says which JavaScript files went unchecked and how to
+// have them checked, and exits 0; naming a JavaScript file asks for it,
+// and that answer is unchecked (exit 2).
+func TestNoPathCheckPassesOverUntrustedDefaults(t *testing.T) {
+	root := testtree.New(t, map[string]string{
+		"go.mod":          "module example.com/m\n\ngo 1.22\n",
+		"a.go":            "package m\n",
+		"static/play.js":  "function play(a) { return a + 1 }\n",
+		"static/notes.js": "var notes = []\n",
+	})
+	code, stdout, stderr := cliRun(t, "check", "--root", root)
+	if code != 0 {
+		t.Fatalf("devbroker check: exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"coverage: 2 javascript files not checked by typescript-language-server (static/notes.js, static/play.js)", "runs code the repository provides, so not before you trust the root", "devbroker trust "} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	code, stdout, stderr = cliRun(t, "check", "--root", root, "static/play.js")
+	if code != 2 || !strings.Contains(stderr, "unchecked: 1 javascript file not checked by typescript-language-server (static/play.js)") {
+		t.Errorf("devbroker check static/play.js: exit %d, want 2 and the file unchecked\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
