@@ -117,38 +117,16 @@ type Request struct {
 	Query *engine.Query
 }
 
-// Result is one driver's answer.
+// Result is one driver's answer: what it found, and whether that is
+// complete.
 type Result struct {
-	Diagnostics []engine.Diagnostic
-	// Edits are the new contents of files the driver formatted or fixed,
-	// or that a rename or an applied code action changes (by their paths
-	// before Renames).
-	Edits map[string]*text.Doc
-	// Bases, Renames, Locations, Symbols, Hover and Actions answer the
-	// language kinds, as in [engine.Response].
-	Bases     map[string]string
-	Renames   []engine.FileRename
-	Locations []engine.Location
-	// Omitted counts the locations left out past Locations, as in
-	// [engine.Response].
-	Omitted int
-	Symbols []engine.Symbol
-	Hover   string
-	Actions []engine.Action
-	// ServerLimit is the server's own limit when its list reached it, as
-	// in [engine.Response].
-	ServerLimit int
+	// Output is what the driver found; a set merges its drivers' into
+	// its engine.Response.
+	engine.Output
 	// Status is ok only when the answer is complete and current.
 	Status engine.Status
 	// Message explains a status other than ok.
 	Message string
-	// Coverage notes what the driver left out of its answer, and why
-	// (files it was given and did not look at): notes, not findings.
-	Coverage []engine.Note
-	// Formatted says, for a format of only the changed lines, what the
-	// driver did with each file it was given (a [RangeFormatter]'s
-	// entries with How "" are files it could not format by range).
-	Formatted []engine.Formatted
 	// Withheld: the driver was not asked, as the request's files would
 	// have made it read files outside a root the user has not trusted
 	// (see [Withholder]); the status is unchecked, Message says which and
