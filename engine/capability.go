@@ -51,6 +51,10 @@ type Explainer interface {
 }
 
 // Request is one format, lint or check over a view of the workspace.
+// It is the one home of its fields' meaning: a capabilities set routes it
+// to each of its drivers as a capabilities.Request, which has the same
+// fields but those only the set acts on (Paths, Swept, Uncapped), and
+// names the driver's own files (TestDriverRequestMirrorsEngine).
 type Request struct {
 	Kind Kind
 	// Root is the workspace root directory on disk.
