@@ -49,7 +49,7 @@ func (g *gate) Run(_ context.Context, req *capabilities.Request) *capabilities.R
 	defer g.calls.End()
 	close(g.started)
 	<-g.release
-	return &capabilities.Result{Status: engine.StatusOK, Diagnostics: []engine.Diagnostic{{Path: req.Files[0], Line: 1, Column: 1, Severity: engine.SeverityInfo, Message: "generation " + string(rune('0'+g.gen))}}}
+	return &capabilities.Result{Status: engine.StatusOK, Output: engine.Output{Diagnostics: []engine.Diagnostic{{Path: req.Files[0], Line: 1, Column: 1, Severity: engine.SeverityInfo, Message: "generation " + string(rune('0'+g.gen))}}}}
 }
 
 func (g *gate) Close() error { return g.calls.Close(func() error { close(g.closed); return nil }) }

@@ -35,8 +35,10 @@ func TestFailedStepDoesNotWrite(t *testing.T) {
 		resp       engine.Response
 	}{
 		{engine.StepLint, `{"paths": ["a.txt"], "fix": true}`, "diagnostics", engine.Response{
-			Diagnostics: []engine.Diagnostic{{Path: "a.txt", Line: 1, Column: 1, Severity: engine.SeverityError, Message: "still broken"}},
-			Drivers:     []engine.DriverStatus{{Driver: "fake", Status: engine.StatusOK}},
+			Output: engine.Output{
+				Diagnostics: []engine.Diagnostic{{Path: "a.txt", Line: 1, Column: 1, Severity: engine.SeverityError, Message: "still broken"}},
+			},
+			Drivers: []engine.DriverStatus{{Driver: "fake", Status: engine.StatusOK}},
 		}},
 		{engine.StepFormat, `{"paths": ["a.txt"]}`, "timeout", engine.Response{
 			Drivers: []engine.DriverStatus{{Driver: "fake", Status: engine.StatusTimeout, Message: "too slow"}},

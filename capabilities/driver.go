@@ -82,73 +82,47 @@ type Driver interface {
 	Close() error
 }
 
-// Request is one run of one driver.
+// Request is one run of one driver: the set's engine.Request, routed to
+// it. The two differ only where routing does. The set is asked about
+// paths of a view (engine.Request.Paths, nil for every file of its Files
+// map), with what only the set acts on (Swept, Uncapped); each driver is
+// given the sorted list of the files routed to it by file type (Files)
+// and the view as the drivers before it in the run left it (All, and
+// Changed: a lint --fix driver sees the earlier drivers' fixes as changed
+// content). Every other field is the set's request's, and means what it
+// means there: its one home is engine.Request.
 type Request struct {
 	Kind engine.Kind
-	// Root is the workspace root directory on disk.
 	Root string
 	// Files are the paths this driver is asked about (routed to it by file
-	// type), sorted.
+	// type), sorted; for a language kind, Query.Path, or nothing for a
+	// workspace symbol search.
 	Files []string
 	// All is every file of the workspace, current content: the truth that
-	// overlays and staged trees are made from.
+	// overlays and staged trees are made from (engine.Request.Files, with
+	// the fixes of the drivers before this one in the run).
 	All map[string]*text.Doc
-	// Changed lists the files whose content differs from disk.
-	Changed []string
-	// Deleted lists files deleted in the workspace but still on disk.
-	Deleted []string
-	// Affecting, for a test request over a baseline, lists the files
-	// whose change chose the tests: a test driver runs the tests their
-	// change affects, as it does for Changed and Deleted, though All holds
-	// their baseline content (engine.Request.Affecting).
+	// Changed lists the files whose content differs from disk, the fixes
+	// of the drivers before this one included.
+	Changed   []string
+	Deleted   []string
 	Affecting []string
-	// Fix asks lint to apply fixes.
-	Fix bool
-	// Ranges, for a format of only the changed lines, holds for each of
-	// Files the runs of its lines the session changed, and Before its
-	// content before the change (nil: every line is new); see
-	// engine.Request. nil for a format of whole files.
-	Ranges map[string][]engine.LineRange
-	Before map[string]*text.Doc
-	// Query is what a language request asks (definition, references,
-	// hover, symbols, rename, code_actions); nil for format, lint and
-	// check. Files then holds Query.Path, or nothing for a workspace
-	// symbol search.
-	Query *engine.Query
+	Fix       bool
+	Ranges    map[string][]engine.LineRange
+	Before    map[string]*text.Doc
+	Query     *engine.Query
 }
 
-// Result is one driver's answer.
+// Result is one driver's answer: what it found, and whether that is
+// complete.
 type Result struct {
-	Diagnostics []engine.Diagnostic
-	// Edits are the new contents of files the driver formatted or fixed,
-	// or that a rename or an applied code action changes (by their paths
-	// before Renames).
-	Edits map[string]*text.Doc
-	// Bases, Renames, Locations, Symbols, Hover and Actions answer the
-	// language kinds, as in [engine.Response].
-	Bases     map[string]string
-	Renames   []engine.FileRename
-	Locations []engine.Location
-	// Omitted counts the locations left out past Locations, as in
-	// [engine.Response].
-	Omitted int
-	Symbols []engine.Symbol
-	Hover   string
-	Actions []engine.Action
-	// ServerLimit is the server's own limit when its list reached it, as
-	// in [engine.Response].
-	ServerLimit int
+	// Output is what the driver found; a set merges its drivers' into
+	// its engine.Response.
+	engine.Output
 	// Status is ok only when the answer is complete and current.
 	Status engine.Status
 	// Message explains a status other than ok.
 	Message string
-	// Coverage notes what the driver left out of its answer, and why
-	// (files it was given and did not look at): notes, not findings.
-	Coverage []engine.Note
-	// Formatted says, for a format of only the changed lines, what the
-	// driver did with each file it was given (a [RangeFormatter]'s
-	// entries with How "" are files it could not format by range).
-	Formatted []engine.Formatted
 	// Withheld: the driver was not asked, as the request's files would
 	// have made it read files outside a root the user has not trusted
 	// (see [Withholder]); the status is unchecked, Message says which and

@@ -82,7 +82,7 @@ func (s *Set) expect(ctx context.Context, name string, cache *ProbeCache) (Probe
 	if fp == nil {
 		return Probe{}, false
 	}
-	if p, hit := cache.peek(s.cfgKey[name], fp); hit {
+	if p, hit := cache.get(s.cfgKey[name], fp); hit {
 		return p, true
 	}
 	return Probe{State: Found, Path: fp[0].Path}, true

@@ -20,7 +20,7 @@ import (
 // file. A file the session created is formatted whole: every line of it
 // is the session's.
 func formatChanged(ctx context.Context, d Driver, dn string, req *Request) *Result {
-	out := &Result{Status: engine.StatusOK, Edits: map[string]*text.Doc{}}
+	out := &Result{Status: engine.StatusOK, Output: engine.Output{Edits: map[string]*text.Doc{}}}
 	var fresh, rest []string
 	for _, p := range req.Files {
 		if b, ok := req.Before[p]; ok && b == nil {

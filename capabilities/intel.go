@@ -222,5 +222,5 @@ func (s *Set) answer(resp *engine.Response, dn string, r *Result) {
 // noServer is the answer of a language kind that no server answers: no
 // driver, and why in an info diagnostic.
 func noServer(p, why string) *engine.Response {
-	return &engine.Response{Diagnostics: []engine.Diagnostic{info(p, why)}}
+	return &engine.Response{Output: engine.Output{Diagnostics: []engine.Diagnostic{info(p, why)}}}
 }

@@ -52,13 +52,15 @@ func newServer(name string, p capabilities.Probe) *server {
 		s.seen = append(s.seen, req)
 		s.mu.Unlock()
 		return &capabilities.Result{
-			Locations: []engine.Location{{Path: "def.x", Line: 1, Column: 1, Text: name}},
-			Symbols:   []engine.Symbol{{Name: name + "Sym", Kind: "function", Path: "s.x", Line: 1, Column: 1}},
-			Hover:     name + " hover",
-			Actions:   []engine.Action{{Title: name + " fix"}},
-			Edits:     map[string]*text.Doc{"a.x": text.FromString(name + "\n")},
-			Bases:     map[string]string{"other.x": "sha256:0123"},
-			Renames:   []engine.FileRename{{From: "a.x", To: "b.x"}},
+			Output: engine.Output{
+				Locations: []engine.Location{{Path: "def.x", Line: 1, Column: 1, Text: name}},
+				Symbols:   []engine.Symbol{{Name: name + "Sym", Kind: "function", Path: "s.x", Line: 1, Column: 1}},
+				Hover:     name + " hover",
+				Actions:   []engine.Action{{Title: name + " fix"}},
+				Edits:     map[string]*text.Doc{"a.x": text.FromString(name + "\n")},
+				Bases:     map[string]string{"other.x": "sha256:0123"},
+				Renames:   []engine.FileRename{{From: "a.x", To: "b.x"}},
+			},
 		}
 	}
 	return s

@@ -16,10 +16,10 @@ import (
 	"github.com/devbroker/devbroker/engine/rootfs"
 )
 
-// MaxPresentEntries bounds the walk that finds the languages present under
+// maxPresentEntries bounds the walk that finds the languages present under
 // a root: a huge tree is not walked to its end at start-up (a language
 // found later is probed when a request first needs it).
-const MaxPresentEntries = 20000
+const maxPresentEntries = 20000
 
 // skippedDirs are directories that hold installed or generated files, not
 // the project's own, beside version control's ([rootfs.SkipDir]).
@@ -30,7 +30,7 @@ var skippedDirs = map[string]bool{
 }
 
 // Present lists the configured languages that have a file under the root,
-// in configuration order, from a walk of at most [MaxPresentEntries]
+// in configuration order, from a walk of at most maxPresentEntries
 // entries that skips version-control and vendor-like directories, the
 // testdata and vendor directories a check's walk passes over
 // (engine.WalkSkips: two C files in a testdata directory start no C
@@ -48,7 +48,7 @@ func (s *Set) Present() []string {
 	})
 	visited := 0
 	_ = fsys.Walk(func(rel string, d fs.DirEntry) error {
-		if visited++; visited > MaxPresentEntries || len(found) == len(s.langs) {
+		if visited++; visited > maxPresentEntries || len(found) == len(s.langs) {
 			return fs.SkipAll
 		}
 		if d.IsDir() {

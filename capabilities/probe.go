@@ -40,8 +40,6 @@ type prober struct {
 	// warm: the set probes the languages of the files devbroker writes
 	// (see ProbeRoot).
 	warm bool
-	// Probed counts the probes that ran (not answered from the cache).
-	probed int
 	// early: a probe of a Starter starts its process beside it;
 	// starting holds each early start, closed when it returned (see
 	// early.go).
@@ -57,10 +55,10 @@ type prober struct {
 	expected map[string]Probe
 }
 
-// ProbeTimeout bounds one driver's probe. It only stops a probe that hangs:
+// probeTimeout bounds one driver's probe. It only stops a probe that hangs:
 // a language server's smoke test on a loaded machine (pyright's took 20 s
 // at a load of 15 on 2 cores) must still pass.
-const ProbeTimeout = 2 * time.Minute
+const probeTimeout = 2 * time.Minute
 
 // Probe states of a driver whose probe has not ended, as the report shows
 // them.
@@ -157,14 +155,6 @@ func (s *Set) Languages() []string {
 	return out
 }
 
-// Probes counts the probes the set ran, not counting those the cache
-// answered.
-func (s *Set) Probes() int {
-	s.prober.mu.Lock()
-	defer s.prober.mu.Unlock()
-	return s.prober.probed
-}
-
 // drivers lists the drivers of the language's slots for kind ("" for
 // every kind, its intelligence servers too), sorted; for a language kind,
 // its intelligence servers.
@@ -254,7 +244,7 @@ func (s *Set) start(ctx context.Context, names []string) []chan struct{} {
 		ch := make(chan struct{})
 		s.prober.running[name] = ch
 		out = append(out, ch)
-		timeout := ProbeTimeout
+		timeout := probeTimeout
 		if dl, ok := ctx.Deadline(); ok {
 			timeout = min(timeout, time.Until(dl))
 		}
@@ -287,27 +277,24 @@ func (s *Set) probeOne(name string, d Driver, timeout time.Duration, done chan s
 	s.prober.mu.Unlock()
 	start := time.Now()
 	var key string
-	var fp []FileID
+	var fp []fileID
 	if l, ok := d.(Locator); ok && cache != nil {
 		key = s.cfgKey[name]
 		fp = fingerprint(ctx, l)
 	}
-	p, hit := cache.Get(key, fp)
+	p, hit := cache.get(key, fp)
 	if !hit {
 		p = safeProbe(ctx, d)
 		if p.Took == 0 {
 			p.Took = time.Since(start)
 		}
 		if p.State == Found && ctx.Err() == nil {
-			cache.Put(key, fp, p)
+			cache.put(key, fp, p)
 		}
 	}
 	s.prober.mu.Lock()
 	s.prober.probes[name] = p
 	delete(s.prober.running, name)
-	if !hit {
-		s.prober.probed++
-	}
 	fns := slices.Clone(s.prober.onProbe)
 	s.prober.mu.Unlock()
 	close(done)

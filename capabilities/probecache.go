@@ -33,8 +33,8 @@ type Locator interface {
 	Locate(ctx context.Context) ([]string, error)
 }
 
-// FileID is one file's identity in a cache key.
-type FileID struct {
+// fileID is one file's identity in a cache key.
+type fileID struct {
 	Path  string `json:"path"`
 	Size  int64  `json:"size"`
 	MTime int64  `json:"mtime_ns"`
@@ -46,7 +46,7 @@ const maxCacheEntries = 256
 // cacheEntry is one driver configuration's last working probe.
 type cacheEntry struct {
 	Key     string   `json:"key"`
-	Files   []FileID `json:"files"`
+	Files   []fileID `json:"files"`
 	Version string   `json:"version,omitempty"`
 	Path    string   `json:"path,omitempty"`
 	// Offers is the probe's Offers: nil for every kind of the driver.
@@ -80,7 +80,6 @@ type cacheStore struct {
 	file  string
 	mu    sync.Mutex
 	byKey map[string]cacheEntry
-	hits  int
 }
 
 // OpenProbeCache returns the cache kept in file, reading what it holds.
@@ -111,9 +110,9 @@ func UserProbeCache() *ProbeCache {
 	return OpenProbeCache(filepath.Join(dir, "devbroker", "probe-cache.json"))
 }
 
-// ParseProbeCache parses a cache file's content. Entries without a key or
+// parseProbeCache parses a cache file's content. Entries without a key or
 // files are dropped.
-func ParseProbeCache(data []byte) (map[string]cacheEntry, error) {
+func parseProbeCache(data []byte) (map[string]cacheEntry, error) {
 	var f cacheFile
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, err
@@ -135,36 +134,16 @@ func (c *cacheStore) read() map[string]cacheEntry {
 	if err != nil {
 		return map[string]cacheEntry{}
 	}
-	m, err := ParseProbeCache(data)
+	m, err := parseProbeCache(data)
 	if err != nil {
-		return map[string]cacheEntry{} // corrupt: ignored, rewritten on Put
+		return map[string]cacheEntry{} // corrupt: ignored, rewritten on put
 	}
 	return m
 }
 
-// Hits counts the probes this cache answered.
-func (c *ProbeCache) Hits() int {
-	if c == nil {
-		return 0
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.hits
-}
-
-// Get returns the cached probe for key when files are exactly the files
+// get returns the cached probe for key when files are exactly the files
 // recorded with it (same paths, sizes and modification times).
-func (c *ProbeCache) Get(key string, files []FileID) (Probe, bool) {
-	return c.lookup(key, files, true)
-}
-
-// peek is Get without counting a hit: what [Set.Expect] expects of a
-// driver whose probe the cache will answer.
-func (c *ProbeCache) peek(key string, files []FileID) (Probe, bool) {
-	return c.lookup(key, files, false)
-}
-
-func (c *ProbeCache) lookup(key string, files []FileID, hit bool) (Probe, bool) {
+func (c *ProbeCache) get(key string, files []fileID) (Probe, bool) {
 	if c == nil || c.refresh || key == "" || len(files) == 0 {
 		return Probe{}, false
 	}
@@ -174,17 +153,14 @@ func (c *ProbeCache) lookup(key string, files []FileID, hit bool) (Probe, bool) 
 	if !ok || !slices.Equal(e.Files, files) {
 		return Probe{}, false
 	}
-	if hit {
-		c.hits++
-	}
 	return Probe{State: Found, Version: e.Version, Path: e.Path, Offers: slices.Clone(e.Offers)}, true
 }
 
-// Put records a working probe for key and files and writes the cache
+// put records a working probe for key and files and writes the cache
 // file, merged with what other processes wrote meanwhile, atomically
 // (a temporary file renamed over it). A write that fails leaves the file
 // as it was; the cache still serves this process.
-func (c *ProbeCache) Put(key string, files []FileID, p Probe) {
+func (c *ProbeCache) put(key string, files []fileID, p Probe) {
 	if c == nil || key == "" || len(files) == 0 || p.State != Found {
 		return
 	}
@@ -235,18 +211,18 @@ func (c *cacheStore) write(m map[string]cacheEntry) error {
 
 // fingerprint is the identity of the files l's tool runs from, or nil
 // (nothing cached) when one cannot be found or read.
-func fingerprint(ctx context.Context, l Locator) []FileID {
+func fingerprint(ctx context.Context, l Locator) []fileID {
 	paths, err := l.Locate(ctx)
 	if err != nil || len(paths) == 0 {
 		return nil
 	}
-	out := make([]FileID, 0, len(paths))
+	out := make([]fileID, 0, len(paths))
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
 			return nil
 		}
-		out = append(out, FileID{Path: p, Size: fi.Size(), MTime: fi.ModTime().UnixNano()})
+		out = append(out, fileID{Path: p, Size: fi.Size(), MTime: fi.ModTime().UnixNano()})
 	}
 	return out
 }

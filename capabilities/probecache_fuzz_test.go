@@ -15,7 +15,7 @@ func FuzzParseProbeCache(f *testing.F) {
 	f.Add([]byte(`{"version":1,"entries":[{"key":`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := ParseProbeCache(data)
+		m, err := parseProbeCache(data)
 		if err != nil {
 			return
 		}
@@ -30,7 +30,7 @@ func FuzzParseProbeCache(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := ParseProbeCache(out)
+		again, err := parseProbeCache(out)
 		if err != nil || len(again) != len(m) {
 			t.Fatalf("round trip: %v, %d entries, want %d", err, len(again), len(m))
 		}

@@ -169,7 +169,7 @@ func BenchmarkConfine(b *testing.B) {
 	ds = append(ds, engine.Diagnostic{Path: "a/a.go", Line: 1, Message: gccOutput})
 	b.ReportAllocs()
 	for b.Loop() {
-		resp := &engine.Response{Diagnostics: slices.Clone(ds)}
+		resp := &engine.Response{Output: engine.Output{Diagnostics: slices.Clone(ds)}}
 		s.confine(resp)
 	}
 }

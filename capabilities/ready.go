@@ -6,14 +6,14 @@ package capabilities
 // A request waits for its drivers' probes and for a language server's
 // start, and for a language server (a [Starter]) none of that may hold it
 // longer than the driver's timeout: a server that never answers
-// initialize makes its probe run for ProbeTimeout, but a request whose
+// initialize makes its probe run for probeTimeout, but a request whose
 // driver's timeout is 5s answers timeout after 5s, and asks again later.
 // The timeout runs from when the call began ([Begin]): the wait for the
 // probe and the start counts, and the driver's run gets what is left (a
 // language server's run does not count the server's workspace load: see
 // capabilities/lspdriver). The probe goes on in the background, within
 // its own bound; a later request finds it ended, or waits again. Other
-// drivers' probes are waited for to their end, within ProbeTimeout: a
+// drivers' probes are waited for to their end, within probeTimeout: a
 // linked-in linter's first analysis with a cold cache is slow, not hung
 // (staticcheck's smoke test), and their runs have their own timeout.
 //
@@ -185,7 +185,7 @@ func (s *Set) probing(dn string) bool {
 func (s *Set) stillProbing(dn string, at time.Time) *Result {
 	return &Result{Status: engine.StatusTimeout, Message: fmt.Sprintf(
 		"no answer within %s (the driver's timeout): %s's probe has not ended (it starts the tool on a small example to try it); the probe goes on, for up to %s: ask again in a moment, and if it keeps timing out, the tool may hang at its start (devbroker probe shows what the probe finds); %s",
-		s.timeoutOf(dn), dn, ProbeTimeout, RaiseTimeout(dn, s.timeoutOf(dn)))}
+		s.timeoutOf(dn), dn, probeTimeout, RaiseTimeout(dn, s.timeoutOf(dn)))}
 }
 
 // Ready makes ready, without running anything, what a request for kind

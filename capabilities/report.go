@@ -123,7 +123,7 @@ func reportedKinds() []engine.Kind {
 // driver with the command it would run; a found one with the kinds its
 // tool offers), and per capability the languages served (for a language
 // kind, each with its server), and last the commands that fix what is missing (see
-// [Report.WriteFixes]). It is the report's one text form: devbroker probe
+// writeFixes). It is the report's one text form: devbroker probe
 // prints it, and the MCP probe tool answers with it.
 func (r *Report) WriteText(w io.Writer) error {
 	r.Project.writeText(w)
@@ -153,7 +153,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "%s: %s\n", kind, strings.Join(langs, ", "))
 	}
-	r.WriteFixes(w)
+	r.writeFixes(w)
 	return nil
 }
 
@@ -198,11 +198,11 @@ func textWhere(d DriverReport) string {
 	return d.Reason
 }
 
-// WriteFixes writes, when something is missing, a "to fix:" block: per
+// writeFixes writes, when something is missing, a "to fix:" block: per
 // install hint, the missing drivers it installs and the hint; and when
 // the root is not trusted (its project file, or drivers that run the
 // repository's code), the trust command.
-func (r *Report) WriteFixes(w io.Writer) {
+func (r *Report) writeFixes(w io.Writer) {
 	var hints []string
 	drivers := map[string][]string{}
 	untrusted := r.Project.Untrusted()

@@ -54,7 +54,7 @@ func (s *Set) Run(ctx context.Context, req engine.Request) (*engine.Response, er
 		return nil, err
 	}
 	rf := s.routeFiles(req.Kind, targets, req.Swept)
-	resp := &engine.Response{Edits: map[string]*text.Doc{}, Coverage: append(s.configNotes(), rf.coverage...)}
+	resp := &engine.Response{Output: engine.Output{Edits: map[string]*text.Doc{}, Coverage: append(s.configNotes(), rf.coverage...)}}
 	all, changed := req.Files, req.Changed
 	runOne := func(i int) *Result {
 		dn := rf.order[i]

@@ -74,7 +74,7 @@ func newFakeSetFor(t *testing.T, kind engine.Kind, drivers ...*fake) *capabiliti
 // stale disk file.
 func TestRunFixEditsAreChangedForLaterDrivers(t *testing.T) {
 	fixer := &fake{name: "fixer", kinds: []engine.Kind{engine.Lint}, run: func(req *capabilities.Request) *capabilities.Result {
-		return &capabilities.Result{Status: engine.StatusOK, Edits: map[string]*text.Doc{"a.x": text.FromString("fixed\n")}}
+		return &capabilities.Result{Status: engine.StatusOK, Output: engine.Output{Edits: map[string]*text.Doc{"a.x": text.FromString("fixed\n")}}}
 	}}
 	var seen *capabilities.Request
 	after := &fake{name: "after", kinds: []engine.Kind{engine.Lint}, run: func(req *capabilities.Request) *capabilities.Result {
@@ -111,17 +111,27 @@ func TestRunDropsRepeatedFindings(t *testing.T) {
 		return engine.Diagnostic{Path: "a.x", Line: line, Column: col, EndLine: line, EndColumn: col, Severity: sev, Source: source, Message: msg}
 	}
 	first := &fake{name: "first", kinds: []engine.Kind{engine.Lint}, run: func(*capabilities.Request) *capabilities.Result {
-		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: []engine.Diagnostic{
-			diag("first", "not enough arguments", 5, 22, engine.SeverityWarning), diag("first", "other", 2, 5, engine.SeverityError),
-		}}
+		return &capabilities.Result{
+			Status: engine.StatusOK,
+			Output: engine.Output{
+				Diagnostics: []engine.Diagnostic{
+					diag("first", "not enough arguments", 5, 22, engine.SeverityWarning), diag("first", "other", 2, 5, engine.SeverityError),
+				},
+			},
+		}
 	}}
 	second := &fake{name: "second", kinds: []engine.Kind{engine.Lint}, run: func(*capabilities.Request) *capabilities.Result {
-		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: []engine.Diagnostic{
-			diag("second", "not enough arguments", 5, 15, engine.SeverityError), diag("second", "not enough arguments", 6, 1, engine.SeverityError),
-		}}
+		return &capabilities.Result{
+			Status: engine.StatusOK,
+			Output: engine.Output{
+				Diagnostics: []engine.Diagnostic{
+					diag("second", "not enough arguments", 5, 15, engine.SeverityError), diag("second", "not enough arguments", 6, 1, engine.SeverityError),
+				},
+			},
+		}
 	}}
 	third := &fake{name: "third", kinds: []engine.Kind{engine.Lint}, run: func(*capabilities.Request) *capabilities.Result {
-		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: []engine.Diagnostic{diag("third", "not enough arguments", 5, 15, engine.SeverityError)}}
+		return &capabilities.Result{Status: engine.StatusOK, Output: engine.Output{Diagnostics: []engine.Diagnostic{diag("third", "not enough arguments", 5, 15, engine.SeverityError)}}}
 	}}
 	s := newFakeSet(t, first, second, third)
 	resp, err := s.Run(context.Background(), engine.Request{Kind: engine.Lint, Files: map[string]*text.Doc{"a.x": text.FromString("a\nb\n")}})
@@ -162,7 +172,7 @@ func TestDriversOfARequestRunAtOnce(t *testing.T) {
 		}}
 		second := &fake{name: "second", kinds: []engine.Kind{engine.Lint, engine.Check}, run: func(*capabilities.Request) *capabilities.Result {
 			close(started)
-			return &capabilities.Result{Status: engine.StatusOK, Diagnostics: []engine.Diagnostic{{Path: "a.x", Line: 1, Column: 1, EndLine: 1, EndColumn: 1, Severity: engine.SeverityWarning, Message: "found"}}}
+			return &capabilities.Result{Status: engine.StatusOK, Output: engine.Output{Diagnostics: []engine.Diagnostic{{Path: "a.x", Line: 1, Column: 1, EndLine: 1, EndColumn: 1, Severity: engine.SeverityWarning, Message: "found"}}}}
 		}}
 		s := newFakeSetFor(t, kind, first, second)
 		resp, err := s.Run(ctx, engine.Request{Kind: kind, Files: map[string]*text.Doc{"a.x": text.FromString("a\n")}})
@@ -189,7 +199,7 @@ func TestUncappedAndFailOn(t *testing.T) {
 		for i := range configs.DefaultMaxDiagnostics + 5 {
 			ds = append(ds, engine.Diagnostic{Path: "a.x", Line: i + 1, Severity: engine.SeverityError, Message: "bad"})
 		}
-		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: ds}
+		return &capabilities.Result{Status: engine.StatusOK, Output: engine.Output{Diagnostics: ds}}
 	}}
 	s := newFakeSetFor(t, engine.Check, many)
 	files := map[string]*text.Doc{"a.x": text.FromString("a\n")}

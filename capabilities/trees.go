@@ -28,9 +28,9 @@ import (
 	"github.com/devbroker/devbroker/internal/privtemp"
 )
 
-// DefaultTreeBudget bounds the bytes of the staged trees a store keeps
+// defaultTreeBudget bounds the bytes of the staged trees a store keeps
 // when no driver uses them.
-const DefaultTreeBudget = 64 << 20
+const defaultTreeBudget = 64 << 20
 
 // Trees keeps staged trees under one temporary directory, made on first
 // use. A shared tree is keyed by its content, so the drivers of one
@@ -67,11 +67,11 @@ type stamp struct {
 }
 
 // NewTrees returns an empty store that keeps up to budget bytes of unused
-// trees (DefaultTreeBudget when budget is not positive). It creates no
+// trees (defaultTreeBudget when budget is not positive). It creates no
 // file.
 func NewTrees(budget int64) *Trees {
 	if budget <= 0 {
-		budget = DefaultTreeBudget
+		budget = defaultTreeBudget
 	}
 	return &Trees{budget: budget, trees: map[string]*tree{}}
 }

@@ -51,6 +51,10 @@ type Explainer interface {
 }
 
 // Request is one format, lint or check over a view of the workspace.
+// It is the one home of its fields' meaning: a capabilities set routes it
+// to each of its drivers as a capabilities.Request, which has the same
+// fields but those only the set acts on (Paths, Swept, Uncapped), and
+// names the driver's own files (TestDriverRequestMirrorsEngine).
 type Request struct {
 	Kind Kind
 	// Root is the workspace root directory on disk.
@@ -101,8 +105,25 @@ type Request struct {
 	Query *Query
 }
 
-// Response is a capability's answer.
+// Response is a capability's answer: what its drivers found, and how
+// complete that is.
 type Response struct {
+	// Output merges the answers of the drivers that took part.
+	Output
+	// Drivers says, per driver that took part, whether its answer is
+	// complete.
+	Drivers []DriverStatus
+	// ProjectFiles says, by driver, which project each file it answered
+	// for belongs to and the root of the server that answered (see
+	// [Project]); nil from a capability that knows no projects.
+	ProjectFiles map[string][]ProjectFiles
+}
+
+// Output is what a capability found: one driver's answer
+// (capabilities.Result embeds it beside the driver's status) and the
+// answer a set merges from theirs ([Response]). Each field is declared
+// here once, for both.
+type Output struct {
 	Diagnostics []Diagnostic
 	// Edits holds the new content of files that format or lint --fix
 	// changed, by path; for rename and an applied code action, every file
@@ -136,20 +157,17 @@ type Response struct {
 	Hover string
 	// Actions answer a code_actions listing.
 	Actions []Action
-	// Formatted says, for a format of only the changed lines, what it
-	// did with each file: how it formatted it, or why it left it.
+	// Formatted says what a format did with each file: how it formatted
+	// it, or why it left it. A driver says so for a format of only the
+	// changed lines (a capabilities.RangeFormatter's entries with How ""
+	// are files it could not format by range); a set's answer has an
+	// entry for each file a format of whole files changed, too.
 	Formatted []Formatted
-	// Drivers says, per driver that took part, whether its answer is
-	// complete.
-	Drivers []DriverStatus
-	// Coverage says what the answer did not cover and why, and what else
-	// it says about itself: notes, never findings, and never a reason
-	// for the answer to be incomplete.
+	// Coverage says what the answer did not cover and why (files it was
+	// given and did not look at), and what else it says about itself:
+	// notes, never findings, and never a reason for the answer to be
+	// incomplete.
 	Coverage []Note
-	// ProjectFiles says, by driver, which project each file it answered
-	// for belongs to and the root of the server that answered (see
-	// [Project]); nil from a capability that knows no projects.
-	ProjectFiles map[string][]ProjectFiles
 }
 
 // Status is the state of one driver's answer.

@@ -41,7 +41,7 @@ func (c *langCaps) Run(_ context.Context, req Request) (*Response, error) {
 	}
 	c.seen = append(c.seen, files)
 	if c.none {
-		return &Response{Diagnostics: []Diagnostic{{Message: "no definition driver for shell files"}}}, nil
+		return &Response{Output: Output{Diagnostics: []Diagnostic{{Message: "no definition driver for shell files"}}}}, nil
 	}
 	resp := &Response{Drivers: []DriverStatus{{Driver: "fake", Status: StatusOK}}}
 	if c.refuse != "" && req.Kind != Symbols {

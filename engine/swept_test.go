@@ -84,7 +84,9 @@ func (noteCaps) Has(Kind) bool { return true }
 
 func (noteCaps) Run(context.Context, Request) (*Response, error) {
 	return &Response{
-		Drivers:  []DriverStatus{{Driver: "fake", Status: StatusOK}},
-		Coverage: []Note{{Kind: NoteMissing, Language: "yaml", Driver: "yamllint", Files: 1, Paths: []string{"ci.yml"}, Message: "1 yaml file not linted by yamllint (ci.yml)"}},
+		Drivers: []DriverStatus{{Driver: "fake", Status: StatusOK}},
+		Output: Output{
+			Coverage: []Note{{Kind: NoteMissing, Language: "yaml", Driver: "yamllint", Files: 1, Paths: []string{"ci.yml"}, Message: "1 yaml file not linted by yamllint (ci.yml)"}},
+		},
 	}, nil
 }

@@ -39,8 +39,10 @@ func TestErrorDiagnosticEndsThePlan(t *testing.T) {
 	for _, step := range []string{"lint", "check"} {
 		t.Run(step, func(t *testing.T) {
 			caps := &fakeCaps{resp: Response{
-				Diagnostics: []Diagnostic{diag(SeverityWarning, "unused"), diag(SeverityError, "too many arguments in call to helper"), diag(SeverityError, "undefined: x")},
-				Drivers:     []DriverStatus{{Driver: "fake", Status: StatusOK}},
+				Output: Output{
+					Diagnostics: []Diagnostic{diag(SeverityWarning, "unused"), diag(SeverityError, "too many arguments in call to helper"), diag(SeverityError, "undefined: x")},
+				},
+				Drivers: []DriverStatus{{Driver: "fake", Status: StatusOK}},
 			}}
 			e, root := setup(t, map[string]string{"a.go": "one\ntwo\n"}, Options{Capabilities: caps})
 			r := run(t, e, strings.Replace(editThenValidate, "%s", step, 1))
@@ -64,8 +66,10 @@ func TestErrorDiagnosticEndsThePlan(t *testing.T) {
 // Warnings and infos never end a plan.
 func TestWarningsDoNotEndThePlan(t *testing.T) {
 	caps := &fakeCaps{resp: Response{
-		Diagnostics: []Diagnostic{diag(SeverityWarning, "unused"), diag(SeverityInfo, "note")},
-		Drivers:     []DriverStatus{{Driver: "fake", Status: StatusOK}},
+		Output: Output{
+			Diagnostics: []Diagnostic{diag(SeverityWarning, "unused"), diag(SeverityInfo, "note")},
+		},
+		Drivers: []DriverStatus{{Driver: "fake", Status: StatusOK}},
 	}}
 	e, root := setup(t, map[string]string{"a.go": "one\ntwo\n"}, Options{Capabilities: caps})
 	r := run(t, e, strings.Replace(editThenValidate, "%s", "check", 1))
@@ -119,8 +123,10 @@ func TestIncompleteAnswerEndsThePlan(t *testing.T) {
 // disk and the result is not ok.
 func TestCheckAfterWriteReports(t *testing.T) {
 	caps := &fakeCaps{resp: Response{
-		Diagnostics: []Diagnostic{diag(SeverityError, "too many arguments in call to helper")},
-		Drivers:     []DriverStatus{{Driver: "fake", Status: StatusOK}},
+		Output: Output{
+			Diagnostics: []Diagnostic{diag(SeverityError, "too many arguments in call to helper")},
+		},
+		Drivers: []DriverStatus{{Driver: "fake", Status: StatusOK}},
 	}}
 	e, root := setup(t, map[string]string{"a.go": "one\ntwo\n"}, Options{Capabilities: caps})
 	r := run(t, e, `{"paths": ["a.go"], "ops": [
@@ -152,9 +158,11 @@ func TestFinishCountsDriverStatuses(t *testing.T) {
 // (unwritten): the diagnostics describe that content.
 func TestFailedLintKeepsFixesUnwritten(t *testing.T) {
 	caps := &fakeCaps{resp: Response{
-		Diagnostics: []Diagnostic{diag(SeverityError, "still broken")},
-		Edits:       map[string]*text.Doc{"a.go": text.FromString("fixed\n")},
-		Drivers:     []DriverStatus{{Driver: "fake", Status: StatusOK}},
+		Output: Output{
+			Diagnostics: []Diagnostic{diag(SeverityError, "still broken")},
+			Edits:       map[string]*text.Doc{"a.go": text.FromString("fixed\n")},
+		},
+		Drivers: []DriverStatus{{Driver: "fake", Status: StatusOK}},
 	}}
 	e, root := setup(t, map[string]string{"a.go": "one\ntwo\n"}, Options{Capabilities: caps})
 	r := run(t, e, `{"paths": ["a.go"], "ops": [{"step": "lint", "args": {"fix": true}}, {"step": "write", "args": {}}]}`)

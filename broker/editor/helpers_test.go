@@ -39,7 +39,7 @@ func (checker) Run(_ context.Context, req engine.Request) (*engine.Response, err
 			}
 		}
 	}
-	return &engine.Response{Diagnostics: ds, Drivers: []engine.DriverStatus{{Driver: "bad", Status: engine.StatusOK}}}, nil
+	return &engine.Response{Output: engine.Output{Diagnostics: ds}, Drivers: []engine.DriverStatus{{Driver: "bad", Status: engine.StatusOK}}}, nil
 }
 func (checker) Report() *capabilities.Report {
 	return &capabilities.Report{

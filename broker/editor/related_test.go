@@ -17,10 +17,12 @@ type relatedChecker struct{ checker }
 
 func (relatedChecker) Run(context.Context, engine.Request) (*engine.Response, error) {
 	return &engine.Response{
-		Diagnostics: []engine.Diagnostic{{
-			Path: "a.txt", Line: 1, Column: 1, EndLine: 1, EndColumn: 2, Severity: engine.SeverityError, Source: "bad", Message: "declared twice",
-			Related: []engine.Related{{Path: "b.txt", Line: 2, Column: 3, Message: "other declaration"}, {Path: "/elsewhere/x.go", Line: 4, Column: 5, Message: "outside"}},
-		}},
+		Output: engine.Output{
+			Diagnostics: []engine.Diagnostic{{
+				Path: "a.txt", Line: 1, Column: 1, EndLine: 1, EndColumn: 2, Severity: engine.SeverityError, Source: "bad", Message: "declared twice",
+				Related: []engine.Related{{Path: "b.txt", Line: 2, Column: 3, Message: "other declaration"}, {Path: "/elsewhere/x.go", Line: 4, Column: 5, Message: "outside"}},
+			}},
+		},
 		Drivers: []engine.DriverStatus{{Driver: "bad", Status: engine.StatusOK}},
 	}, nil
 }

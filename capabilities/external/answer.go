@@ -19,7 +19,7 @@ type answer struct {
 }
 
 func newAnswer() *answer {
-	return &answer{Result: capabilities.Result{Status: engine.StatusOK, Edits: map[string]*text.Doc{}}}
+	return &answer{Result: capabilities.Result{Status: engine.StatusOK, Output: engine.Output{Edits: map[string]*text.Doc{}}}}
 }
 
 // fail records a failed run: the first failure sets the status, and the

@@ -2,26 +2,44 @@ package external
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/internal/proctest"
 )
 
+// TestTimeoutKillsProcessGroup: a command silent for its timeout is
+// killed with what it started, and the answer quotes its stderr. The
+// watch's clock is the test's: the run's silence begins once the fake's
+// one write is counted, and its timeout passes when the test moves the
+// clock.
 func TestTimeoutKillsProcessGroup(t *testing.T) {
+	c := useFakeClock(t)
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	d := fakeDriver(t, configs.Driver{
 		Input: "stdin", Errorformat: efm,
 		Timeout: configs.Duration{Duration: 300 * time.Millisecond},
 	}, "hang", pidFile)
-	start := time.Now()
-	r := d.Run(context.Background(), workspace(t.TempDir(), engine.Lint, "a.sh", "echo\n"))
-	took := time.Since(start)
+	ended := make(chan struct{})
+	var r *capabilities.Result
+	go func() {
+		defer close(ended)
+		r = d.Run(context.Background(), workspace(t.TempDir(), engine.Lint, "a.sh", "echo\n"))
+	}()
+	pid, err := proctest.ReadPid(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.waitWrite(t, ended) || !c.advance(t, 300*time.Millisecond, ended) {
+		<-ended
+		t.Fatalf("the run ended before its timeout: %s: %s", r.Status, r.Message)
+	}
+	<-ended
 	wantStatus(t, r, engine.StatusTimeout)
 	if len(r.Diagnostics) != 0 {
 		t.Errorf("a timed-out run reported diagnostics: %+v", r.Diagnostics)
@@ -29,46 +47,27 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	if !strings.Contains(r.Message, "wrote nothing for 300ms") || !strings.Contains(r.Message, "working hard") {
 		t.Errorf("message %q should say it timed out and quote stderr", r.Message)
 	}
-	if took > 3*time.Second {
-		t.Errorf("the timeout took %s to come back", took)
-	}
-	b, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, _ := strconv.Atoi(string(b))
-	if !gone(pid, 5*time.Second) {
-		t.Errorf("grandchild %d survived the timeout", pid)
-	}
+	proctest.AssertGone(t, pid)
 }
 
 func TestCancelKillsProcessGroup(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	d := fakeDriver(t, configs.Driver{Input: "staged", Errorformat: efm}, "hang", pidFile)
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		for {
-			// Wait for the whole pid, not just the file: the fake
-			// creates it before it writes the number.
-			if b, err := os.ReadFile(pidFile); err == nil {
-				if _, err := strconv.Atoi(string(b)); err == nil {
-					cancel()
-					return
-				}
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}()
-	r := d.Run(ctx, workspace(t.TempDir(), engine.Lint, "a.sh", "echo\n"))
+	defer cancel()
+	done := make(chan *capabilities.Result, 1)
+	go func() { done <- d.Run(ctx, workspace(t.TempDir(), engine.Lint, "a.sh", "echo\n")) }()
+	pid, err := proctest.ReadPid(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	r := <-done
 	wantStatus(t, r, engine.StatusTimeout)
 	if !strings.Contains(r.Message, "canceled") {
 		t.Errorf("message %q should say the run was canceled", r.Message)
 	}
-	b, _ := os.ReadFile(pidFile)
-	pid, _ := strconv.Atoi(string(b))
-	if pid == 0 || !gone(pid, 5*time.Second) {
-		t.Errorf("grandchild %q survived the cancellation", b)
-	}
+	proctest.AssertGone(t, pid)
 }
 
 func TestSignalDeathIsCrashed(t *testing.T) {

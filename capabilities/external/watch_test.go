@@ -15,6 +15,7 @@ import (
 	"github.com/devbroker/devbroker/configs/configtest"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/internal/proctest"
 )
 
 // fakeClock stands in for the watch's clock and ticker: the test moves
@@ -140,12 +141,9 @@ func TestSilentHangTimesOut(t *testing.T) {
 		defer close(ended)
 		r = d.Run(context.Background(), workspace(t.TempDir(), engine.Lint, "a.sh", "echo\n"))
 	}()
-	for deadline := time.Now().Add(configtest.Timeout); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if b, err := os.ReadFile(pidFile); err == nil {
-			if _, err := strconv.Atoi(string(b)); err == nil {
-				break
-			}
-		}
+	pid, err := proctest.ReadPid(pidFile)
+	if err != nil {
+		t.Fatal(err)
 	}
 	// Less than the timeout: nothing happens.
 	if !c.advance(t, 59*time.Second, ended) || !c.advance(t, time.Second, ended) {
@@ -158,11 +156,7 @@ func TestSilentHangTimesOut(t *testing.T) {
 			t.Errorf("message %q lacks %q", r.Message, want)
 		}
 	}
-	b, _ := os.ReadFile(pidFile)
-	pid, _ := strconv.Atoi(string(b))
-	if pid == 0 || !gone(pid, configtest.Timeout) {
-		t.Errorf("the silent command %q survived its timeout", b)
-	}
+	proctest.AssertGone(t, pid)
 }
 
 // TestRunBound: a command that keeps writing is still bounded, at

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/internal/proctest"
@@ -35,14 +34,8 @@ func TestCancelKillsGitWithWhatItStarted(t *testing.T) {
 		_, err := Open(ctx, fsys, "HEAD")
 		done <- err
 	}()
-	// The child's pid is written once it runs; then cancel. The wait is
-	// bounded by the tests' 10 minutes, never reached.
-	var pid []byte
-	for deadline := time.Now().Add(10 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		if pid, err = os.ReadFile(pidFile); err == nil || time.Now().After(deadline) {
-			break
-		}
-	}
+	// The child's pid is written once it runs; then cancel.
+	pid, err := proctest.ReadPid(pidFile)
 	if err != nil {
 		t.Fatalf("the fake git never started its child: %v", err)
 	}
@@ -50,5 +43,5 @@ func TestCancelKillsGitWithWhatItStarted(t *testing.T) {
 	if err := <-done; err == nil {
 		t.Fatal("Open answered though its git was cancelled")
 	}
-	proctest.AssertGone(t, string(pid))
+	proctest.AssertGone(t, pid)
 }

@@ -39,7 +39,7 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) *capabiliti
 		return capabilities.ClosedResult(d.name)
 	}
 	defer d.calls.End()
-	res := &capabilities.Result{Status: engine.StatusOK, Edits: map[string]*text.Doc{}}
+	res := &capabilities.Result{Status: engine.StatusOK, Output: engine.Output{Edits: map[string]*text.Doc{}}}
 	if req.Kind != engine.Format && req.Kind != engine.Lint {
 		res.Status = engine.StatusCrashed
 		res.Message = fmt.Sprintf("gofumpt cannot %s; it formats and lints", req.Kind)

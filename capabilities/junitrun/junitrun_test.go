@@ -239,12 +239,7 @@ func TestCanceledIsKilled(t *testing.T) {
 	defer cancel()
 	done := make(chan *capabilities.Result, 1)
 	go func() { done <- d.Run(ctx, request(root, nil)) }()
-	var data []byte
-	for deadline := time.Now().Add(10 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		if data, err = os.ReadFile(pidFile); err == nil || time.Now().After(deadline) {
-			break
-		}
-	}
+	pid, err := proctest.ReadPid(pidFile)
 	if err != nil {
 		t.Fatalf("the runner never started its child: %v", err)
 	}
@@ -253,7 +248,7 @@ func TestCanceledIsKilled(t *testing.T) {
 	if res.Status != engine.StatusTimeout || !strings.Contains(res.Message, "canceled") {
 		t.Errorf("%s: %s", res.Status, res.Message)
 	}
-	proctest.AssertGone(t, strings.TrimSpace(string(data)))
+	proctest.AssertGone(t, pid)
 }
 
 // TestProbeAndConfig: a command not found is missing, with its install

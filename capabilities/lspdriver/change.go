@@ -67,7 +67,7 @@ type changer struct {
 // them whole.
 func change(v *view, req *capabilities.Request, what string, ops []lsp.FileOp) (*capabilities.Result, error) {
 	c := &changer{v: v, req: req, what: what, files: map[string]*edited{},
-		res: &capabilities.Result{Status: engine.StatusOK, Edits: map[string]*text.Doc{}, Bases: map[string]string{}}}
+		res: &capabilities.Result{Status: engine.StatusOK, Output: engine.Output{Edits: map[string]*text.Doc{}, Bases: map[string]string{}}}}
 	for _, op := range ops {
 		if err := c.step(op); err != nil {
 			return nil, err

@@ -24,7 +24,7 @@ func (o oneDriver) Run(ctx context.Context, req engine.Request) (*engine.Respons
 		files = append(files, p)
 	}
 	r := o.d.Run(ctx, &capabilities.Request{Kind: req.Kind, Root: req.Root, Files: files, All: req.Files, Changed: req.Changed, Deleted: req.Deleted})
-	return &engine.Response{Diagnostics: r.Diagnostics, Drivers: []engine.DriverStatus{{Driver: "gopls", Status: r.Status, Message: r.Message}}}, nil
+	return &engine.Response{Output: engine.Output{Diagnostics: r.Diagnostics}, Drivers: []engine.DriverStatus{{Driver: "gopls", Status: r.Status, Message: r.Message}}}, nil
 }
 
 func (o oneDriver) DiskChanged(paths []string) { o.d.(engine.DiskObserver).DiskChanged(paths) }

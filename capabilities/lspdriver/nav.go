@@ -67,7 +67,7 @@ func (d *Driver) language(ctx context.Context, srv *lsp.Server, v *view, ms *map
 		if err != nil {
 			return refusal(nil, err)
 		}
-		return &capabilities.Result{Status: engine.StatusOK, Hover: hover}
+		return &capabilities.Result{Status: engine.StatusOK, Output: engine.Output{Hover: hover}}
 	}
 	if err != nil {
 		return refusal(nil, err)

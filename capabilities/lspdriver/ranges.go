@@ -27,7 +27,7 @@ func (d *Driver) Canonical() bool { return d.cfg.Canonical }
 // lists in each file. A server without range formatting leaves every
 // file to the caller, saying why; lines it rewrites keep their endings.
 func (d *Driver) formatRanges(ctx context.Context, srv *lsp.Server, v *view, req *capabilities.Request) *capabilities.Result {
-	res := &capabilities.Result{Status: engine.StatusOK, Edits: map[string]*text.Doc{}}
+	res := &capabilities.Result{Status: engine.StatusOK, Output: engine.Output{Edits: map[string]*text.Doc{}}}
 	for _, p := range req.Files {
 		doc, ok := v.docs[p]
 		if !ok {

@@ -132,10 +132,10 @@ func (v *view) files(req *capabilities.Request) []string {
 func (d *Driver) check(ctx context.Context, srv *lsp.Server, v *view, ms *mappers, req *capabilities.Request) *capabilities.Result {
 	notes, err := d.dependents(ctx, srv, v, req)
 	if err != nil {
-		return failed(&capabilities.Result{Coverage: notes}, err, false)
+		return failed(&capabilities.Result{Output: engine.Output{Coverage: notes}}, err, false)
 	}
 	rep, err := srv.Diagnose(ctx, v.list(), v.files(req))
-	res := &capabilities.Result{Status: engine.StatusOK, Coverage: notes}
+	res := &capabilities.Result{Status: engine.StatusOK, Output: engine.Output{Coverage: notes}}
 	if rep != nil {
 		res.Diagnostics = d.diagnostics(rep, v, ms, nil)
 	}
@@ -172,19 +172,19 @@ func (d *Driver) lint(ctx context.Context, srv *lsp.Server, v *view, ms *mappers
 		return failed(res, err, rep != nil && rep.Indexing)
 	}
 	if !req.Fix {
-		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: d.diagnostics(filter(rep, keep), v, ms, nil)}
+		return &capabilities.Result{Status: engine.StatusOK, Output: engine.Output{Diagnostics: d.diagnostics(filter(rep, keep), v, ms, nil)}}
 	}
 	edits, err := d.fix(ctx, srv, v, req, filter(rep, keep))
 	if err != nil {
-		return failed(&capabilities.Result{Diagnostics: d.diagnostics(filter(rep, keep), v, ms, nil)}, err, false)
+		return failed(&capabilities.Result{Output: engine.Output{Diagnostics: d.diagnostics(filter(rep, keep), v, ms, nil)}}, err, false)
 	}
 	if len(edits) == 0 {
-		return &capabilities.Result{Status: engine.StatusOK, Diagnostics: d.diagnostics(filter(rep, keep), v, ms, nil)}
+		return &capabilities.Result{Status: engine.StatusOK, Output: engine.Output{Diagnostics: d.diagnostics(filter(rep, keep), v, ms, nil)}}
 	}
 	// What remains after the fixes, on the fixed content.
 	ms = &mappers{v: v, req: req, m: map[string]*text.Mapper{}}
 	rep, err = srv.Diagnose(ctx, v.list(), v.files(req))
-	res := &capabilities.Result{Status: engine.StatusOK, Edits: edits}
+	res := &capabilities.Result{Status: engine.StatusOK, Output: engine.Output{Edits: edits}}
 	if rep != nil {
 		res.Diagnostics = d.diagnostics(filter(rep, keep), v, ms, nil)
 	}
@@ -279,7 +279,7 @@ func overlaps(a, b lsp.Range) bool {
 }
 
 func (d *Driver) format(ctx context.Context, srv *lsp.Server, v *view, req *capabilities.Request) *capabilities.Result {
-	res := &capabilities.Result{Status: engine.StatusOK, Edits: map[string]*text.Doc{}}
+	res := &capabilities.Result{Status: engine.StatusOK, Output: engine.Output{Edits: map[string]*text.Doc{}}}
 	for _, p := range req.Files {
 		doc, ok := v.docs[p]
 		if !ok {

@@ -230,13 +230,13 @@ func (d *Driver) runLocked(ctx context.Context, st *stage, req *capabilities.Req
 	ds, r := d.lintWorkspace(ctx, c, st, req, patterns, files, m)
 	if r != nil || !req.Fix {
 		if r == nil {
-			r = &capabilities.Result{Diagnostics: ds, Status: engine.StatusOK}
+			r = &capabilities.Result{Output: engine.Output{Diagnostics: ds}, Status: engine.StatusOK}
 		}
 		return r
 	}
 	edits := applyFixes(req.Root, req.All, ds)
 	if len(edits) == 0 {
-		return &capabilities.Result{Diagnostics: ds, Status: engine.StatusOK}
+		return &capabilities.Result{Output: engine.Output{Diagnostics: ds}, Status: engine.StatusOK}
 	}
 	// Lint the fixed content, so the answer describes it.
 	fixed := *req
@@ -253,7 +253,7 @@ func (d *Driver) runLocked(ctx context.Context, st *stage, req *capabilities.Req
 	if r != nil {
 		return r
 	}
-	return &capabilities.Result{Diagnostics: ds, Edits: edits, Status: engine.StatusOK}
+	return &capabilities.Result{Output: engine.Output{Diagnostics: ds, Edits: edits}, Status: engine.StatusOK}
 }
 
 // packagesOf returns the go list patterns (relative to the stage's module

@@ -216,6 +216,7 @@ var diskDoors = map[string]string{
 
 	"engine/testtree/testtree.go":      "tests' file trees (imported by tests only)",
 	"internal/proctest/gone_unix.go":   "tests' look at /proc for a process they started (imported by tests only)",
+	"internal/proctest/proctest.go":    "tests' read of the process id a child they started wrote to a temporary file (imported by tests only)",
 	"configs/configtest/configtest.go": "tests' user configuration layer, outside every root (imported by tests only)",
 
 	"lsp/watch.go":                  "the watcher: lists the root's directories, keeps its barrier files in a private directory",
