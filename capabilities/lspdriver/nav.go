@@ -79,6 +79,22 @@ func (d *Driver) language(ctx context.Context, srv *lsp.Server, v *view, ms *map
 	return res
 }
 
+// navigate answers definition, references, hover and symbols, which
+// change nothing, with the check of the server's inputs run alongside
+// the request (lsp.Server.Alongside): when it finds that the disk changed
+// the answer is dropped and asked again, the server told of the changes
+// first, as every other request is.
+func (d *Driver) navigate(ctx context.Context, srv *lsp.Server, req *capabilities.Request) (*view, *capabilities.Result) {
+	actx, settled := srv.Alongside(ctx)
+	v := d.view(actx, srv, d.viewed(req))
+	res := d.language(actx, srv, v, &mappers{v: v, req: req, m: map[string]*text.Mapper{}}, req)
+	if settled() {
+		return v, res
+	}
+	v = d.view(ctx, srv, d.viewed(req))
+	return v, d.language(ctx, srv, v, &mappers{v: v, req: req, m: map[string]*text.Mapper{}}, req)
+}
+
 // position converts a 1-based line and character column to the server's
 // position in the content m maps.
 func position(m *text.Mapper, line, col int) lsp.Position {
