@@ -143,7 +143,7 @@ func (r *results) document() string {
 	}
 	if len(r.syms) > 0 {
 		fmt.Fprintf(&b, "\n### Workspace symbols against gopls mcp, %d rounds\n\n", r.opts.n)
-		fmt.Fprintf(&b, "devbroker: its `symbols` MCP tool with `query`. gopls mcp: its `go_search` tool with the same query (`gopls mcp`, the same pinned gopls, on its own copy of the module; the client's MCP root is the copy). Both over stdio through the official Go SDK's client, from the call to the answer; both warmed (%d rounds not counted), then interleaved, alternating which goes first. Both answer from gopls's `workspace/symbol` (at most 100 symbols). Correct: the same symbols (name and file) as many times each.\n\n", warmRounds)
+		fmt.Fprintf(&b, "devbroker: its `symbols` MCP tool with `query`. gopls mcp: its `go_search` tool with the same query (`gopls mcp`, the same pinned gopls, on its own copy of the module; the client's MCP root is the copy). Both over stdio through the official Go SDK's client, from the call to the answer; both warmed (%d rounds not counted), then interleaved, alternating which goes first. Both answer from gopls's `workspace/symbol` (at most 100 symbols). Correct: as many symbols, and the same ones (name and file) as many times each; for a search that reached gopls's limit of %d, gopls mcp's first %d (symbols that score the same are ranked in no fixed order, so which of them make the cut differs between two gopls processes).\n\n", warmRounds, goplsSymbolLimit, rankedPrefix)
 		fmt.Fprintf(&b, "| query | symbols | correct | devbroker p50 | p95 | gopls mcp p50 | p95 | p50 ÷ gopls mcp's |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, p := range r.syms {
 			p.row(&b, "`"+p.request+"`")

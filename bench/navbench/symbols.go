@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -104,24 +103,40 @@ func (d *devbrokerClient) symbols(ctx context.Context, query string) ([]symbol, 
 	return out, a.Omitted, took, nil
 }
 
+// goplsSymbolLimit is the most symbols gopls lists for a search.
+const goplsSymbolLimit = 100
+
+// rankedPrefix is how many of gopls's first symbols must be in
+// devbroker's list when the search reached gopls's limit: symbols that
+// score the same are ranked in no fixed order, so which of them make the
+// cut differs between two gopls processes.
+const rankedPrefix = 80
+
 // sameSymbols says whether devbroker's symbols d (omitted more counted)
-// are gopls mcp's g: the same names in the same files, as many times
-// each (devbroker lists the root's files first, gopls in its ranking).
+// are gopls mcp's g (in gopls's ranking): as many, and the same names in
+// the same files as many times each; for a list at gopls's limit, every
+// one of gopls's first rankedPrefix (devbroker lists the root's files
+// first, gopls in its ranking).
 func sameSymbols(d []symbol, omitted int, g []symbol) (bool, string) {
 	if omitted > 0 || len(d) != len(g) {
 		return false, fmt.Sprintf("%d symbols (%d more counted), gopls mcp %d", len(d), omitted, len(g))
 	}
 	key := func(s symbol) string { return s.path + "\x00" + s.name }
-	ds, gs := make([]string, len(d)), make([]string, len(g))
-	for i := range d {
-		ds[i], gs[i] = key(d[i]), key(g[i])
+	show := func(k string) string { return strings.ReplaceAll(k, "\x00", " ") }
+	have := map[string]int{}
+	for _, s := range d {
+		have[key(s)]++
 	}
-	slices.Sort(ds)
-	slices.Sort(gs)
-	for i := range ds {
-		if ds[i] != gs[i] {
-			return false, fmt.Sprintf("devbroker lists %q, gopls mcp %q", strings.ReplaceAll(ds[i], "\x00", " "), strings.ReplaceAll(gs[i], "\x00", " "))
+	want := g
+	if len(g) >= goplsSymbolLimit {
+		want = g[:rankedPrefix]
+	}
+	for _, s := range want {
+		k := key(s)
+		if have[k] == 0 {
+			return false, fmt.Sprintf("gopls mcp lists %q, devbroker does not", show(k))
 		}
+		have[k]--
 	}
 	return true, ""
 }
