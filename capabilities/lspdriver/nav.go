@@ -229,11 +229,21 @@ func (d *Driver) symbols(ctx context.Context, srv *lsp.Server, v *view, ms *mapp
 		res.ServerLimit = n
 	}
 	dropped := 0
+	type placed struct {
+		p  string
+		ok bool
+	}
+	places := map[string]placed{} // place's answer by absolute path: a search names the same files many times
 	var walk func(prefix string, syms []lsp.Symbol)
 	walk = func(prefix string, syms []lsp.Symbol) {
 		for _, s := range syms {
 			name := prefix + s.Name
-			p, ok := place(v, s.Path)
+			pl, seen := places[s.Path]
+			if !seen {
+				pl.p, pl.ok = place(v, s.Path)
+				places[s.Path] = pl
+			}
+			p, ok := pl.p, pl.ok
 			if !ok {
 				dropped++
 				continue
