@@ -164,6 +164,7 @@ func locations(v *view, ms *mappers, locs []lsp.Location) (out []engine.Location
 		}
 		keep = append(keep, placed{p: pl.p, l: l})
 	}
+	defer ms.batch()()
 	sort.SliceStable(keep, func(i, j int) bool {
 		if keep[i].p != keep[j].p {
 			return keep[i].p < keep[j].p
@@ -228,6 +229,7 @@ func (d *Driver) symbols(ctx context.Context, srv *lsp.Server, v *view, ms *mapp
 	if n := d.symbolLimit(); q.Path == "" && n > 0 && len(syms) >= n {
 		res.ServerLimit = n
 	}
+	defer ms.batch()()
 	dropped := 0
 	type placed struct {
 		p  string
