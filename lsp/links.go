@@ -16,17 +16,19 @@ import (
 // Links returns the workspace paths (slash-separated, relative to the
 // root) of the symlinks under the root, outside VCS metadata and
 // node_modules, as a check of the inputs that began after ctx's request
-// began (see [Began]) found them, running one if none did, and true. It
+// began (see [Began]) found them, running one if none did (under
+// [Server.Alongside]: as the latest check before the one alongside the
+// request found them, which that one confirms), and true. It
 // may list paths that are no longer symlinks; it misses none. It returns
 // false when that check could not see every input: the caller then walks
 // the root itself.
 func (s *Server) Links(ctx context.Context) ([]string, bool) {
-	s.verify(ctx)
-	if !s.track.verified() {
+	links := s.latestLinks(ctx)
+	if links == nil {
 		return nil, false
 	}
 	var out []string
-	for _, p := range s.track.symlinks() {
+	for _, p := range *links {
 		rel, err := filepath.Rel(s.cfg.Root, p)
 		if err != nil || !filepath.IsLocal(rel) || inNodeModules(rel) {
 			continue
@@ -34,6 +36,23 @@ func (s *Server) Links(ctx context.Context) ([]string, bool) {
 		out = append(out, filepath.ToSlash(rel))
 	}
 	return out, true
+}
+
+// latestLinks returns the symlinks under the root (absolute) of the
+// check of the inputs that serves ctx's request, or nil when that check
+// could not see every input: under [Server.Alongside], the latest
+// complete check before it, which the check alongside the request
+// confirms; else a check that began after the request began.
+func (s *Server) latestLinks(ctx context.Context) *[]string {
+	if a := alongsideOf(ctx, s); a != nil {
+		return &a.links
+	}
+	s.verify(ctx)
+	if !s.track.verified() {
+		return nil
+	}
+	links := s.track.symlinks()
+	return &links
 }
 
 // inNodeModules reports whether the relative path rel is under a

@@ -29,7 +29,7 @@ type location struct {
 	TargetRange          *Range `json:"targetRange"`
 }
 
-func (l *location) decode() (Location, bool) {
+func (l *location) decode(paths map[string]string) (Location, bool) {
 	switch {
 	case l.TargetURI != "":
 		r := l.TargetSelectionRange
@@ -39,27 +39,55 @@ func (l *location) decode() (Location, bool) {
 		if r == nil {
 			return Location{}, false
 		}
-		return Location{Path: Path(l.TargetURI), Range: *r}, true
+		return Location{Path: pathOf(paths, l.TargetURI), Range: *r}, true
 	case l.URI != "" && l.Range != nil:
-		return Location{Path: Path(l.URI), Range: *l.Range}, true
+		return Location{Path: pathOf(paths, l.URI), Range: *l.Range}, true
 	}
 	return Location{}, false
+}
+
+// pathOf is [Path] of u, remembered in paths: an answer names the same
+// files many times.
+func pathOf(paths map[string]string, u string) string {
+	p, ok := paths[u]
+	if !ok {
+		p = Path(u)
+		paths[u] = p
+	}
+	return p
 }
 
 // decodeLocations reads null, a Location, or a list of Locations or
 // LocationLinks. Locations that are not files are left out.
 func decodeLocations(raw json.RawMessage) []Location {
+	// The usual answer, a list of well-formed elements, is read in one
+	// pass; any other shape element by element.
+	var ls []location
+	if json.Unmarshal(raw, &ls) == nil {
+		return fromLocations(ls)
+	}
 	var list []json.RawMessage
 	if json.Unmarshal(raw, &list) != nil {
 		list = []json.RawMessage{raw}
 	}
-	var out []Location
+	ls = ls[:0]
 	for _, r := range list {
 		var l location
-		if json.Unmarshal(r, &l) != nil {
-			continue
+		if json.Unmarshal(r, &l) == nil {
+			ls = append(ls, l)
 		}
-		if loc, ok := l.decode(); ok && loc.Path != "" {
+	}
+	return fromLocations(ls)
+}
+
+// fromLocations keeps the decoded locations that are files, each URI
+// turned into a path once.
+func fromLocations(ls []location) []Location {
+	out := make([]Location, 0, len(ls))
+	paths := map[string]string{}
+	for _, l := range ls {
+		loc, ok := l.decode(paths)
+		if ok && loc.Path != "" {
 			out = append(out, loc)
 		}
 	}
@@ -150,20 +178,35 @@ func decodeSymbols(raw json.RawMessage, path string) []Symbol {
 }
 
 func symbolList(raw json.RawMessage, path string, depth int) []Symbol {
-	var list []json.RawMessage
-	if depth > maxSymbolDepth || json.Unmarshal(raw, &list) != nil {
+	if depth > maxSymbolDepth {
 		return nil
 	}
+	// The usual answer, a list of well-formed elements, is read in one
+	// pass; any other element by element.
+	var syms []symbol
+	if json.Unmarshal(raw, &syms) != nil {
+		var list []json.RawMessage
+		if json.Unmarshal(raw, &list) != nil {
+			return nil
+		}
+		syms = syms[:0]
+		for _, r := range list {
+			var s symbol
+			if json.Unmarshal(r, &s) == nil {
+				syms = append(syms, s)
+			}
+		}
+	}
 	var out []Symbol
-	for _, r := range list {
-		var s symbol
-		if json.Unmarshal(r, &s) != nil || s.Name == "" {
+	paths := map[string]string{}
+	for _, s := range syms {
+		if s.Name == "" {
 			continue
 		}
 		sym := Symbol{Name: s.Name, Detail: s.Detail, Kind: s.Kind, Container: s.ContainerName, Path: path}
 		switch {
 		case s.Location != nil:
-			sym.Path = Path(s.Location.URI)
+			sym.Path = pathOf(paths, s.Location.URI)
 			if s.Location.Range != nil {
 				sym.Range, sym.Selection = *s.Location.Range, *s.Location.Range
 			}

@@ -234,6 +234,9 @@ func (s *Server) collect(ctx context.Context) (map[string]bool, error) {
 		return nil, err // the request ended: everything stays for the next one
 	}
 	s.watch.ensure()
+	if a := alongsideOf(ctx, s); a != nil {
+		return a.collect(), nil
+	}
 	s.verify(ctx)
 	return s.watch.take(), nil
 }
@@ -245,8 +248,7 @@ func (s *Server) verify(ctx context.Context) {
 	if began, ok := ctx.Value(beganKey{}).(time.Time); ok && s.track.since(began) {
 		return
 	}
-	changes, _ := s.track.scan()
-	s.watch.add(changes)
+	s.track.scanInto(s.watch.add)
 }
 
 // Blind returns the package directories (inside the root or among the

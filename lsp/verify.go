@@ -151,9 +151,17 @@ type tracker struct {
 	began time.Time  // when the latest scan began
 	// problem says why the latest scan does not verify the answer, or "".
 	problem string
-	// sameTime holds the changed files that kept their inode and mtime
-	// (see sameTime), until taken.
+	// sameMu guards sameTime, the changed files that kept their inode
+	// and mtime (see sameTime), until taken: its own lock, so that a
+	// request checked alongside (alongside.go) never waits for the scan.
+	sameMu   sync.Mutex
 	sameTime map[string]bool
+	// gen counts the scans that found changes or could not see every
+	// input: a scan that starts at generation g compares the disk with a
+	// state whose changes all reached the changes for the next request
+	// (scanInto's sink) once gen reached g. Written under mu, read
+	// without it.
+	gen atomic.Uint64
 	// blind are the package directories holding sources a Go server does
 	// not compile (see BlindSources), sorted; blindGen changes whenever
 	// they or a file in them changes.
@@ -171,8 +179,30 @@ func newTracker(cfg *Config) *tracker {
 // for the caller to see), and why the answer cannot be verified ("" when
 // it can). The first scan is the baseline: it reports nothing.
 func (t *tracker) scan() (map[string]bool, string) {
+	changes, problem, _ := t.scanInto(nil)
+	return changes, problem
+}
+
+// scanInto is scan, and also hands what changed to sink (when not nil)
+// before the scan ends, then moves gen on: whoever reads gen and then
+// takes what sink collected has every change of the scans up to that
+// generation. prev is the generation the scan began at.
+func (t *tracker) scanInto(sink func(map[string]bool)) (changes map[string]bool, problem string, prev uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	prev = t.gen.Load()
+	changes, problem = t.scanLocked()
+	if len(changes) > 0 || !t.whole {
+		if sink != nil && len(changes) > 0 {
+			sink(changes)
+		}
+		t.gen.Add(1)
+	}
+	return changes, problem, prev
+}
+
+// scanLocked is scan, called with t.mu held.
+func (t *tracker) scanLocked() (map[string]bool, string) {
 	began := time.Now()
 	t.began = began
 	w := newWalk(t.state, began.Add(-t.window).UnixNano(), t.max)
@@ -222,12 +252,14 @@ func (t *tracker) scan() (map[string]bool, string) {
 	if t.inputs.Go {
 		t.noteBlind(changes)
 	}
+	t.sameMu.Lock()
 	if len(w.sameTime) > 0 && t.sameTime == nil {
 		t.sameTime = map[string]bool{}
 	}
 	for _, p := range w.sameTime {
 		t.sameTime[p] = true
 	}
+	t.sameMu.Unlock()
 	return changes, t.problem
 }
 
@@ -326,8 +358,8 @@ func (t *tracker) blindDirs() ([]string, uint64) {
 // takeSameTime returns and forgets the changed files that kept their
 // inode and mtime.
 func (t *tracker) takeSameTime() map[string]bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.sameMu.Lock()
+	defer t.sameMu.Unlock()
 	out := t.sameTime
 	t.sameTime = nil
 	return out
@@ -352,6 +384,17 @@ func (t *tracker) since(at time.Time) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.state != nil && !t.began.Before(at)
+}
+
+// completeLinks returns the symlinks under the root the latest scan
+// found, and whether that scan verified every input.
+func (t *tracker) completeLinks() ([]string, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.state == nil || !t.whole || t.problem != "" {
+		return nil, false
+	}
+	return t.state.links, true
 }
 
 // symlinks returns the symlinks under the root the latest scan found.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -45,5 +46,34 @@ func TestCharColumn(t *testing.T) {
 		if got := charColumn(c.line, c.char); got != c.want {
 			t.Errorf("charColumn(%q, %d) = %d, want %d", c.line, c.char, got, c.want)
 		}
+	}
+}
+
+// TestSameSymbols: the same symbols in any order agree; a missing one or
+// another count does not; at gopls's limit only gopls's first
+// rankedPrefix must be listed (ties at the cut differ between processes).
+func TestSameSymbols(t *testing.T) {
+	g := []symbol{{"F", "a.go"}, {"G", "b.go"}, {"F", "/abs/c.go"}}
+	if ok, why := sameSymbols([]symbol{{"F", "/abs/c.go"}, {"F", "a.go"}, {"G", "b.go"}}, 0, g); !ok {
+		t.Errorf("same, other order: %s", why)
+	}
+	if ok, _ := sameSymbols([]symbol{{"F", "a.go"}, {"G", "b.go"}, {"H", "b.go"}}, 0, g); ok {
+		t.Error("another symbol agrees")
+	}
+	if ok, _ := sameSymbols([]symbol{{"F", "a.go"}, {"G", "b.go"}}, 1, g); ok {
+		t.Error("one counted, not listed, agrees")
+	}
+	var full, other []symbol
+	for i := range goplsSymbolLimit {
+		s := symbol{name: fmt.Sprint("S", i), path: "a.go"}
+		full, other = append(full, s), append(other, s)
+	}
+	other[goplsSymbolLimit-1].name = "tie"
+	if ok, why := sameSymbols(other, 0, full); !ok {
+		t.Errorf("another tie at the cut: %s", why)
+	}
+	other[0].name = "first"
+	if ok, _ := sameSymbols(other, 0, full); ok {
+		t.Error("gopls's first symbol missing agrees")
 	}
 }

@@ -27,7 +27,7 @@ type devbrokerClient struct {
 
 // navTools are the tools the benchmark calls; the server lists them once
 // its probe found gopls (tools/list_changed says when).
-var navTools = []string{"definition", "references", "dev_plan", "discard", "check"}
+var navTools = []string{"definition", "references", "symbols", "dev_plan", "discard", "check"}
 
 // errMissingTools is a devbroker that lists check but not the language
 // tools: one built before them.

@@ -5,6 +5,8 @@
 //     stdio, the official Go SDK's client), against the same requests sent
 //     by a minimal raw LSP client straight to gopls (the pinned gopls, on
 //     its own copy of the module): the ratio is the broker's overhead;
+//   - the workspace symbol search: devbroker's symbols tool against
+//     gopls mcp's go_search with the same queries, both through MCP;
 //   - the rename of an exported function used in many packages:
 //     devbroker's in-memory dev_plan [rename, check] (nothing written),
 //     against gopls rename -w and go build ./... on a copy.
@@ -100,6 +102,12 @@ func run(ctx context.Context, o options) error {
 	}()
 	if err := measureNav(ctx, c, t, o, res); err != nil {
 		return err
+	}
+	if res.dev != nil {
+		res.symQueries = symbolQueries(o.smoke)
+		if err := measureSymbols(ctx, c, t, o, res); err != nil {
+			return err
+		}
 	}
 	if o.renameN > 0 {
 		if err := measureRename(ctx, c, t, o, res); err != nil {

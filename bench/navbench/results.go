@@ -27,6 +27,8 @@ type results struct {
 	versions              []string
 	pairs                 []*pair // the navigation requests, in order
 	rename                *pair
+	symQueries            []string
+	syms                  []*pair // the workspace symbol searches, in order
 	renameCmd             string
 	bytesSame             bool
 	bytesWhy              string
@@ -60,6 +62,24 @@ func (r *results) nav(q query) *pair {
 	p := &pair{target: q.t.String(), request: q.label()}
 	r.pairs = append(r.pairs, p)
 	return p
+}
+
+// symbol returns the pair of the workspace symbol search for q, adding
+// it when new.
+func (r *results) symbol(q string) *pair {
+	for _, p := range r.syms {
+		if p.request == q {
+			return p
+		}
+	}
+	p := &pair{target: "symbols", request: q}
+	r.syms = append(r.syms, p)
+	return p
+}
+
+// all is every pair: navigation, symbols, rename.
+func (r *results) all() []*pair {
+	return append(append(slices.Clone(r.pairs), r.syms...), r.rename)
 }
 
 // add records one round: both times and whether devbroker agreed.
@@ -103,7 +123,7 @@ func (r *results) finish() {
 // document is navbench's section of the results file.
 func (r *results) document() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Definition, references and rename: devbroker against gopls\n\n")
+	fmt.Fprintf(&b, "## Definition, references, symbols and rename: devbroker against gopls\n\n")
 	fmt.Fprintf(&b, "Written by `go run ./bench/navbench %s` (see README.md).\n\n", strings.Join(r.opts.args, " "))
 	fmt.Fprintf(&b, "- date: %s (the run took %s)\n", r.start.Format("2006-01-02 15:04 MST"), r.took.Round(time.Second))
 	fmt.Fprintf(&b, "- machine: %s\n", host.Machine())
@@ -121,6 +141,14 @@ func (r *results) document() string {
 	for _, p := range r.pairs {
 		p.row(&b, p.target+" | "+p.request)
 	}
+	if len(r.syms) > 0 {
+		fmt.Fprintf(&b, "\n### Workspace symbols against gopls mcp, %d rounds\n\n", r.opts.n)
+		fmt.Fprintf(&b, "devbroker: its `symbols` MCP tool with `query`. gopls mcp: its `go_search` tool with the same query (`gopls mcp`, the same pinned gopls, on its own copy of the module; the client's MCP root is the copy). Both over stdio through the official Go SDK's client, from the call to the answer; both warmed (%d rounds not counted), then interleaved, alternating which goes first. Both answer from gopls's `workspace/symbol` (at most 100 symbols). Correct: as many symbols, and the same ones (name and file) as many times each; for a search that reached gopls's limit of %d, gopls mcp's first %d (symbols that score the same are ranked in no fixed order, so which of them make the cut differs between two gopls processes).\n\n", warmRounds, goplsSymbolLimit, rankedPrefix)
+		fmt.Fprintf(&b, "| query | symbols | correct | devbroker p50 | p95 | gopls mcp p50 | p95 | p50 ÷ gopls mcp's |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, p := range r.syms {
+			p.row(&b, "`"+p.request+"`")
+		}
+	}
 	if len(r.rename.gopls) > 0 {
 		fmt.Fprintf(&b, "\n### Rename, %d rounds\n\n", r.opts.renameN)
 		fmt.Fprintf(&b, "devbroker: `dev_plan {paths: [file], ops: [rename, check]}`, the rename applied to the session's in-memory workspace and type-checked, nothing written (a `discard` after each round, not timed, resets it). gopls: `%s` on a copy of the module, put back from the pristine module after each round (not timed). One round of each not counted, then interleaved, alternating which goes first. Correct: the same files changed, and both without an error. ", r.renameCmd)
@@ -135,7 +163,7 @@ func (r *results) document() string {
 		fmt.Fprintf(&b, "| target | request | files changed | correct | devbroker p50 | p95 | gopls p50 | p95 | p50 ÷ gopls's |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
 		r.rename.row(&b, r.rename.target+" | rename + check")
 	}
-	for _, p := range append(slices.Clone(r.pairs), r.rename) {
+	for _, p := range r.all() {
 		for _, w := range p.whys {
 			fmt.Fprintf(&b, "\n- disagreement, %s %s: %s", p.target, p.request, w)
 		}
@@ -146,7 +174,7 @@ func (r *results) document() string {
 // summary is a smoke run's output: a line per request.
 func (r *results) summary() string {
 	var b strings.Builder
-	for _, p := range append(slices.Clone(r.pairs), r.rename) {
+	for _, p := range r.all() {
 		if len(p.gopls) > 0 {
 			fmt.Fprintf(&b, "navbench: %s %s: %d/%d correct, devbroker p50 %s, gopls p50 %s\n", p.target, p.request, p.correct, len(p.dev), ms(stats.Percentile(p.dev, 50)), ms(stats.Percentile(p.gopls, 50)))
 		}
@@ -160,7 +188,7 @@ func (r *results) summary() string {
 // devbrokerWrong fails when a devbroker answer disagreed with gopls's: a
 // smoke run asserts devbroker's correctness, never its timings.
 func (r *results) devbrokerWrong() error {
-	for _, p := range append(slices.Clone(r.pairs), r.rename) {
+	for _, p := range r.all() {
 		if p.correct < len(p.dev) {
 			return fmt.Errorf("%s %s: %d of %d answers disagree with gopls, first: %s", p.target, p.request, len(p.dev)-p.correct, len(p.dev), p.whys[0])
 		}

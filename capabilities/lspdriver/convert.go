@@ -6,12 +6,14 @@ package lspdriver
 // disk for files it read itself), converted by text.Mapper.
 
 import (
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
 	"github.com/devbroker/devbroker/lsp"
 )
@@ -23,6 +25,70 @@ type mappers struct {
 	m   map[string]*text.Mapper
 	// text holds the content each mapper maps, for line.
 	text map[string]string
+	// dirs, while set (see batch), reads the disk's files directory by
+	// directory.
+	dirs *dirReader
+}
+
+// batch makes the reads of the disk's files until done go through
+// directories held open (many answers name many files of a few
+// directories): each read is then an open, a stat and a read, not a
+// resolution of the whole path from the root and an open of the root.
+func (ms *mappers) batch() (done func()) {
+	if ms.dirs != nil || ms.v.fs == nil {
+		return func() {}
+	}
+	ms.dirs = &dirReader{v: ms.v, open: map[string]*rootfs.Dir{}}
+	return func() {
+		ms.dirs.close()
+		ms.dirs = nil
+	}
+}
+
+// dirReader reads files of the root through their directories, each
+// opened once.
+type dirReader struct {
+	v    *view
+	open map[string]*rootfs.Dir // by workspace directory ("" for the root); nil when it could not be opened
+}
+
+// read is [view.read] of the file at workspace path p, through its
+// directory; a file the directory refuses (a symlink leaving it, which
+// may still stay inside the root) is read as view.read reads it.
+func (r *dirReader) read(p string) []byte {
+	dir, name := path.Split(p)
+	dir = strings.TrimSuffix(dir, "/")
+	d, seen := r.open[dir]
+	if !seen {
+		var err error
+		if d, err = r.v.fs.OpenDir(dir); err != nil {
+			d = nil
+		}
+		r.open[dir] = d
+	}
+	if d != nil {
+		if data, _, err := d.ReadFileMax(name, 0); err == nil {
+			return data
+		}
+	}
+	return r.v.read(p)
+}
+
+func (r *dirReader) close() {
+	for _, d := range r.open {
+		if d != nil {
+			d.Close()
+		}
+	}
+}
+
+// disk is the disk content of the file at workspace path p, as
+// [view.read] gives it.
+func (ms *mappers) disk(p string) []byte {
+	if ms.dirs != nil {
+		return ms.dirs.read(p)
+	}
+	return ms.v.read(p)
 }
 
 func (ms *mappers) get(p string) *text.Mapper {
@@ -34,7 +100,7 @@ func (ms *mappers) get(p string) *text.Mapper {
 		content = d.Text
 	} else if doc := ms.req.All[p]; doc != nil {
 		content = doc.Content()
-	} else if b := ms.v.read(p); b != nil {
+	} else if b := ms.disk(p); b != nil {
 		content = strings.TrimPrefix(string(b), text.BOM)
 	}
 	m := text.NewMapper(content)

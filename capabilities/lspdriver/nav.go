@@ -79,6 +79,22 @@ func (d *Driver) language(ctx context.Context, srv *lsp.Server, v *view, ms *map
 	return res
 }
 
+// navigate answers definition, references, hover and symbols, which
+// change nothing, with the check of the server's inputs run alongside
+// the request (lsp.Server.Alongside): when it finds that the disk changed
+// the answer is dropped and asked again, the server told of the changes
+// first, as every other request is.
+func (d *Driver) navigate(ctx context.Context, srv *lsp.Server, req *capabilities.Request) (*view, *capabilities.Result) {
+	actx, settled := srv.Alongside(ctx)
+	v := d.view(actx, srv, d.viewed(req))
+	res := d.language(actx, srv, v, &mappers{v: v, req: req, m: map[string]*text.Mapper{}}, req)
+	if settled() {
+		return v, res
+	}
+	v = d.view(ctx, srv, d.viewed(req))
+	return v, d.language(ctx, srv, v, &mappers{v: v, req: req, m: map[string]*text.Mapper{}}, req)
+}
+
 // position converts a 1-based line and character column to the server's
 // position in the content m maps.
 func position(m *text.Mapper, line, col int) lsp.Position {
@@ -148,6 +164,7 @@ func locations(v *view, ms *mappers, locs []lsp.Location) (out []engine.Location
 		}
 		keep = append(keep, placed{p: pl.p, l: l})
 	}
+	defer ms.batch()()
 	sort.SliceStable(keep, func(i, j int) bool {
 		if keep[i].p != keep[j].p {
 			return keep[i].p < keep[j].p
@@ -212,12 +229,23 @@ func (d *Driver) symbols(ctx context.Context, srv *lsp.Server, v *view, ms *mapp
 	if n := d.symbolLimit(); q.Path == "" && n > 0 && len(syms) >= n {
 		res.ServerLimit = n
 	}
+	defer ms.batch()()
 	dropped := 0
+	type placed struct {
+		p  string
+		ok bool
+	}
+	places := map[string]placed{} // place's answer by absolute path: a search names the same files many times
 	var walk func(prefix string, syms []lsp.Symbol)
 	walk = func(prefix string, syms []lsp.Symbol) {
 		for _, s := range syms {
 			name := prefix + s.Name
-			p, ok := place(v, s.Path)
+			pl, seen := places[s.Path]
+			if !seen {
+				pl.p, pl.ok = place(v, s.Path)
+				places[s.Path] = pl
+			}
+			p, ok := pl.p, pl.ok
 			if !ok {
 				dropped++
 				continue

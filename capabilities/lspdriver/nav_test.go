@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/capabilities/lspdriver"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/testtree"
@@ -189,5 +190,37 @@ func TestReferencesPastTheCap(t *testing.T) {
 	res := ask(t, d, root, all, engine.References, engine.Query{Path: "r/r.go", Line: 4, Column: 6}, "u/f0.go")
 	if res.Omitted != len(want)-engine.MaxLocations || !slices.Equal(res.Locations, want[:engine.MaxLocations]) {
 		t.Fatalf("references: %d listed, %d omitted, want %d and %d:\n%+v\nwant\n%+v", len(res.Locations), res.Omitted, engine.MaxLocations, len(want)-engine.MaxLocations, res.Locations, want[:engine.MaxLocations])
+	}
+}
+
+// TestNavigateFollowsDiskWithoutEvents: the check of the server's inputs
+// that runs alongside a navigation request finds a file rewritten on disk
+// that no event reported (no watcher): the answer lists the uses the disk
+// holds, every time, and goes on doing so.
+func TestNavigateFollowsDiskWithoutEvents(t *testing.T) {
+	lspdriver.SetNoWatch(true)
+	t.Cleanup(func() { lspdriver.SetNoWatch(false) })
+	root, all := navWorkspace(t)
+	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: goplsSettings(t)}, root)
+	def := engine.Query{Path: "a/a.go", Line: 4, Column: 6}
+	b := navFiles["b/b.go"]
+	for i := range 4 {
+		res := ask(t, d, root, all, engine.References, def)
+		if len(res.Locations) != i+1 {
+			t.Fatalf("round %d: %d references, want %d: %+v", i, len(res.Locations), i+1, res.Locations)
+		}
+		if i > 0 && res.Locations[i].Line != 5+i {
+			t.Fatalf("round %d: the last reference %+v, want line %d", i, res.Locations[i], 5+i)
+		}
+		for range 2 { // unchanged: the same answer
+			if again := ask(t, d, root, all, engine.References, def); !slices.Equal(again.Locations, res.Locations) {
+				t.Fatalf("round %d, asked again: %+v, want %+v", i, again.Locations, res.Locations)
+			}
+		}
+		// One more use, on disk only (the workspace follows, as the
+		// engine's acquisition does before a request).
+		b += fmt.Sprintf("var Y%d = a.F()\n", i)
+		testtree.Put(t, root, "b/b.go", b)
+		all["b/b.go"] = text.FromString(b)
 	}
 }

@@ -75,21 +75,26 @@ func (d *Driver) runProject(ctx context.Context, req *capabilities.Request, serv
 	defer d.report(ctx, srv, req)()
 	ctx, cancel := d.deadline(ctx, srv)
 	defer cancel()
-	v := d.view(ctx, srv, d.viewed(req))
-	ms := &mappers{v: v, req: req, m: map[string]*text.Mapper{}}
+	var v *view
 	switch req.Kind {
-	case engine.Definition, engine.References, engine.Hover, engine.Symbols, engine.Rename, engine.CodeActions:
-		res = d.language(ctx, srv, v, ms, req)
+	case engine.Definition, engine.References, engine.Hover, engine.Symbols:
+		v, res = d.navigate(ctx, srv, req)
+	case engine.Rename, engine.CodeActions:
+		v = d.view(ctx, srv, d.viewed(req))
+		res = d.language(ctx, srv, v, &mappers{v: v, req: req, m: map[string]*text.Mapper{}}, req)
 	case engine.Format:
+		v = d.view(ctx, srv, d.viewed(req))
 		if req.Ranges != nil {
 			res = d.formatRanges(ctx, srv, v, req)
 			break
 		}
 		res = d.format(ctx, srv, v, req)
 	case engine.Lint:
-		res = d.lint(ctx, srv, v, ms, req)
+		v = d.view(ctx, srv, d.viewed(req))
+		res = d.lint(ctx, srv, v, &mappers{v: v, req: req, m: map[string]*text.Mapper{}}, req)
 	default:
-		res = d.check(ctx, srv, v, ms, req)
+		v = d.view(ctx, srv, d.viewed(req))
+		res = d.check(ctx, srv, v, &mappers{v: v, req: req, m: map[string]*text.Mapper{}}, req)
 	}
 	if res.Status == engine.StatusTimeout || res.Status == engine.StatusIndexing {
 		d.cutShort(ctx, srv, res)
