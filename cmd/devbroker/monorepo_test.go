@@ -214,3 +214,85 @@ func TestMonorepoProjectToolsOnlyWhenTrusted(t *testing.T) {
 		t.Fatalf("a trusted root did not run the project's own tools/.venv/bin/pyright-langserver: %v\nstderr:\n%s", err, stderr)
 	}
 }
+
+// Without gopls (the project points its driver at a program that does not
+// exist), Go is checked by go build and go vet, each run in the module of
+// the files asked about: the root has no go.mod, so run there they found
+// no package for services/api's files, looked at none and answered ok.
+// A second module beside it is built on its own, and the answer names
+// each module and the directory the commands ran in.
+func TestMonorepoGoFallbackRunsInEachModule(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("needs the go command")
+	}
+	root := monorepo(t)
+	for p, content := range map[string]string{
+		".devbroker.toml":              "[drivers.gopls]\ntype = \"lsp\"\ncommand = [\"devbroker-no-such-gopls\"]\n",
+		"services/worker/go.mod":       "module example.com/monorepo/services/worker\n\ngo 1.22\n",
+		"services/worker/worker.go":    "package worker\n\n// Retries is how often a job is tried.\nfunc Retries() int { return \"3\" }\n",
+		"services/worker/worker_ok.go": "package worker\n",
+	} {
+		p = filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paths := []string{"services/api/health.go", "services/api/main.go", "services/worker/worker.go"}
+	code, stdout, stderr := cliRun(t, append([]string{"check", "--trust", "--root", root, "--format", "json"}, paths...)...)
+	var r monorepoResult
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != 1 {
+		t.Fatalf("check: exit %d, %v, want 1\nstdout:\n%s\nstderr:\n%s", code, err, stdout, stderr)
+	}
+	for _, e := range []struct{ path, msg string }{
+		{"services/api/main.go", `cannot use "8080"`},
+		{"services/worker/worker.go", `cannot use "3"`},
+	} {
+		if !slices.ContainsFunc(r.Diagnostics, func(d struct {
+			Path     string `json:"path"`
+			Line     int    `json:"line"`
+			Severity string `json:"severity"`
+			Message  string `json:"message"`
+			Source   string `json:"source"`
+		}) bool {
+			return d.Path == e.path && d.Source == "go-build" && d.Severity == "error" && strings.Contains(d.Message, e.msg)
+		}) {
+			t.Errorf("no go-build error %q in %s: %+v", e.msg, e.path, r.Diagnostics)
+		}
+	}
+	want := map[string][]string{
+		"services/api":    {"go-build@services/api", "go-vet@services/api"},
+		"services/worker": {"go-build@services/worker", "go-vet@services/worker"},
+	}
+	if got := r.servers(); len(got) != len(want) || !slices.Equal(got["services/api"], want["services/api"]) || !slices.Equal(got["services/worker"], want["services/worker"]) {
+		t.Errorf("projects %v, want %v", got, want)
+	}
+	if want := "devbroker check: project services/worker: 1 file (services/worker/worker.go): go-build (run in services/worker), go-vet (run in services/worker)"; !strings.Contains(stderr, want) {
+		code, _, stderr := cliRun(t, append([]string{"check", "--trust", "--root", root}, paths...)...)
+		if code != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("check (text): exit %d, stderr does not say %q:\n%s", code, want, stderr)
+		}
+	}
+
+	// An unwritten change in a module below the root is built as the
+	// workspace holds it (the go command's -overlay, run in the module).
+	plan := filepath.Join(t.TempDir(), "plan.json")
+	if err := os.WriteFile(plan, []byte(`{"paths": ["services/api/health.go"], "ops": [
+		{"step": "edit", "args": {"path": "services/api/health.go", "edits": [{"find": "\tw.WriteHeader(http.StatusOK)", "replace": "\tw.WriteHeader(\"ok\")"}]}},
+		{"step": "check"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = cliRun(t, "run", "--trust", "--root", root, plan)
+	r = monorepoResult{}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != 1 {
+		t.Fatalf("run: exit %d, %v\nstdout:\n%s\nstderr:\n%s", code, err, stdout, stderr)
+	}
+	if !r.errorAt("services/api/health.go", `cannot use "ok"`) {
+		t.Errorf("run: no error for the unwritten change in services/api/health.go: %+v", r.Diagnostics)
+	}
+	if got := r.servers(); !slices.Equal(got["services/api"], want["services/api"]) {
+		t.Errorf("run: projects %v, want services/api answered by go-build and go-vet run in services/api", got)
+	}
+}
