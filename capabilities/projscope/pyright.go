@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"regexp"
 	"strings"
 
@@ -40,8 +41,21 @@ type pyrightConfig struct {
 // warning; an exclude or ignore entry that cannot be placed is dropped
 // with a warning.
 func Pyright(read ReadFunc) (*Scope, []string) {
+	return PyrightIn(read, "")
+}
+
+// PyrightIn is [Pyright] for the project in the directory dir (a slash
+// path relative to the root, "" or "." for the root): the configuration
+// files in dir, their entries relative to dir, pyright's default
+// excludes below dir; the files it tests are still named relative to the
+// root. It is the scope of pyright started in dir.
+func PyrightIn(read ReadFunc, dir string) (*Scope, []string) {
+	if dir == "." {
+		dir = ""
+	}
 	var conf pyrightConfig
-	file, where := "pyrightconfig.json", "pyrightconfig.json"
+	file := path.Join(dir, "pyrightconfig.json")
+	where := file
 	data, err := read(file)
 	switch {
 	case err == nil:
@@ -55,7 +69,8 @@ func Pyright(read ReadFunc) (*Scope, []string) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, []string{fmt.Sprintf("%s cannot be read (%v); pyright's include and exclude in it are not used", file, err)}
 	default:
-		file, where = "pyproject.toml", "pyproject.toml [tool.pyright]"
+		file = path.Join(dir, "pyproject.toml")
+		where = file + " [tool.pyright]"
 		data, err := read(file)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -80,12 +95,12 @@ func Pyright(read ReadFunc) (*Scope, []string) {
 		}
 		conf = *doc.Tool.Pyright
 	}
-	return pyrightScope(file, where, conf)
+	return pyrightScope(dir, file, where, conf)
 }
 
-// pyrightScope is the scope conf states, read from file (where names
-// its table).
-func pyrightScope(file, where string, conf pyrightConfig) (*Scope, []string) {
+// pyrightScope is the scope conf states, read from file in the directory
+// dir (where names its table).
+func pyrightScope(dir, file, where string, conf pyrightConfig) (*Scope, []string) {
 	var warnings []string
 	type rule struct {
 		re  *regexp.Regexp
@@ -94,7 +109,7 @@ func pyrightScope(file, where string, conf pyrightConfig) (*Scope, []string) {
 	compile := func(key string, specs []string, strict bool) ([]rule, bool) {
 		var out []rule
 		for _, s := range specs {
-			rel, ok := relSpec("", s)
+			rel, ok := relSpec(dir, s)
 			if !ok {
 				if strict {
 					warnings = append(warnings, fmt.Sprintf("%s: %s entry %q is absolute or leads out of the root, which devbroker cannot place; pyright's scope is not used: every Python file a walk meets is checked", where, key, s))
@@ -120,7 +135,7 @@ func pyrightScope(file, where string, conf pyrightConfig) (*Scope, []string) {
 		exclude, _ = compile("exclude", *conf.Exclude, false)
 	}
 	for _, d := range pyrightDefaultExcludes {
-		exclude = append(exclude, rule{pyrightRegexp(d), fmt.Sprintf("pyright's default exclude %q", d)})
+		exclude = append(exclude, rule{pyrightRegexp(path.Join(dir, d)), fmt.Sprintf("pyright's default exclude %q", d)})
 	}
 	if conf.Ignore != nil {
 		ig, _ := compile("ignore", *conf.Ignore, false)

@@ -70,11 +70,19 @@ type tsReader struct {
 // that cannot be read is left out with a warning, and so is a pattern
 // TypeScript would refuse.
 func TSConfig(read ReadFunc) (*Scope, []string) {
+	return TSConfigIn(read, "")
+}
+
+// TSConfigIn is [TSConfig] for the project in the directory dir (a slash
+// path relative to the root, "" or "." for the root): its tsconfig.json,
+// else jsconfig.json; the files it tests are still named relative to the
+// root. It is the scope of tsserver started in dir.
+func TSConfigIn(read ReadFunc, dir string) (*Scope, []string) {
 	r := &tsReader{read: read}
-	file := "tsconfig.json"
+	file := path.Join(dir, "tsconfig.json")
 	root, err := r.project(file, map[string]bool{})
 	if errors.Is(err, fs.ErrNotExist) {
-		file = "jsconfig.json"
+		file = path.Join(dir, "jsconfig.json")
 		if root, err = r.project(file, map[string]bool{}); err == nil && root.allowJs == nil {
 			yes := true
 			root.allowJs = &yes

@@ -93,6 +93,21 @@ func wantMonorepo(t *testing.T, how string, r monorepoResult) {
 	if r.errorAt("scripts/release.py", "Type annotation is missing") {
 		t.Errorf("%s: scripts/release.py was checked with tools' strict settings", how)
 	}
+	// Each project's own include narrows its files in the walk: the
+	// errors of the files outside it are not the answer's.
+	for _, p := range []string{"tools/scratch/try.py", "web/scripts/build.ts"} {
+		if slices.ContainsFunc(r.Diagnostics, func(d struct {
+			Path     string `json:"path"`
+			Line     int    `json:"line"`
+			Severity string `json:"severity"`
+			Message  string `json:"message"`
+			Source   string `json:"source"`
+		}) bool {
+			return d.Path == p
+		}) {
+			t.Errorf("%s: %s, outside its project's include, was checked in the walk of the root", how, p)
+		}
+	}
 	want := map[string][]string{
 		".":            {"pyright@."},
 		"services/api": {"gopls@."},
@@ -138,6 +153,8 @@ func TestMonorepoRoutesEachFileToItsProject(t *testing.T) {
 		"devbroker check: project services/api: 2 files (services/api/health.go, services/api/main.go): gopls (server in .)",
 		"devbroker check: project tools: 1 file (tools/gen/scale.py): pyright (server in tools)",
 		"devbroker check: project web: 2 files (web/src/format.ts, web/src/main.ts): typescript-language-server (server in web)",
+		`devbroker check: coverage: 1 python file outside the project's own scope for pyright, passed over by the walk of the root (tools/scratch/try.py): tools/pyproject.toml [tool.pyright] include = ["gen"]`,
+		`devbroker check: coverage: 1 typescript file outside the project's own scope for typescript-language-server, passed over by the walk of the root (web/scripts/build.ts): web/tsconfig.json include = ["src"]`,
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, stderr)
@@ -158,6 +175,16 @@ func TestMonorepoRoutesEachFileToItsProject(t *testing.T) {
 	}
 	if got := r.servers(); len(got) != 1 || !slices.Equal(got["tools"], []string{"pyright@tools"}) {
 		t.Errorf("check tools/gen/scale.py: projects %v, want tools alone, answered by pyright in tools", got)
+	}
+
+	// A file named is checked, whatever its project's include says.
+	code, stdout, stderr = cliRun(t, "check", "--trust", "--root", root, "--format", "json", "tools/scratch/try.py", "web/scripts/build.ts")
+	r = monorepoResult{}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != 1 {
+		t.Fatalf("check of files outside their project's include: exit %d, %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	if !r.errorAt("tools/scratch/try.py", `"Literal['ten']" is not assignable`) || !r.errorAt("web/scripts/build.ts", "Type 'string' is not assignable to type 'number'") {
+		t.Errorf("check of files outside their project's include: %+v", r.Diagnostics)
 	}
 
 	cs := connectStdio(t, root, "--trust", "--tools", "full")
