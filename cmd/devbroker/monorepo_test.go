@@ -323,3 +323,56 @@ func TestMonorepoGoFallbackRunsInEachModule(t *testing.T) {
 		t.Errorf("run: projects %v, want services/api answered by go-build and go-vet run in services/api", got)
 	}
 }
+
+// A workspace symbol search asks the root's server and every project
+// server a driver holds, and says which project each file found belongs
+// to and which server found it: after a check started tsserver in web and
+// pyright in tools, a search finds web's padLeft, which tsserver at the
+// root (no project loaded) does not, and a function of tools, from tools'
+// pyright, which the root's pyright (its include is scripts) never reads.
+func TestMonorepoWorkspaceSymbolsAskEveryProjectServer(t *testing.T) {
+	root := monorepo(t)
+	for p, content := range map[string]string{
+		"pyrightconfig.json":   `{"include": ["scripts"]}` + "\n",
+		"tools/gen/ceiling.py": "def qqz_budget_ceiling() -> int:\n    return 3\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(p)), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connectStdio(t, root, "--trust", "--tools", "full")
+	callTool(t, cs, "check", map[string]any{})
+	type symbolsResult struct {
+		monorepoResult
+		Answers []struct {
+			Symbols []struct {
+				Name string `json:"name"`
+				Path string `json:"path"`
+				Line int    `json:"line"`
+			} `json:"symbols"`
+		} `json:"answers"`
+	}
+	for _, c := range []struct {
+		query, name, path, project, server string
+	}{
+		{"padLeft", "padLeft", "web/src/format.ts", "web", "typescript-language-server@web"},
+		{"qqz_budget_ceiling", "qqz_budget_ceiling", "tools/gen/ceiling.py", "tools", "pyright@tools"},
+	} {
+		res := callTool(t, cs, "symbols", map[string]any{"query": c.query})
+		r := decodeStructured[symbolsResult](t, res)
+		n := 0
+		for _, a := range r.Answers {
+			for _, s := range a.Symbols {
+				if s.Name == c.name && s.Path == c.path {
+					n++
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("symbols %q: %s in %s listed %d times, want once:\n%s", c.query, c.name, c.path, n, resultText(res))
+		}
+		if got := r.servers(); !slices.Contains(got[c.project], c.server) {
+			t.Errorf("symbols %q: projects %v, want %s found by %s:\n%s", c.query, got, c.project, c.server, resultText(res))
+		}
+	}
+}
