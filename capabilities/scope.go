@@ -157,9 +157,9 @@ func (ps *projectScopes) scope(name, dir string) *projscope.Scope {
 	var warnings []string
 	switch name {
 	case "pyright":
-		sc, warnings = projscope.PyrightIn(read, dir)
+		sc, warnings = projscope.Pyright(read, dir)
 	case "tsconfig":
-		sc, warnings = projscope.TSConfigIn(read, dir)
+		sc, warnings = projscope.TSConfig(read, dir)
 	}
 	driver := ps.driverOf[name]
 	for _, w := range warnings {

@@ -28,8 +28,9 @@ type pyrightConfig struct {
 	Ignore  *[]string `json:"ignore" toml:"ignore"`
 }
 
-// Pyright reads the scope of the project at the root as pyright does:
-// pyrightconfig.json, else [tool.pyright] in pyproject.toml; nil when
+// Pyright reads the scope of the project in the directory dir (a slash
+// path relative to the root, "" or "." for the root) as pyright started
+// there does: pyrightconfig.json, else [tool.pyright] in pyproject.toml; nil when
 // there is neither. The files pyright checks are those below an include
 // entry (the root when there is none) and below no exclude entry (its
 // own defaults added: **/node_modules, **/__pycache__, **/.*); those
@@ -39,17 +40,10 @@ type pyrightConfig struct {
 // segment). A file that cannot be parsed, or an include entry that
 // cannot be placed (absolute, or out of the root), gives no scope and a
 // warning; an exclude or ignore entry that cannot be placed is dropped
-// with a warning.
-func Pyright(read ReadFunc) (*Scope, []string) {
-	return PyrightIn(read, "")
-}
-
-// PyrightIn is [Pyright] for the project in the directory dir (a slash
-// path relative to the root, "" or "." for the root): the configuration
-// files in dir, their entries relative to dir, pyright's default
-// excludes below dir; the files it tests are still named relative to the
-// root. It is the scope of pyright started in dir.
-func PyrightIn(read ReadFunc, dir string) (*Scope, []string) {
+// with a warning. The configuration files are those in dir, their
+// entries relative to dir, pyright's default excludes below dir; the
+// files the scope tests are named relative to the root.
+func Pyright(read ReadFunc, dir string) (*Scope, []string) {
 	if dir == "." {
 		dir = ""
 	}
