@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/devbroker/devbroker/configs"
 )
 
 // Starter is a Driver that keeps a long-lived process on its root and can
@@ -70,7 +72,7 @@ func (s *Set) startProjects(names, paths []string) {
 		s.prober.starting[key] = ch
 		timeout := s.timeouts[name]
 		if timeout <= 0 {
-			timeout = ProbeTimeout
+			timeout = configs.DefaultTimeout
 		}
 		go func() {
 			defer s.calls.End()
