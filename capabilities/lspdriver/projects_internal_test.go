@@ -101,11 +101,9 @@ func TestMergeSymbols(t *testing.T) {
 		return "."
 	}
 	servers := []string{".", "tools", "web"}
-	results := []*capabilities.Result{
-		{Status: engine.StatusOK, Symbols: []engine.Symbol{sym("a", "web/a.ts"), sym("b", "scripts/b.ts"), sym("t", "tools/t.py"), sym("lib", "/usr/lib/x.d.ts")}},
-		{Status: engine.StatusUnchecked, Message: "No Project"},
-		{Status: engine.StatusOK, Symbols: []engine.Symbol{sym("a", "web/a.ts"), sym("lib", "/usr/lib/x.d.ts")}, ServerLimit: 0},
-	}
+	results := []*capabilities.Result{{Status: engine.StatusOK}, {Status: engine.StatusUnchecked, Message: "No Project"}, {Status: engine.StatusOK}}
+	results[0].Symbols = []engine.Symbol{sym("a", "web/a.ts"), sym("b", "scripts/b.ts"), sym("t", "tools/t.py"), sym("lib", "/usr/lib/x.d.ts")}
+	results[2].Symbols = []engine.Symbol{sym("a", "web/a.ts"), sym("lib", "/usr/lib/x.d.ts")}
 	got := mergeSymbols(servers, results, find)
 	var names []string
 	for _, s := range got.Symbols {
