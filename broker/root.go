@@ -315,7 +315,7 @@ func (r *Root) MaxDiagnostics() int {
 // Scope passes on the current drivers' project scope for kind, for a
 // step without paths (engine.Scoper); drivers that cannot tell narrow
 // nothing.
-func (r *Root) Scope(kind engine.Kind) (func(string) (engine.Scope, bool), []engine.Note) {
+func (r *Root) Scope(kind engine.Kind) (func(string) (engine.Scope, bool), func() []engine.Note) {
 	if s, ok := r.current().(engine.Scoper); ok {
 		return s.Scope(kind)
 	}

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/devbroker/devbroker/configs"
 )
 
 // Starter is a Driver that keeps a long-lived process on its root and can
@@ -26,6 +28,61 @@ type Starter interface {
 	// probe then fails lets the process go. The process is the one the
 	// requests use (never a second one), and Close stops it.
 	Start(ctx context.Context) error
+}
+
+// ProjectStarter is a Starter that starts a server per project (a
+// language server with server_root "project"): it can start, before a
+// request, the servers of the projects below the root that the files of
+// the request belong to, within its bound on project servers.
+type ProjectStarter interface {
+	Starter
+	// PerProject reports whether the driver starts servers per project.
+	PerProject() bool
+	// StartProjects starts the servers of the projects of paths
+	// (workspace paths; those of other languages are passed over) and
+	// returns once they are initialized, or when ctx ends. As with Start,
+	// a failure is left to the request, and a driver whose probe fails
+	// lets the servers go.
+	StartProjects(ctx context.Context, paths []string) error
+}
+
+// startProjects starts, beside the probes [Set.Prepare] began, the
+// project servers of the paths for each named driver that starts servers
+// per project, once per driver, when the set was told to start early: a
+// command that knows its files (check, lint, a language command) meets
+// the servers of their projects started, not starting. The servers of
+// projects no request names are never started: each is a process of its
+// own (a pyright per Python project).
+func (s *Set) startProjects(names, paths []string) {
+	s.prober.mu.Lock()
+	defer s.prober.mu.Unlock()
+	if !s.prober.early {
+		return
+	}
+	for _, name := range names {
+		ps, ok := s.drivers[name].(ProjectStarter)
+		key := name + " (projects)"
+		if _, untrusted := s.prober.untrusted[name]; !ok || untrusted || !ps.PerProject() || s.prober.starting[key] != nil || !s.calls.Begin() {
+			continue
+		}
+		ch := make(chan struct{})
+		if s.prober.starting == nil {
+			s.prober.starting = map[string]chan struct{}{}
+		}
+		s.prober.starting[key] = ch
+		timeout := s.timeouts[name]
+		if timeout <= 0 {
+			timeout = configs.DefaultTimeout
+		}
+		go func() {
+			defer s.calls.End()
+			defer close(ch)
+			ctx, cancel := context.WithTimeout(s.prober.ctx, timeout)
+			defer cancel()
+			defer func() { _ = recover() }() // a panic is the request's to meet
+			_ = ps.StartProjects(ctx, paths)
+		}()
+	}
 }
 
 // StartEarly makes each later probe of a [Starter] driver start, beside

@@ -182,11 +182,14 @@ func (l *language) drivers(kind engine.Kind) []string {
 
 // Prepare starts, without waiting, what a request for kind on paths will
 // wait for: the probes of the drivers that serve kind for the paths'
-// languages, and after [Set.StartEarly] their servers. A command that
+// languages, and after [Set.StartEarly] their servers: the root's, and
+// the servers of the paths' projects below it (startProjects). A command that
 // knows its files calls it before it reads them, so that the probes and
 // the servers' start overlap the reading.
 func (s *Set) Prepare(kind engine.Kind, paths []string) {
-	s.start(context.Background(), s.driversFor(kind, paths))
+	names := s.driversFor(kind, paths)
+	s.start(context.Background(), names)
+	s.startProjects(names, paths)
 }
 
 // driversFor lists the drivers that serve kind for the paths' languages.

@@ -87,7 +87,11 @@ type Set struct {
 	// projScope is each driver's project_scope, by name, where it has one
 	// (see scope.go).
 	projScope map[string]string
-	langOf    map[string]string // driver name → the language it serves first
+	// projMarkers are, for a driver with a project_scope that starts a
+	// server per project (server_root "project"), its project_markers:
+	// each project's own scope narrows its files.
+	projMarkers map[string][]string
+	langOf      map[string]string // driver name → the language it serves first
 	// timeouts are the drivers' timeouts, by name (see ready.go).
 	timeouts map[string]time.Duration
 
@@ -139,7 +143,7 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 		byName[t.Name] = t
 	}
 	s = &Set{root: root, drivers: map[string]Driver{}, install: map[string]string{}, urls: map[string]string{}, stock: map[string]bool{}, maxDiag: cfg.Limits.MaxDiagnostics, limits: cfg.Limits, trees: NewTrees(0),
-		cfgKey: map[string]string{}, langOf: map[string]string{}, projScope: map[string]string{}, timeouts: map[string]time.Duration{},
+		cfgKey: map[string]string{}, langOf: map[string]string{}, projScope: map[string]string{}, projMarkers: map[string][]string{}, timeouts: map[string]time.Duration{},
 		prober: prober{probes: map[string]Probe{}, running: map[string]chan struct{}{}}}
 	s.prober.ctx, s.prober.cancel = context.WithCancel(context.Background())
 	if prev != nil {
@@ -215,6 +219,9 @@ func newSet(prev *Set, cfg *configs.Config, types []Type, root string) (s *Set, 
 			s.timeouts[dn] = dc.Timeout.Duration
 			if dc.ProjectScope != "" {
 				s.projScope[dn] = dc.ProjectScope
+				if dc.ServerRoot == "project" {
+					s.projMarkers[dn] = dc.ProjectMarkers
+				}
 			}
 		}
 	}

@@ -332,13 +332,16 @@ type Driver struct {
 	// says; a project file that cannot be parsed narrows nothing and the
 	// answer warns.
 	ProjectScope string `toml:"project_scope"`
-	// ProjectMarkers are, for a language server, the names of the files
-	// that mark a project's directory ("tsconfig.json", "pyproject.toml"):
-	// each file the server answers for belongs to the nearest directory
-	// above it, up to the root, that holds one of them (the root when none
-	// does), and an answer about files of a project below the root names
-	// the project and the server that answered ("projects"). Empty: the
-	// root is the one project.
+	// ProjectMarkers are, for a language server or an external command,
+	// the names of the files that mark a project's directory
+	// ("tsconfig.json", "pyproject.toml", "go.mod"): each file the driver
+	// answers for belongs to the nearest directory above it, up to the
+	// root, that holds one of them (the root when none does), and an
+	// answer about files of a project below the root names the project
+	// and the driver that answered ("projects"). An external command runs
+	// once per project, in the project's directory (dir, when set, is
+	// taken under it), so that go build and go vet run in the module of
+	// the files they are about. Empty: the root is the one project.
 	ProjectMarkers []string `toml:"project_markers"`
 	// ServerRoot is, for a language server with project_markers, the
 	// directory it is started in and told is its workspace: "project"

@@ -183,8 +183,14 @@ func (v *validator) driver(name string, d *Driver) {
 	if d.MaxProjectServers < 0 {
 		v.errorf(p+".max_project_servers", "%d is negative: give the most project servers to start, or 0 for the default (%d)", d.MaxProjectServers, DefaultMaxProjectServers)
 	}
-	if (d.ServerRoot != "" || len(d.ProjectMarkers) > 0) && d.Type != "lsp" {
-		v.errorf(p+".project_markers", "project_markers and server_root are for a language server (type \"lsp\")")
+	if len(d.ProjectMarkers) > 0 && d.Type != "lsp" && d.Type != "external" {
+		v.errorf(p+".project_markers", "project_markers are for a language server (type \"lsp\") or an external command (type \"external\")")
+	}
+	if d.ServerRoot != "" && d.Type != "lsp" {
+		v.errorf(p+".server_root", "server_root is for a language server (type \"lsp\"): an external command with project_markers runs in each project's directory")
+	}
+	if d.MaxProjectServers != 0 && d.Type != "lsp" {
+		v.errorf(p+".max_project_servers", "max_project_servers is for a language server (type \"lsp\")")
 	}
 	if d.PerFile != nil && !*d.PerFile && (d.Input == "" || d.Input == "stdin") {
 		v.errorf(p+".per_file", "input \"stdin\" runs the command once per file; per_file = false needs input \"staged\" or \"overlay\"")

@@ -35,8 +35,11 @@ type ProjectServer struct {
 	// Root is the directory the server runs in and was told is its
 	// workspace, a workspace path: the project's, or "." for a server of
 	// the whole root (gopls, or a project past the driver's
-	// max_project_servers).
+	// max_project_servers). For a command, the directory it ran in.
 	Root string
+	// Command says the driver is a command run in Root for the project's
+	// files (go build, go vet), not a language server.
+	Command bool
 }
 
 // ProjectFiles is, for one driver, the files of one project it answered
@@ -45,6 +48,8 @@ type ProjectFiles struct {
 	Root       string
 	ServerRoot string
 	Files      []string
+	// Command: the driver is a command that ran in ServerRoot.
+	Command bool
 }
 
 // MergeProjects merges what drivers said of the projects of their files
@@ -72,7 +77,7 @@ func MergeProjects(byDriver map[string][]ProjectFiles) []Project {
 			for _, f := range pf.Files {
 				a.files[f] = true
 			}
-			s := ProjectServer{Driver: dn, Root: pf.ServerRoot}
+			s := ProjectServer{Driver: dn, Root: pf.ServerRoot, Command: pf.Command}
 			if !slices.Contains(a.servers, s) {
 				a.servers = append(a.servers, s)
 			}
@@ -101,7 +106,8 @@ func MergeProjects(byDriver map[string][]ProjectFiles) []Project {
 }
 
 // String is the project as one line of text, as the text surfaces print
-// it: "project services/api: 2 files (a.go, b.go): gopls (server in .)".
+// it: "project services/api: 2 files (a.go, b.go): gopls (server in .)",
+// or, for a command, "go-build (run in services/api)".
 func (p Project) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "project %s: %d file", p.Root, p.Files)
@@ -120,7 +126,11 @@ func (p Project) String() string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s (server in %s)", s.Driver, s.Root)
+		where := "server in"
+		if s.Command {
+			where = "run in"
+		}
+		fmt.Fprintf(&b, "%s (%s %s)", s.Driver, where, s.Root)
 	}
 	return b.String()
 }

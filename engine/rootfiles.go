@@ -36,8 +36,10 @@ type Scoper interface {
 	// scope (ok true: the project leaves it out, and why), and the
 	// warnings about project files that could not be read, as notes of
 	// kind [NoteConfig] whose Driver is the driver whose project file it
-	// is, each naming the file and saying what was not used.
-	Scope(kind Kind) (out func(path string) (Scope, bool), warnings []Note)
+	// is, each naming the file and saying what was not used. The project
+	// files of projects below the root are read as the test meets their
+	// files, so warnings is called after the walk; it may be nil.
+	Scope(kind Kind) (out func(path string) (Scope, bool), warnings func() []Note)
 }
 
 // Scope is why the project's own configuration leaves a file out of an

@@ -435,7 +435,7 @@ type rootWalk struct {
 	scope  func(string) (Scope, bool) // nil: the project states none
 	scoped *scoped
 	passed []workspace.Passed
-	warn   []Note
+	warn   func() []Note
 }
 
 // narrow lists, sorted, the files of req a step without paths works on:
@@ -464,7 +464,10 @@ func (w *rootWalk) narrow(req Request) []string {
 func (w *rootWalk) notes() []Note {
 	out := w.scoped.notes("the walk of the root")
 	out = append(out, skippedNote(w.passed)...)
-	return append(out, w.warn...)
+	if w.warn != nil {
+		out = append(out, w.warn()...)
+	}
+	return out
 }
 
 // acquireRoot acquires the files of the root a step without paths works

@@ -131,14 +131,18 @@ type scopeCaps struct {
 	kinds []Kind
 }
 
-func (c *scopeCaps) Scope(kind Kind) (func(string) (Scope, bool), []Note) {
+func (c *scopeCaps) Scope(kind Kind) (func(string) (Scope, bool), func() []Note) {
 	c.kinds = append(c.kinds, kind)
-	return func(p string) (Scope, bool) {
+	out := func(p string) (Scope, bool) {
 		if strings.HasPrefix(p, "tests/") {
 			return Scope{Language: "go", Driver: "fake", Config: `proj.toml include = ["src"]`}, true
 		}
 		return Scope{}, false
-	}, []Note{{Kind: NoteConfig, Driver: "fake", Message: "warning: proj.toml: line 3: an unknown key"}}
+	}
+	warn := func() []Note {
+		return []Note{{Kind: NoteConfig, Driver: "fake", Message: "warning: proj.toml: line 3: an unknown key"}}
+	}
+	return out, warn
 }
 
 // A step without paths passes over the files the project's own scope

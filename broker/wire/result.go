@@ -58,7 +58,7 @@ type DevResult struct {
 	Coverage []Note `json:"coverage,omitempty" jsonschema:"what the answer did not cover and why (files no driver looked at: their language lists none, no language covers them, or a default tool is not installed, with how to install it or go without it), files a walk passed over (out of the project's own scope, too large), diagnostics left out, configuration that does not apply until the root is trusted. Notes, never findings: they do not make the answer not ok"`
 	// Projects say, in a repository of several projects, which project
 	// each file belongs to and which servers answered for it.
-	Projects []ProjectAnswer `json:"projects,omitempty" jsonschema:"when the files belong to projects below the root (a monorepo): each project (the directory of the nearest go.mod, go.work, package.json, tsconfig.json, pyproject.toml, pyrightconfig.json, Cargo.toml or compile_commands.json above them), how many of the files belong to it, and the language servers that answered for them with the directory each runs in. A file belongs to the nearest listed project above it. Absent when everything is one project at the root"`
+	Projects []ProjectAnswer `json:"projects,omitempty" jsonschema:"when the files belong to projects below the root (a monorepo): each project (the directory of the nearest go.mod, go.work, package.json, tsconfig.json, pyproject.toml, pyrightconfig.json, Cargo.toml or compile_commands.json above them), how many of the files belong to it, and the language servers that answered for them with the directory each runs in (and the commands run per project, such as go build and go vet in each Go module, with the directory each ran in). A file belongs to the nearest listed project above it. Absent when everything is one project at the root"`
 	// Answers are the language and search steps' answers.
 	Answers []Answer `json:"answers,omitempty" jsonschema:"the answers of definition, references, hover, symbols, rename, code_actions and search steps, in plan order"`
 	// Unwritten lists the paths whose workspace changes are not on disk
@@ -247,13 +247,15 @@ type ProjectAnswer struct {
 	Root    string          `json:"root" jsonschema:"the project's directory, relative to the root (. for the root itself)"`
 	Files   int             `json:"files" jsonschema:"how many of the answer's files belong to it"`
 	Paths   []string        `json:"paths,omitempty" jsonschema:"the first few of those files"`
-	Servers []ProjectServer `json:"servers" jsonschema:"the language servers that answered for its files"`
+	Servers []ProjectServer `json:"servers" jsonschema:"the language servers (and commands run per project) that answered for its files"`
 }
 
 // ProjectServer is a language server that answered for a project.
 type ProjectServer struct {
 	Driver string `json:"driver" jsonschema:"the server's driver, as configured"`
-	Root   string `json:"root" jsonschema:"the directory the server runs in and was told is its workspace, relative to the root: the project's own, or . for one server of the whole root (gopls, which handles several modules; or a project past the driver's max_project_servers)"`
+	Root   string `json:"root" jsonschema:"the directory the server runs in and was told is its workspace, relative to the root: the project's own, or . for one server of the whole root (gopls, which handles several modules; or a project past the driver's max_project_servers). For a command, the directory it ran in"`
+	// Command says the driver is a command run in Root, not a server.
+	Command bool `json:"command,omitempty" jsonschema:"true when the driver is a command run in root for the project's files (go build, go vet in each Go module), not a language server"`
 }
 
 // Line is the project as one line of text, as the text surfaces print
@@ -261,7 +263,7 @@ type ProjectServer struct {
 func (p ProjectAnswer) Line() string {
 	ep := engine.Project{Root: p.Root, Files: p.Files, Paths: p.Paths}
 	for _, s := range p.Servers {
-		ep.Servers = append(ep.Servers, engine.ProjectServer{Driver: s.Driver, Root: s.Root})
+		ep.Servers = append(ep.Servers, engine.ProjectServer{Driver: s.Driver, Root: s.Root, Command: s.Command})
 	}
 	return ep.String()
 }
@@ -336,7 +338,7 @@ func NewDevResult(r *engine.Result, unwritten []string, opts Options) *DevResult
 	for _, p := range r.Projects {
 		wp := ProjectAnswer{Root: p.Root, Files: p.Files, Paths: p.Paths}
 		for _, sv := range p.Servers {
-			wp.Servers = append(wp.Servers, ProjectServer{Driver: sv.Driver, Root: sv.Root})
+			wp.Servers = append(wp.Servers, ProjectServer{Driver: sv.Driver, Root: sv.Root, Command: sv.Command})
 		}
 		out.Projects = append(out.Projects, wp)
 	}

@@ -153,3 +153,54 @@ func probeState(rep *capabilities.Report, name string) capabilities.ProbeState {
 	}
 	return ""
 }
+
+// TestStartEarlyProjects: a command that knows its files (Prepare) starts,
+// beside the probe, the servers of their projects below the root (pyright
+// in tools), which the request then uses; a project it does not name
+// (lib) gets no server.
+func TestStartEarlyProjects(t *testing.T) {
+	needs(t, "pyright-langserver")
+	isolateTrust(t)
+	files := map[string]string{
+		"tools/pyproject.toml": "[tool.pyright]\ntypeCheckingMode = \"strict\"\n",
+		"tools/gen/scale.py":   "def scale(budget, factor: float) -> float:\n    return float(budget) * factor\n",
+		"lib/pyproject.toml":   "[project]\nname = \"lib\"\n",
+		"lib/util.py":          "X = 1\n",
+	}
+	root := canonical(t, testtree.New(t, files))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	set, _, err := LoadWith(ctx, root, Options{Probe: ProbeLazy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	set.StartEarly()
+	set.Prepare(engine.Check, []string{"tools/gen/scale.py"})
+	started, err := set.WaitStarts(ctx)
+	if err != nil || !slices.Equal(started, []string{"pyright", "pyright (projects)"}) {
+		t.Fatalf("early starts: %v, %v; want pyright's root and projects", started, err)
+	}
+	d := set.Drivers()["pyright"].(*lspdriver.Driver)
+	srv := d.Server(filepath.Join(root, "tools"))
+	if srv == nil || srv.PID() == 0 || srv.Starts() != 1 {
+		t.Fatalf("before the first check, tools' pyright is not running: %v", srv)
+	}
+	if s := d.Server(filepath.Join(root, "lib")); s != nil {
+		t.Errorf("lib, which no file named, has a server: %v", s)
+	}
+	pid := srv.PID()
+	resp, err := set.Run(ctx, engine.Request{Kind: engine.Check, Root: root, Files: map[string]*text.Doc{"tools/gen/scale.py": text.FromString(files["tools/gen/scale.py"])}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict := slices.ContainsFunc(resp.Diagnostics, func(dg engine.Diagnostic) bool {
+		return strings.Contains(dg.Message, `Type annotation is missing for parameter "budget"`)
+	})
+	if len(resp.Drivers) != 1 || resp.Drivers[0].Status != engine.StatusOK || !strict {
+		t.Fatalf("check: %+v %+v", resp.Drivers, resp.Diagnostics)
+	}
+	if srv.PID() != pid || srv.Starts() != 1 {
+		t.Errorf("the check started another pyright in tools: pid %d then %d, %d starts", pid, srv.PID(), srv.Starts())
+	}
+}

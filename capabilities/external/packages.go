@@ -184,10 +184,11 @@ func tagsOf(args []string) ([]string, bool) {
 }
 
 // packagesFor builds the expansion of {packages} for a command run in
-// the view's tree, in the configured dir.
-func (d *Driver) packagesFor(root string, v *view, argv []string, read func(p string) []byte) *goPackages {
+// the view's tree, in the directory dir (a workspace path: the project's
+// directory joined with the configured dir).
+func (d *Driver) packagesFor(root string, v *view, argv []string, dir string, read func(p string) []byte) *goPackages {
 	g := &goPackages{
-		dir:  strings.TrimPrefix(path.Clean("/"+d.cfg.Dir), "/"),
+		dir:  strings.TrimPrefix(path.Clean("/"+dir), "/"),
 		ctx:  buildContext(argv, d.cfg.Env),
 		has:  v.has,
 		read: read,

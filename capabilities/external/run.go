@@ -6,6 +6,7 @@ package external
 import (
 	"context"
 	"fmt"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -91,6 +92,7 @@ func (d *Driver) lint(ctx context.Context, root string, all map[string]*text.Doc
 	if len(v.unlooked) > 0 {
 		res.Coverage = append(res.Coverage, unlooked(d.name, v.unlooked))
 	}
+	res.Projects = v.projects
 	return res.result()
 }
 
@@ -152,6 +154,7 @@ func (d *Driver) format(ctx context.Context, root string, all map[string]*text.D
 			res.Edits[p] = doc
 		}
 	}
+	res.Projects = v.projects
 	return res.result()
 }
 
@@ -284,28 +287,38 @@ func (d *Driver) confineDir(root string) error {
 
 // ran is one run and what it was about.
 type ran struct {
-	what  string   // for messages: "shellcheck on a.sh"
-	files []string // the workspace files it was about
-	site  *site
-	out   *outcome
+	what    string   // for messages: "shellcheck on a.sh"
+	files   []string // the workspace files it was about
+	project string   // the directory of their project, a workspace path
+	dir     string   // the working directory, a workspace path
+	site    *site
+	out     *outcome
 }
 
 // runAll runs argv once per file (perFile) or once for all files, at most
 // maxParallel at a time, and returns the runs in file order. With
 // withStdin, each file's workspace content is its run's standard input.
 func (d *Driver) runAll(ctx context.Context, argv []string, perFile, withStdin bool, root string, v *view, all map[string]*text.Doc, files []string) []*ran {
+	// One run per file, or per project (the root's alone without
+	// project_markers), each in its project's directory.
 	var runs []*ran
-	if perFile {
-		for _, p := range files {
-			runs = append(runs, &ran{what: d.name + " on " + p, files: []string{p}})
+	pkgs := map[string]*goPackages{} // by project
+	for _, pf := range d.projectsOf(v.has, files) {
+		dir := path.Join(pf.dir, d.cfg.Dir)
+		if perFile {
+			for _, p := range pf.files {
+				runs = append(runs, &ran{what: d.name + " on " + p, files: []string{p}, project: pf.dir, dir: dir})
+			}
+		} else {
+			what := d.name
+			if pf.dir != "." {
+				what += " in " + pf.dir
+			}
+			runs = append(runs, &ran{what: what, files: pf.files, project: pf.dir, dir: dir})
 		}
-	} else {
-		runs = append(runs, &ran{what: d.name, files: files})
-	}
-	dir := filepath.Join(v.tree, filepath.FromSlash(d.cfg.Dir))
-	var pkgs *goPackages
-	if slices.Contains(argv, packagesArg) {
-		pkgs = d.packagesFor(root, v, argv, func(p string) []byte { return all[p].Bytes() })
+		if slices.Contains(argv, packagesArg) {
+			pkgs[pf.dir] = d.packagesFor(root, v, argv, dir, func(p string) []byte { return all[p].Bytes() })
+		}
 	}
 	sem := make(chan struct{}, maxParallel)
 	var wg sync.WaitGroup
@@ -314,11 +327,12 @@ func (d *Driver) runAll(ctx context.Context, argv []string, perFile, withStdin b
 		if perFile {
 			file = r.files[0]
 		}
+		dir := filepath.Join(v.tree, filepath.FromSlash(r.dir))
 		r.site = &site{root: root, dir: dir, view: v, file: file}
 		var patterns []string
-		if pkgs != nil {
+		if g := pkgs[r.project]; g != nil {
 			var left []string
-			if patterns, left = pkgs.patternsLeft(r.files); len(patterns) == 0 {
+			if patterns, left = g.patternsLeft(r.files); len(patterns) == 0 {
 				// No package: ./... would not look at these files either,
 				// and the command does not run; the answer says so. (Files
 				// left out beside others that run, such as other
@@ -327,6 +341,11 @@ func (d *Driver) runAll(ctx context.Context, argv []string, perFile, withStdin b
 				v.unlooked = append(v.unlooked, left...)
 				continue
 			}
+			if len(d.cfg.ProjectMarkers) > 0 {
+				v.ranIn(r.project, slices.DeleteFunc(slices.Clone(r.files), func(p string) bool { return slices.Contains(left, p) }))
+			}
+		} else if len(d.cfg.ProjectMarkers) > 0 {
+			v.ranIn(r.project, r.files)
 		}
 		inv := invocation{argv: expand(argv, v, file, patterns), dir: dir, env: expand(d.cfg.Env, v, file, nil)}
 		if withStdin {

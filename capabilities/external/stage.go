@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/devbroker/devbroker/capabilities"
+	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/text"
 	"github.com/devbroker/devbroker/internal/privtemp"
 )
@@ -33,6 +34,9 @@ type view struct {
 	// unlooked lists the requested files of the runs that did not run
 	// because {packages} found no package holding any of them.
 	unlooked []string
+	// projects are, with project_markers, the projects the command ran
+	// in and the files each run was about.
+	projects []engine.ProjectFiles
 }
 
 // close removes the view's temporary files and lets go of its tree.

@@ -179,18 +179,28 @@ func (d *Driver) server(ctx context.Context, root string) (*lsp.Server, error) {
 // path) of root: the project's own copy of the server in a trusted root
 // (projectTool), else the one found for the root.
 func (d *Driver) serverAt(ctx context.Context, root, dir string) (*lsp.Server, error) {
-	if dir == "." {
+	return d.serverAtIf(ctx, root, dir, false)
+}
+
+// serverAtEarly is serverAt for an early start: refused after a failed
+// probe.
+func (d *Driver) serverAtEarly(ctx context.Context, root, dir string) (*lsp.Server, error) {
+	return d.serverAtIf(ctx, root, dir, true)
+}
+
+func (d *Driver) serverAtIf(ctx context.Context, root, dir string, early bool) (*lsp.Server, error) {
+	if dir == "." && !early {
 		return d.server(ctx, root)
 	}
 	abs := filepath.Join(root, filepath.FromSlash(dir))
 	if bin := d.projectTool(root, dir); bin != "" {
-		return d.hold(bin, abs)
+		return d.holdIf(bin, abs, early)
 	}
 	bin, err := d.resolve(ctx, root)
 	if err != nil {
 		return nil, err
 	}
-	return d.hold(bin, abs)
+	return d.holdIf(bin, abs, early)
 }
 
 // hold returns the server the driver holds for root, acquiring it first.

@@ -8,11 +8,15 @@ package lspdriver
 // by the server of the root (gopls, which handles several modules).
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/configs"
@@ -51,23 +55,7 @@ func (d *Driver) projects(req *capabilities.Request) ([]project, string) {
 	if len(d.cfg.ProjectMarkers) == 0 || len(req.Files) == 0 {
 		return []project{{server: ".", files: req.Files}}, ""
 	}
-	fsys, _ := rootfs.New(req.Root) // nil: the workspace's files alone
-	owner := map[string]string{}    // directory → its project's directory
-	var find func(dir string) string
-	find = func(dir string) string {
-		if o, ok := owner[dir]; ok {
-			return o
-		}
-		o := "."
-		switch {
-		case d.marked(fsys, req, dir):
-			o = dir
-		case dir != ".":
-			o = find(path.Dir(dir))
-		}
-		owner[dir] = o
-		return o
-	}
+	find := d.projectFinder(req)
 	var owned []engine.ProjectFiles // by project, in the order of their first file
 	at := map[string]int{}
 	for _, p := range req.Files {
@@ -127,6 +115,30 @@ func (d *Driver) projects(req *capabilities.Request) ([]project, string) {
 		return out, ""
 	}
 	return out, fmt.Sprintf("%s runs at most %d project servers (drivers.%s.max_project_servers): the files of %s were answered by its server of the root, which does not read their project's own configuration", d.name, d.maxProjectServers(), d.name, strings.Join(over, ", "))
+}
+
+// projectFinder returns the project of a directory (a workspace path):
+// the nearest directory at or above it, up to the root, that holds one of
+// the driver's project markers, "." when none does.
+func (d *Driver) projectFinder(req *capabilities.Request) func(dir string) string {
+	fsys, _ := rootfs.New(req.Root) // nil: the workspace's files alone
+	owner := map[string]string{}    // directory → its project's directory
+	var find func(dir string) string
+	find = func(dir string) string {
+		if o, ok := owner[dir]; ok {
+			return o
+		}
+		o := "."
+		switch {
+		case d.marked(fsys, req, dir):
+			o = dir
+		case dir != ".":
+			o = find(path.Dir(dir))
+		}
+		owner[dir] = o
+		return o
+	}
+	return find
 }
 
 // marked reports whether the directory dir (a workspace path) holds one of
@@ -231,6 +243,131 @@ func merged(prs []project, results []*capabilities.Result, over string) *capabil
 	}
 	if over != "" {
 		msgs = append(msgs, over)
+	}
+	out.Message = strings.Join(msgs, "; ")
+	return out
+}
+
+// heldProjects lists the directories (workspace paths, sorted) of the
+// project servers the driver holds below root: those an earlier request,
+// or an early start, started.
+func (d *Driver) heldProjects(root string) []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []string
+	for r := range d.servers {
+		rel, err := filepath.Rel(filepath.Clean(root), filepath.Clean(r))
+		if err != nil || rel == "." || !filepath.IsLocal(rel) {
+			continue
+		}
+		out = append(out, filepath.ToSlash(rel))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// workspaceSymbols answers a workspace symbol search with the server of
+// the root and every project server the driver holds, at once: a project
+// server knows its own project (tsserver searches the projects it has
+// loaded, which the root's server has not), the root's the rest. A symbol
+// in a file is taken from the server of the file's project when that
+// server answered, so one found by two servers is listed once; the
+// answer says which project each file belongs to and which server found
+// it. Each server is shown one file of its own that the workspace holds,
+// when it holds one: tsserver searches only the projects of open files,
+// and declines with none ("No Project"). A server that declines is left
+// out when another answered. nil when the driver holds no project
+// server: the root's answers alone.
+func (d *Driver) workspaceSymbols(ctx context.Context, req *capabilities.Request) *capabilities.Result {
+	servers := append([]string{"."}, d.heldProjects(req.Root)...)
+	if len(servers) == 1 {
+		return nil
+	}
+	serverOf := func(p string) string {
+		best := "."
+		for _, dir := range servers {
+			if strings.HasPrefix(p, dir+"/") && len(dir) > len(best) {
+				best = dir
+			}
+		}
+		return best
+	}
+	shown := map[string][]string{}
+	for _, p := range slices.Sorted(maps.Keys(req.All)) {
+		if s := serverOf(p); d.languageOf(p) != "" && len(shown[s]) == 0 {
+			shown[s] = []string{p}
+		}
+	}
+	results := make([]*capabilities.Result, len(servers))
+	var wg sync.WaitGroup
+	for i, dir := range servers {
+		wg.Go(func() { results[i] = d.runProject(ctx, forProject(req, project{server: dir, files: shown[dir]}), dir) })
+	}
+	wg.Wait()
+	return mergeSymbols(servers, results, d.projectFinder(req))
+}
+
+// mergeSymbols merges the workspace symbol answers of the servers in the
+// directories servers ("." the root's first), in that order. find gives
+// a directory's project.
+func mergeSymbols(servers []string, results []*capabilities.Result, find func(dir string) string) *capabilities.Result {
+	// answeredBy is the server that answers for a workspace path: the
+	// deepest that answered whose directory holds it.
+	answeredBy := func(p string) string {
+		best := "."
+		for i, dir := range servers {
+			if dir != "." && results[i].Status == engine.StatusOK && strings.HasPrefix(p, dir+"/") && len(dir) > len(best) {
+				best = dir
+			}
+		}
+		return best
+	}
+	out := &capabilities.Result{Status: engine.StatusOK}
+	answered := slices.ContainsFunc(results, func(r *capabilities.Result) bool { return r.Status == engine.StatusOK })
+	var msgs []string
+	seen := map[engine.Symbol]bool{}
+	files := map[[2]string][]string{} // by project and server: the files
+	var keys [][2]string
+	for i, r := range results {
+		dir := servers[i]
+		if r.Status == engine.StatusUnchecked && answered {
+			continue // declined ("No Project"): the others answered
+		}
+		if r.Status != engine.StatusOK && out.Status == engine.StatusOK {
+			out.Status = r.Status
+		}
+		if r.Message != "" {
+			msgs = append(msgs, "server in "+dir+": "+r.Message)
+		}
+		out.ServerLimit = max(out.ServerLimit, r.ServerLimit)
+		out.Coverage = append(out.Coverage, r.Coverage...)
+		for _, s := range r.Symbols {
+			abs := filepath.IsAbs(s.Path)
+			if (!abs && answeredBy(s.Path) != dir) || seen[s] {
+				continue
+			}
+			seen[s] = true
+			out.Symbols = append(out.Symbols, s)
+			if abs {
+				continue
+			}
+			k := [2]string{find(path.Dir(s.Path)), dir}
+			if _, ok := files[k]; !ok {
+				keys = append(keys, k)
+			}
+			if !slices.Contains(files[k], s.Path) {
+				files[k] = append(files[k], s.Path)
+			}
+		}
+	}
+	// The root's files first, each server's ranking kept.
+	sort.SliceStable(out.Symbols, func(i, j int) bool {
+		return !filepath.IsAbs(out.Symbols[i].Path) && filepath.IsAbs(out.Symbols[j].Path)
+	})
+	for _, k := range keys {
+		fs := files[k]
+		slices.Sort(fs)
+		out.Projects = append(out.Projects, engine.ProjectFiles{Root: k[0], ServerRoot: k[1], Files: fs})
 	}
 	out.Message = strings.Join(msgs, "; ")
 	return out

@@ -84,3 +84,47 @@ func TestProjectsNearestMarker(t *testing.T) {
 		t.Errorf("no markers:\n got %q\nwant %q", got, want)
 	}
 }
+
+// A workspace symbol search's answers merge: a symbol in a project's file
+// comes from that project's server when it answered (once, though the
+// root's found it too), from the root's when the project's did not
+// answer; a server that declined is left out when another answered; the
+// answer names each file's project and the server that found it.
+func TestMergeSymbols(t *testing.T) {
+	sym := func(name, p string) engine.Symbol { return engine.Symbol{Name: name, Path: p, Line: 1, Column: 1} }
+	find := func(dir string) string {
+		for _, p := range []string{"web", "tools"} {
+			if dir == p || strings.HasPrefix(dir, p+"/") {
+				return p
+			}
+		}
+		return "."
+	}
+	servers := []string{".", "tools", "web"}
+	results := []*capabilities.Result{{Status: engine.StatusOK}, {Status: engine.StatusUnchecked, Message: "No Project"}, {Status: engine.StatusOK}}
+	results[0].Symbols = []engine.Symbol{sym("a", "web/a.ts"), sym("b", "scripts/b.ts"), sym("t", "tools/t.py"), sym("lib", "/usr/lib/x.d.ts")}
+	results[2].Symbols = []engine.Symbol{sym("a", "web/a.ts"), sym("lib", "/usr/lib/x.d.ts")}
+	got := mergeSymbols(servers, results, find)
+	var names []string
+	for _, s := range got.Symbols {
+		names = append(names, s.Name+"@"+s.Path)
+	}
+	if want := []string{"b@scripts/b.ts", "t@tools/t.py", "a@web/a.ts", "lib@/usr/lib/x.d.ts"}; !slices.Equal(names, want) {
+		t.Errorf("symbols %v, want %v", names, want)
+	}
+	if got.Status != engine.StatusOK || got.Message != "" {
+		t.Errorf("status %s %q, want ok: the declining server is left out", got.Status, got.Message)
+	}
+	var projects []string
+	for _, pf := range got.Projects {
+		projects = append(projects, fmt.Sprintf("%s@%s%v", pf.Root, pf.ServerRoot, pf.Files))
+	}
+	if want := []string{".@.[scripts/b.ts]", "tools@.[tools/t.py]", "web@web[web/a.ts]"}; !slices.Equal(projects, want) {
+		t.Errorf("projects %v, want %v", projects, want)
+	}
+	// Every server declined: the answer says so.
+	results = []*capabilities.Result{{Status: engine.StatusUnchecked, Message: "No Project"}, {Status: engine.StatusUnchecked, Message: "No Project"}, {Status: engine.StatusUnchecked, Message: "No Project"}}
+	if got := mergeSymbols(servers, results, find); got.Status != engine.StatusUnchecked || !strings.Contains(got.Message, "server in web: No Project") {
+		t.Errorf("all declined: %s %q", got.Status, got.Message)
+	}
+}

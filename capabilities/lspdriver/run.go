@@ -42,6 +42,12 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) (res *capab
 	if withheld != "" {
 		defer func() { res = partlyWithheld(res, withheld) }()
 	}
+	// A workspace symbol search asks every project server held.
+	if req.Kind == engine.Symbols && len(req.Files) == 0 && d.perProject() {
+		if r := d.workspaceSymbols(ctx, req); r != nil {
+			return r
+		}
+	}
 	// Each project's files are answered by their server (projects.go);
 	// the servers of several projects answer at once, each on its own
 	// files, which no other project's answer changes.

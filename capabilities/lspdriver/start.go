@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"sync"
 
 	"github.com/devbroker/devbroker/capabilities"
 )
@@ -47,6 +48,55 @@ func (d *Driver) Start(ctx context.Context) error {
 		return err
 	}
 	return srv.Start(ctx)
+}
+
+// PerProject reports whether the driver starts a server per project
+// (capabilities.ProjectStarter).
+func (d *Driver) PerProject() bool { return d.perProject() && !d.cfg.ConfineIncludes }
+
+// StartProjects starts the servers of the projects below the root that
+// the driver's files among paths belong to, as a request on them would
+// (the same servers, within max_project_servers, each the project's own
+// copy in a trusted root), at once, and returns once each is initialized
+// or ctx ends. A server refused after a failed probe is not started.
+func (d *Driver) StartProjects(ctx context.Context, paths []string) error {
+	if !d.calls.Begin() {
+		return capabilities.ErrSetClosed
+	}
+	defer d.calls.End()
+	if !d.PerProject() {
+		return nil
+	}
+	root, err := filepath.Abs(d.root)
+	if err == nil {
+		root, err = filepath.EvalSymlinks(root)
+	}
+	if err != nil {
+		return err
+	}
+	var mine []string
+	for _, p := range paths {
+		if d.languageOf(p) != "" {
+			mine = append(mine, p)
+		}
+	}
+	prs, _ := d.projects(&capabilities.Request{Root: root, Files: mine})
+	errs := make([]error, len(prs))
+	var wg sync.WaitGroup
+	for i, pr := range prs {
+		if pr.server == "." {
+			continue
+		}
+		wg.Go(func() {
+			srv, err := d.serverAtEarly(ctx, root, pr.server)
+			if err == nil {
+				err = srv.Start(ctx)
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // letGo records a failed probe and lets go of the servers the driver

@@ -45,8 +45,8 @@ func FuzzTSConfig(f *testing.F) {
 	f.Add(`{"include": ["**/*", "?*.ts", "src/**/*.min.js"], "compilerOptions": {"allowJs": true}}`, ``, "src/node_modules/a.min.js")
 	f.Fuzz(func(t *testing.T, config, base, rel string) {
 		files := map[string]string{"tsconfig.json": config, "base.json": base}
-		s1, w1 := TSConfig(mapRead(files))
-		s2, w2 := TSConfig(mapRead(files))
+		s1, w1 := TSConfig(mapRead(files), "")
+		s2, w2 := TSConfig(mapRead(files), "")
 		if (s1 == nil) != (s2 == nil) || strings.Join(w1, "\n") != strings.Join(w2, "\n") {
 			t.Fatal("not deterministic")
 		}
@@ -73,7 +73,7 @@ func FuzzPyright(f *testing.F) {
 		if pyrightconfig != "" {
 			files["pyrightconfig.json"] = pyrightconfig
 		}
-		s, _ := Pyright(mapRead(files))
+		s, _ := Pyright(mapRead(files), "")
 		if s == nil || rel == "" {
 			return
 		}

@@ -125,7 +125,7 @@ func TestTSConfigLikeTsc(t *testing.T) {
 				}
 			}
 			slices.Sort(want)
-			scope, warnings := TSConfig(mapRead(files))
+			scope, warnings := TSConfig(mapRead(files), "")
 			if scope == nil || len(warnings) > 0 {
 				t.Fatalf("TSConfig: %v, warnings %v", scope, warnings)
 			}
@@ -152,7 +152,7 @@ func TestTSConfigReferences(t *testing.T) {
 		"tsconfig.app.json":   `{"include": ["src"]}`,
 		"tools/tsconfig.json": `{"include": ["*.ts"]}`,
 	}
-	scope, warnings := TSConfig(mapRead(files))
+	scope, warnings := TSConfig(mapRead(files), "")
 	if scope == nil || len(warnings) > 0 {
 		t.Fatalf("TSConfig: %v, warnings %v", scope, warnings)
 	}
@@ -222,7 +222,7 @@ func TestPyrightLikePyright(t *testing.T) {
 				}
 			}
 			slices.Sort(want)
-			scope, warnings := Pyright(mapRead(files))
+			scope, warnings := Pyright(mapRead(files), "")
 			if scope == nil || len(warnings) > 0 {
 				t.Fatalf("Pyright: %v, warnings %v", scope, warnings)
 			}
@@ -279,9 +279,9 @@ func TestBadProjectFilesWarn(t *testing.T) {
 			var scope *Scope
 			var warnings []string
 			if c.ts {
-				scope, warnings = TSConfig(mapRead(c.files))
+				scope, warnings = TSConfig(mapRead(c.files), "")
 			} else {
-				scope, warnings = Pyright(mapRead(c.files))
+				scope, warnings = Pyright(mapRead(c.files), "")
 			}
 			if (scope != nil) != c.scoped {
 				t.Errorf("scope %v, want one: %v", scope, c.scoped)
@@ -302,14 +302,50 @@ func TestBadProjectFilesWarn(t *testing.T) {
 // No project file: no scope, no warning.
 func TestNoProjectFile(t *testing.T) {
 	read := mapRead(map[string]string{"pyproject.toml": "[project]\nname = \"x\"\n"})
-	if s, w := Pyright(read); s != nil || w != nil {
+	if s, w := Pyright(read, ""); s != nil || w != nil {
 		t.Errorf("Pyright = %v, %v; want nil", s, w)
 	}
-	if s, w := TSConfig(read); s != nil || w != nil {
+	if s, w := TSConfig(read, ""); s != nil || w != nil {
 		t.Errorf("TSConfig = %v, %v; want nil", s, w)
 	}
 	failing := func(string) ([]byte, error) { return nil, errors.New("permission denied") }
-	if s, w := Pyright(failing); s != nil || len(w) != 1 || !strings.Contains(w[0], "cannot be read") {
+	if s, w := Pyright(failing, ""); s != nil || len(w) != 1 || !strings.Contains(w[0], "cannot be read") {
 		t.Errorf("Pyright on an unreadable file = %v, %v", s, w)
+	}
+}
+
+// A project below the root reads its own files, its entries relative to
+// its directory, and names its files in what it says; the paths it tests
+// are relative to the root.
+func TestProjectInADirectory(t *testing.T) {
+	read := mapRead(map[string]string{
+		"tools/pyproject.toml": "[tool.pyright]\ninclude = [\"gen\"]\nexclude = [\"gen/old\"]\n",
+		"web/tsconfig.json":    "{\"include\": [\"src\"], \"exclude\": [\"src/gen\"]}\n",
+		"pyproject.toml":       "[tool.pyright]\ninclude = [\"src\"]\n",
+	})
+	py, w := Pyright(read, "tools")
+	if py == nil || len(w) != 0 {
+		t.Fatalf("Pyright(tools) = %v, %v", py, w)
+	}
+	ts, w := TSConfig(read, "web")
+	if ts == nil || len(w) != 0 {
+		t.Fatalf("TSConfig(web) = %v, %v", ts, w)
+	}
+	for _, c := range []struct {
+		scope *Scope
+		path  string
+		want  string
+	}{
+		{py, "tools/gen/a.py", ""},
+		{py, "tools/misc/b.py", `tools/pyproject.toml [tool.pyright] include = ["gen"]`},
+		{py, "tools/gen/old/c.py", `tools/pyproject.toml [tool.pyright] exclude "gen/old"`},
+		{py, "tools/gen/.cache/d.py", `pyright's default exclude "**/.*"`},
+		{ts, "web/src/a.ts", ""},
+		{ts, "web/scripts/b.ts", `web/tsconfig.json include = ["src"]`},
+		{ts, "web/src/gen/c.ts", `web/tsconfig.json exclude "src/gen"`},
+	} {
+		if why, _ := c.scope.Leaves(c.path); why != c.want {
+			t.Errorf("%s: %q, want %q", c.path, why, c.want)
+		}
 	}
 }

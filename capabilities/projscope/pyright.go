@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"regexp"
 	"strings"
 
@@ -27,8 +28,9 @@ type pyrightConfig struct {
 	Ignore  *[]string `json:"ignore" toml:"ignore"`
 }
 
-// Pyright reads the scope of the project at the root as pyright does:
-// pyrightconfig.json, else [tool.pyright] in pyproject.toml; nil when
+// Pyright reads the scope of the project in the directory dir (a slash
+// path relative to the root, "" or "." for the root) as pyright started
+// there does: pyrightconfig.json, else [tool.pyright] in pyproject.toml; nil when
 // there is neither. The files pyright checks are those below an include
 // entry (the root when there is none) and below no exclude entry (its
 // own defaults added: **/node_modules, **/__pycache__, **/.*); those
@@ -38,10 +40,16 @@ type pyrightConfig struct {
 // segment). A file that cannot be parsed, or an include entry that
 // cannot be placed (absolute, or out of the root), gives no scope and a
 // warning; an exclude or ignore entry that cannot be placed is dropped
-// with a warning.
-func Pyright(read ReadFunc) (*Scope, []string) {
+// with a warning. The configuration files are those in dir, their
+// entries relative to dir, pyright's default excludes below dir; the
+// files the scope tests are named relative to the root.
+func Pyright(read ReadFunc, dir string) (*Scope, []string) {
+	if dir == "." {
+		dir = ""
+	}
 	var conf pyrightConfig
-	file, where := "pyrightconfig.json", "pyrightconfig.json"
+	file := path.Join(dir, "pyrightconfig.json")
+	where := file
 	data, err := read(file)
 	switch {
 	case err == nil:
@@ -55,7 +63,8 @@ func Pyright(read ReadFunc) (*Scope, []string) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, []string{fmt.Sprintf("%s cannot be read (%v); pyright's include and exclude in it are not used", file, err)}
 	default:
-		file, where = "pyproject.toml", "pyproject.toml [tool.pyright]"
+		file = path.Join(dir, "pyproject.toml")
+		where = file + " [tool.pyright]"
 		data, err := read(file)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -80,12 +89,12 @@ func Pyright(read ReadFunc) (*Scope, []string) {
 		}
 		conf = *doc.Tool.Pyright
 	}
-	return pyrightScope(file, where, conf)
+	return pyrightScope(dir, file, where, conf)
 }
 
-// pyrightScope is the scope conf states, read from file (where names
-// its table).
-func pyrightScope(file, where string, conf pyrightConfig) (*Scope, []string) {
+// pyrightScope is the scope conf states, read from file in the directory
+// dir (where names its table).
+func pyrightScope(dir, file, where string, conf pyrightConfig) (*Scope, []string) {
 	var warnings []string
 	type rule struct {
 		re  *regexp.Regexp
@@ -94,7 +103,7 @@ func pyrightScope(file, where string, conf pyrightConfig) (*Scope, []string) {
 	compile := func(key string, specs []string, strict bool) ([]rule, bool) {
 		var out []rule
 		for _, s := range specs {
-			rel, ok := relSpec("", s)
+			rel, ok := relSpec(dir, s)
 			if !ok {
 				if strict {
 					warnings = append(warnings, fmt.Sprintf("%s: %s entry %q is absolute or leads out of the root, which devbroker cannot place; pyright's scope is not used: every Python file a walk meets is checked", where, key, s))
@@ -120,7 +129,7 @@ func pyrightScope(file, where string, conf pyrightConfig) (*Scope, []string) {
 		exclude, _ = compile("exclude", *conf.Exclude, false)
 	}
 	for _, d := range pyrightDefaultExcludes {
-		exclude = append(exclude, rule{pyrightRegexp(d), fmt.Sprintf("pyright's default exclude %q", d)})
+		exclude = append(exclude, rule{pyrightRegexp(path.Join(dir, d)), fmt.Sprintf("pyright's default exclude %q", d)})
 	}
 	if conf.Ignore != nil {
 		ig, _ := compile("ignore", *conf.Ignore, false)

@@ -56,8 +56,9 @@ type tsReader struct {
 	warnings []string
 }
 
-// TSConfig reads the scope of the TypeScript project at the root:
-// tsconfig.json, else jsconfig.json (whose allowJs is true by default);
+// TSConfig reads the scope of the TypeScript project in the directory dir
+// (a slash path relative to the root, "" or "." for the root; the files
+// the scope tests are named relative to the root): its tsconfig.json, else jsconfig.json (whose allowJs is true by default);
 // nil when there is neither. Its files are those its `files` lists and
 // those an `include` pattern takes in (all files when neither is set)
 // that no `exclude` pattern leaves out (without exclude: node_modules,
@@ -69,12 +70,12 @@ type tsReader struct {
 // cannot be parsed gives no scope and a warning; a base or a reference
 // that cannot be read is left out with a warning, and so is a pattern
 // TypeScript would refuse.
-func TSConfig(read ReadFunc) (*Scope, []string) {
+func TSConfig(read ReadFunc, dir string) (*Scope, []string) {
 	r := &tsReader{read: read}
-	file := "tsconfig.json"
+	file := path.Join(dir, "tsconfig.json")
 	root, err := r.project(file, map[string]bool{})
 	if errors.Is(err, fs.ErrNotExist) {
-		file = "jsconfig.json"
+		file = path.Join(dir, "jsconfig.json")
 		if root, err = r.project(file, map[string]bool{}); err == nil && root.allowJs == nil {
 			yes := true
 			root.allowJs = &yes

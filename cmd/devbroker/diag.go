@@ -138,11 +138,15 @@ func cmdDiag(kind engine.Kind, args []string, stdout, stderr io.Writer) int {
 	// The walk passes over what .gitignore ignores and, for the whole
 	// root, what the project's own configuration leaves out of kind
 	// (pyright's include, tsconfig.json's files).
-	scope, warnings := set.Scope(kind)
+	scope, warn := set.Scope(kind)
 	sel, err := engine.Select(eng.FS(), engine.Walk{Covers: set.Covers, Scope: scope}, fl.Args())
 	if err != nil {
 		fmt.Fprintf(stderr, "devbroker %s: %v\n", kind, err)
 		return exitBadUsage
+	}
+	var warnings []engine.Note
+	if warn != nil {
+		warnings = warn()
 	}
 	paths, swept := sel.Paths, sel.Swept
 	if len(paths) == 0 {

@@ -93,6 +93,21 @@ func wantMonorepo(t *testing.T, how string, r monorepoResult) {
 	if r.errorAt("scripts/release.py", "Type annotation is missing") {
 		t.Errorf("%s: scripts/release.py was checked with tools' strict settings", how)
 	}
+	// Each project's own include narrows its files in the walk: the
+	// errors of the files outside it are not the answer's.
+	for _, p := range []string{"tools/scratch/try.py", "web/scripts/build.ts"} {
+		if slices.ContainsFunc(r.Diagnostics, func(d struct {
+			Path     string `json:"path"`
+			Line     int    `json:"line"`
+			Severity string `json:"severity"`
+			Message  string `json:"message"`
+			Source   string `json:"source"`
+		}) bool {
+			return d.Path == p
+		}) {
+			t.Errorf("%s: %s, outside its project's include, was checked in the walk of the root", how, p)
+		}
+	}
 	want := map[string][]string{
 		".":            {"pyright@."},
 		"services/api": {"gopls@."},
@@ -138,6 +153,8 @@ func TestMonorepoRoutesEachFileToItsProject(t *testing.T) {
 		"devbroker check: project services/api: 2 files (services/api/health.go, services/api/main.go): gopls (server in .)",
 		"devbroker check: project tools: 1 file (tools/gen/scale.py): pyright (server in tools)",
 		"devbroker check: project web: 2 files (web/src/format.ts, web/src/main.ts): typescript-language-server (server in web)",
+		`devbroker check: coverage: 1 python file outside the project's own scope for pyright, passed over by the walk of the root (tools/scratch/try.py): tools/pyproject.toml [tool.pyright] include = ["gen"]`,
+		`devbroker check: coverage: 1 typescript file outside the project's own scope for typescript-language-server, passed over by the walk of the root (web/scripts/build.ts): web/tsconfig.json include = ["src"]`,
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, stderr)
@@ -158,6 +175,16 @@ func TestMonorepoRoutesEachFileToItsProject(t *testing.T) {
 	}
 	if got := r.servers(); len(got) != 1 || !slices.Equal(got["tools"], []string{"pyright@tools"}) {
 		t.Errorf("check tools/gen/scale.py: projects %v, want tools alone, answered by pyright in tools", got)
+	}
+
+	// A file named is checked, whatever its project's include says.
+	code, stdout, stderr = cliRun(t, "check", "--trust", "--root", root, "--format", "json", "tools/scratch/try.py", "web/scripts/build.ts")
+	r = monorepoResult{}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != 1 {
+		t.Fatalf("check of files outside their project's include: exit %d, %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	if !r.errorAt("tools/scratch/try.py", `"Literal['ten']" is not assignable`) || !r.errorAt("web/scripts/build.ts", "Type 'string' is not assignable to type 'number'") {
+		t.Errorf("check of files outside their project's include: %+v", r.Diagnostics)
 	}
 
 	cs := connectStdio(t, root, "--trust", "--tools", "full")
@@ -212,5 +239,140 @@ func TestMonorepoProjectToolsOnlyWhenTrusted(t *testing.T) {
 	}
 	if _, err := os.Stat(mark); err != nil {
 		t.Fatalf("a trusted root did not run the project's own tools/.venv/bin/pyright-langserver: %v\nstderr:\n%s", err, stderr)
+	}
+}
+
+// Without gopls (the project points its driver at a program that does not
+// exist), Go is checked by go build and go vet, each run in the module of
+// the files asked about: the root has no go.mod, so run there they found
+// no package for services/api's files, looked at none and answered ok.
+// A second module beside it is built on its own, and the answer names
+// each module and the directory the commands ran in.
+func TestMonorepoGoFallbackRunsInEachModule(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("needs the go command")
+	}
+	root := monorepo(t)
+	for p, content := range map[string]string{
+		".devbroker.toml":              "[drivers.gopls]\ntype = \"lsp\"\ncommand = [\"devbroker-no-such-gopls\"]\n",
+		"services/worker/go.mod":       "module example.com/monorepo/services/worker\n\ngo 1.22\n",
+		"services/worker/worker.go":    "package worker\n\n// Retries is how often a job is tried.\nfunc Retries() int { return \"3\" }\n",
+		"services/worker/worker_ok.go": "package worker\n",
+	} {
+		p = filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paths := []string{"services/api/health.go", "services/api/main.go", "services/worker/worker.go"}
+	code, stdout, stderr := cliRun(t, append([]string{"check", "--trust", "--root", root, "--format", "json"}, paths...)...)
+	var r monorepoResult
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != 1 {
+		t.Fatalf("check: exit %d, %v, want 1\nstdout:\n%s\nstderr:\n%s", code, err, stdout, stderr)
+	}
+	for _, e := range []struct{ path, msg string }{
+		{"services/api/main.go", `cannot use "8080"`},
+		{"services/worker/worker.go", `cannot use "3"`},
+	} {
+		if !slices.ContainsFunc(r.Diagnostics, func(d struct {
+			Path     string `json:"path"`
+			Line     int    `json:"line"`
+			Severity string `json:"severity"`
+			Message  string `json:"message"`
+			Source   string `json:"source"`
+		}) bool {
+			return d.Path == e.path && d.Source == "go-build" && d.Severity == "error" && strings.Contains(d.Message, e.msg)
+		}) {
+			t.Errorf("no go-build error %q in %s: %+v", e.msg, e.path, r.Diagnostics)
+		}
+	}
+	want := map[string][]string{
+		"services/api":    {"go-build@services/api", "go-vet@services/api"},
+		"services/worker": {"go-build@services/worker", "go-vet@services/worker"},
+	}
+	if got := r.servers(); len(got) != len(want) || !slices.Equal(got["services/api"], want["services/api"]) || !slices.Equal(got["services/worker"], want["services/worker"]) {
+		t.Errorf("projects %v, want %v", got, want)
+	}
+	if want := "devbroker check: project services/worker: 1 file (services/worker/worker.go): go-build (run in services/worker), go-vet (run in services/worker)"; !strings.Contains(stderr, want) {
+		code, _, stderr := cliRun(t, append([]string{"check", "--trust", "--root", root}, paths...)...)
+		if code != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("check (text): exit %d, stderr does not say %q:\n%s", code, want, stderr)
+		}
+	}
+
+	// An unwritten change in a module below the root is built as the
+	// workspace holds it (the go command's -overlay, run in the module).
+	plan := filepath.Join(t.TempDir(), "plan.json")
+	if err := os.WriteFile(plan, []byte(`{"paths": ["services/api/health.go"], "ops": [
+		{"step": "edit", "args": {"path": "services/api/health.go", "edits": [{"find": "\tw.WriteHeader(http.StatusOK)", "replace": "\tw.WriteHeader(\"ok\")"}]}},
+		{"step": "check"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = cliRun(t, "run", "--trust", "--root", root, plan)
+	r = monorepoResult{}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != 1 {
+		t.Fatalf("run: exit %d, %v\nstdout:\n%s\nstderr:\n%s", code, err, stdout, stderr)
+	}
+	if !r.errorAt("services/api/health.go", `cannot use "ok"`) {
+		t.Errorf("run: no error for the unwritten change in services/api/health.go: %+v", r.Diagnostics)
+	}
+	if got := r.servers(); !slices.Equal(got["services/api"], want["services/api"]) {
+		t.Errorf("run: projects %v, want services/api answered by go-build and go-vet run in services/api", got)
+	}
+}
+
+// A workspace symbol search asks the root's server and every project
+// server a driver holds, and says which project each file found belongs
+// to and which server found it: after a check started tsserver in web and
+// pyright in tools, a search finds web's padLeft, which tsserver at the
+// root (no project loaded) does not, and a function of tools, from tools'
+// pyright, which the root's pyright (its include is scripts) never reads.
+func TestMonorepoWorkspaceSymbolsAskEveryProjectServer(t *testing.T) {
+	root := monorepo(t)
+	for p, content := range map[string]string{
+		"pyrightconfig.json":   `{"include": ["scripts"]}` + "\n",
+		"tools/gen/ceiling.py": "def qqz_budget_ceiling() -> int:\n    return 3\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(p)), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connectStdio(t, root, "--trust", "--tools", "full")
+	callTool(t, cs, "check", map[string]any{})
+	type symbolsResult struct {
+		monorepoResult
+		Answers []struct {
+			Symbols []struct {
+				Name string `json:"name"`
+				Path string `json:"path"`
+				Line int    `json:"line"`
+			} `json:"symbols"`
+		} `json:"answers"`
+	}
+	for _, c := range []struct {
+		query, name, path, project, server string
+	}{
+		{"padLeft", "padLeft", "web/src/format.ts", "web", "typescript-language-server@web"},
+		{"qqz_budget_ceiling", "qqz_budget_ceiling", "tools/gen/ceiling.py", "tools", "pyright@tools"},
+	} {
+		res := callTool(t, cs, "symbols", map[string]any{"query": c.query})
+		r := decodeStructured[symbolsResult](t, res)
+		n := 0
+		for _, a := range r.Answers {
+			for _, s := range a.Symbols {
+				if s.Name == c.name && s.Path == c.path {
+					n++
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("symbols %q: %s in %s listed %d times, want once:\n%s", c.query, c.name, c.path, n, resultText(res))
+		}
+		if got := r.servers(); !slices.Contains(got[c.project], c.server) {
+			t.Errorf("symbols %q: projects %v, want %s found by %s:\n%s", c.query, got, c.project, c.server, resultText(res))
+		}
 	}
 }

@@ -1,0 +1,3 @@
+"""A scratch script, outside the project's include."""
+
+limit: int = "ten"
