@@ -7,14 +7,16 @@ import (
 )
 
 // BreakWatcher closes the running server's fsnotify watcher, as a failure
-// of the watcher would end its event loop; it reports whether there was
-// one.
+// of the watcher would end its event loop, and returns once the loop has
+// ended and recorded the failure (so that the next request finds it); it
+// reports whether there was one.
 func BreakWatcher(s *Server) bool {
 	w := s.watch.running()
 	if w == nil {
 		return false
 	}
 	_ = w.fsw.Close()
+	<-w.done
 	return true
 }
 
