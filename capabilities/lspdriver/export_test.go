@@ -29,10 +29,11 @@ func OnWaitingForLoad(f func()) { waitingForLoad = f }
 // without the driver's view or conversion (BenchmarkNavigate's floor).
 func Floor(ctx context.Context, d capabilities.Driver, req *capabilities.Request) (func() (int, error), error) {
 	dr := d.(*Driver)
-	srv, err := dr.server(ctx, req.Root)
+	pool, err := dr.pool(ctx, req.Root)
 	if err != nil {
 		return nil, err
 	}
+	srv := pool.Primary()
 	v := dr.view(ctx, srv, dr.viewed(req))
 	docs, q := v.list(), req.Query
 	ms := &mappers{v: v, req: req, m: map[string]*text.Mapper{}}

@@ -42,11 +42,11 @@ func (d *Driver) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	srv, err := d.holdIf(bin, root, true)
+	pool, err := d.holdIf(bin, root, true)
 	if err != nil {
 		return err
 	}
-	return srv.Start(ctx)
+	return pool.Primary().Start(ctx)
 }
 
 // letGo records a failed probe and lets go of the servers the driver
