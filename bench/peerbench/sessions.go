@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/devbroker/devbroker/bench/internal/host"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -53,10 +54,14 @@ func measureSessions(ctx context.Context, c *corpus, t *tools, o options, res *r
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
-		err = concurrently(ctx, cands, edits, o.n, func(broken bool) *series {
+		var took time.Duration
+		took, err = concurrently(ctx, cands, edits, o.n, func(broken bool) *series {
 			return res.series(res.sessions, s.name, direction(broken))
 		})
 		stop()
+		if err == nil {
+			res.rates = append(res.rates, rate{name: s.name, answers: 2 * o.n * len(cands), took: took, load: host.Load()})
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
@@ -67,8 +72,8 @@ func measureSessions(ctx context.Context, c *corpus, t *tools, o options, res *r
 
 // concurrently warms every session, then runs n rounds of add and remove
 // in each at once; the samples of all sessions go to one series per
-// direction.
-func concurrently(ctx context.Context, cands []candidate, edits []*edit, n int, to func(bool) *series) error {
+// direction. It returns the wall time of the rounds.
+func concurrently(ctx context.Context, cands []candidate, edits []*edit, n int, to func(bool) *series) (time.Duration, error) {
 	var mu sync.Mutex
 	errs := make([]error, len(cands))
 	var wg sync.WaitGroup
@@ -82,9 +87,10 @@ func concurrently(ctx context.Context, cands []candidate, edits []*edit, n int, 
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return err
+			return 0, err
 		}
 	}
+	began := time.Now()
 	for i := range cands {
 		wg.Go(func() {
 			for range n {
@@ -103,12 +109,13 @@ func concurrently(ctx context.Context, cands []candidate, edits []*edit, n int, 
 		})
 	}
 	wg.Wait()
+	took := time.Since(began)
 	for _, err := range errs {
 		if err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return took, nil
 }
 
 // devbrokerSessions starts devbroker serve --mcp --http on a loopback port

@@ -82,3 +82,16 @@ func SetProgressTick(t interface{ Cleanup(func()) }, d time.Duration) {
 // machine, and never what a test is about (the drivers' own timeouts are
 // the configuration's).
 const TestWait = 10 * time.Minute
+
+// TakeLane takes, for the caller, a lane of the pool d holds for root (a
+// check through d holds it first), as a request answering at the same
+// time would; done gives it back.
+func TakeLane(ctx context.Context, d capabilities.Driver, root string) (done func(), err error) {
+	dr := d.(*Driver)
+	pool, err := dr.pool(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	_, done, err = pool.Take(ctx, lsp.Want{})
+	return done, err
+}
