@@ -133,6 +133,7 @@ func (p *Pool) atLeast(n int) {
 // Take hands the caller a lane for one answer; done gives it back (it is
 // idempotent). It waits, as long as ctx lets it, for a lane to be free.
 func (p *Pool) Take(ctx context.Context, w Want) (srv *Server, done func(), err error) {
+	begun := time.Now()
 	for {
 		p.mu.Lock()
 		if p.closed {
@@ -148,7 +149,9 @@ func (p *Pool) Take(ctx context.Context, w Want) (srv *Server, done func(), err 
 			if best.timer != nil {
 				best.timer.Stop()
 			}
+			lanes, cost := len(p.lanes), distance(best.state, w.State)
 			p.mu.Unlock()
+			p.cfg.logger().Debug("lane taken", "server", p.cfg.Name, "root", p.cfg.Root, "wait_ms", time.Since(begun).Milliseconds(), "lanes", lanes, "differing_files", cost)
 			var once sync.Once
 			return best.srv, func() { once.Do(func() { p.give(best, w.State) }) }, nil
 		}
@@ -157,7 +160,7 @@ func (p *Pool) Take(ctx context.Context, w Want) (srv *Server, done func(), err 
 		select {
 		case <-wait:
 		case <-ctx.Done():
-			return nil, nil, fmt.Errorf("waiting for a free %s: %w", p.cfg.Name, ctx.Err())
+			return nil, nil, fmt.Errorf("waiting for a free %s: %w", p.cfg.Name, context.Cause(ctx))
 		}
 	}
 }

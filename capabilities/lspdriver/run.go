@@ -65,17 +65,21 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) (res *capab
 func (d *Driver) runProject(ctx context.Context, req *capabilities.Request, server string) (res *capabilities.Result) {
 	sctx, scancel := context.WithTimeout(ctx, d.timeout)
 	pool, err := d.poolAt(sctx, req.Root, server)
+	scancel()
 	var srv *lsp.Server
 	if err == nil {
 		// A lane of the pool answers: the one that has the request's
-		// content, or is nearest to it (see lsp.Pool).
+		// content, or is nearest to it (see lsp.Pool). The wait for it
+		// counts in the request's time, as the wait for a server's turn
+		// does, and lasts while the first lane loads.
+		tctx, tcancel := d.deadline(ctx, pool.Primary())
 		var done func()
-		srv, done, err = pool.Take(sctx, want(req))
+		srv, done, err = pool.Take(tctx, want(req))
+		tcancel()
 		if err == nil {
 			defer done()
 		}
 	}
-	scancel()
 	if err != nil {
 		res := failed(nil, err, false)
 		if res.Status == engine.StatusTimeout {
