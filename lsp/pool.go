@@ -116,13 +116,6 @@ func (p *Pool) Servers() []*Server {
 	return out
 }
 
-// Size is the most lanes the pool holds.
-func (p *Pool) Size() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.size
-}
-
 // atLeast raises the pool's size to n.
 func (p *Pool) atLeast(n int) {
 	p.mu.Lock()
