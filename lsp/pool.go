@@ -26,6 +26,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -209,8 +210,12 @@ func (p *Pool) grow(files []string) {
 		err := l.srv.Start(ctx)
 		if err == nil {
 			// The workspace load and the packages of the request that made
-			// the pool grow are behind the lane when it is handed out.
-			_, err = l.srv.Diagnose(ctx, nil, files)
+			// the pool grow are behind the lane when it is handed out. What
+			// the server says about those files does not matter here, only
+			// that it runs.
+			if _, derr := l.srv.Diagnose(ctx, nil, files); errors.Is(derr, ErrExited) || errors.Is(derr, ErrClosed) || ctx.Err() != nil {
+				err = derr
+			}
 		}
 		cancel()
 		p.mu.Lock()
@@ -258,7 +263,7 @@ func (p *Pool) arm(l *lane) {
 // retire closes a lane that no caller took for the idle time.
 func (p *Pool) retire(l *lane) {
 	p.mu.Lock()
-	if l.taken || !l.ready || p.closed || time.Since(l.used) < p.idle {
+	if l == p.lanes[0] || l.taken || !l.ready || p.closed || time.Since(l.used) < p.idle {
 		p.mu.Unlock()
 		return
 	}

@@ -124,6 +124,22 @@ func TestPoolLanesKeepEachCallersContent(t *testing.T) {
 	if s.PID() == pid || s.PID() == 0 {
 		t.Errorf("the lane's process is %d, it was %d", s.PID(), pid)
 	}
+
+	// Unused for the idle time, the added lane closes; the first stays.
+	exited = lsp.Exited(s2)
+	lsp.ExpireLanes(p)
+	<-exited
+	if lanes := p.Servers(); len(lanes) != 1 || lanes[0] != s1 || s1.PID() == 0 || s2.PID() != 0 {
+		t.Errorf("after the idle time: %d lanes, the first's process %d, the added one's %d", len(lanes), s1.PID(), s2.PID())
+	}
+	s, done, err = p.Take(ctx, state("two"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done()
+	if s != s1 {
+		t.Error("a caller alone was not handed the first lane")
+	}
 }
 
 // A pool of one is today's server: a second caller waits for the first
