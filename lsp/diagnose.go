@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 )
 
 // DiagnoseFilesCommand is gopls's command that diagnoses the given files'
@@ -65,12 +66,15 @@ type Report struct {
 // context.DeadlineExceeded; Report.Indexing says whether the server was
 // still indexing. A dead server gives ErrExited, a missing one
 // ErrNotInstalled.
-func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) (*Report, error) {
+func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) (rep *Report, err error) {
+	t := s.timing("diagnose")
 	in, err := s.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer s.release()
+	t.acquired()
+	defer func() { t.done(rep, err) }()
 	// gopls reports the barrier's work under the token it is given: until
 	// it begins it, the server is still busy with what came before (its
 	// load, the documents opened for the request), which the request's
@@ -83,8 +87,9 @@ func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) 
 	if err := s.sync(ctx, in, docs, true); err != nil {
 		return nil, err
 	}
+	t.synced()
 	want, kept := s.versions()
-	rep := &Report{Files: map[string][]Diagnostic{}, Versions: map[string]int{}, Kept: kept}
+	rep = &Report{Files: map[string][]Diagnostic{}, Versions: map[string]int{}, Kept: kept}
 	for u, v := range want {
 		rep.Versions[Path(u)] = v
 	}
@@ -242,4 +247,39 @@ func (in *instance) collect(rep *Report, want map[string]int, pulled map[string]
 		}
 	}
 	slices.Sort(rep.Stale)
+}
+
+// timing measures one request for the debug log: the wait for the
+// server's turn (and its start), the sync of the documents, and the rest
+// (the settle), so that a queue behind other callers shows apart from the
+// server's own work.
+type timing struct {
+	s                 *Server
+	what              string
+	begun, turn, sent time.Time
+}
+
+func (s *Server) timing(what string) *timing {
+	return &timing{s: s, what: what, begun: time.Now()}
+}
+
+func (t *timing) acquired() { t.turn = time.Now() }
+func (t *timing) synced()   { t.sent = time.Now() }
+
+func (t *timing) done(rep *Report, err error) {
+	if !t.s.log.Enabled(context.Background(), -4) { // slog.LevelDebug
+		return
+	}
+	end := time.Now()
+	settle := ""
+	if rep != nil {
+		settle = string(rep.Settle)
+	}
+	synced := t.sent
+	if synced.IsZero() {
+		synced = end
+	}
+	t.s.log.Debug("request timing", "request", t.what, "server", t.s.cfg.Name, "root", t.s.cfg.Root,
+		"wait_ms", t.turn.Sub(t.begun).Milliseconds(), "sync_ms", synced.Sub(t.turn).Milliseconds(),
+		"settle_ms", end.Sub(synced).Milliseconds(), "settle", settle, "err", err != nil)
 }

@@ -2,10 +2,13 @@
 // go.lsp.dev/jsonrpc2 (with go.lsp.dev/protocol's method names and
 // hand-written wire types where that package stops at LSP 3.16).
 //
-// The principal types are [Supervisor] (one [Server] per server command
-// and root, shared by every caller), [Server] (a language server that is
-// started lazily, kept warm, restarted after a crash and stopped when
-// idle) and [Report] (the diagnostics of one settled request).
+// The principal types are [Supervisor] (one [Pool] per server command
+// and root, shared by every caller), [Pool] (the servers of one root, its
+// lanes: a caller takes the free lane nearest its content, and a lane is
+// added, up to the pool's size, only while every lane is answering),
+// [Server] (a language server that is started lazily, kept warm,
+// restarted after a crash and stopped when idle) and [Report] (the
+// diagnostics of one settled request).
 //
 // Every request states the whole content the server must see, as
 // [Document] values: the server's open documents are brought to exactly
@@ -16,7 +19,8 @@
 // it never takes devbroker's return to the disk content for a save (see
 // sync.go).
 // Requests on one server are serialized, so callers with different
-// content never see each other's.
+// content never see each other's; callers asking at once are answered
+// side by side by the lanes of a pool, each a whole Server.
 //
 // Settling is deterministic, without sleeps: a server that offers the
 // gopls.diagnose_files command is asked to run it (it returns after it has

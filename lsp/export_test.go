@@ -81,3 +81,17 @@ func (d *diskWatch) running() *watcher {
 	defer d.mu.Unlock()
 	return d.w
 }
+
+// ExpireLanes makes every lane of p unused for its idle time and runs
+// what their idle timers run.
+func ExpireLanes(p *Pool) {
+	p.mu.Lock()
+	lanes := slices.Clone(p.lanes)
+	for _, l := range lanes {
+		l.used = time.Now().Add(-p.idle)
+	}
+	p.mu.Unlock()
+	for _, l := range lanes {
+		p.retire(l)
+	}
+}

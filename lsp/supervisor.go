@@ -1,7 +1,7 @@
 package lsp
 
-// This file defines [Supervisor]: one [Server] per (command, environment,
-// settings, root), shared by every caller, and closed when the last caller
+// This file defines [Supervisor]: one [Pool] of [Server] lanes per
+// (command, environment, settings, root), shared by every caller, and closed when the last caller
 // lets go. A supervisor belongs to its owner (a capabilities set, handed
 // on to the set that replaces it), never to the package.
 
@@ -18,7 +18,7 @@ type Supervisor struct {
 }
 
 type shared struct {
-	srv  *Server
+	pool *Pool
 	refs int
 }
 
@@ -32,6 +32,17 @@ func NewSupervisor() *Supervisor {
 // ones share one Server. release lets go of it (it is
 // idempotent); the Server closes when its last holder lets go.
 func (s *Supervisor) Acquire(cfg Config) (srv *Server, release func(), err error) {
+	p, release, err := s.AcquirePool(cfg, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.Primary(), release, nil
+}
+
+// AcquirePool is [Supervisor.Acquire] for a [Pool] of up to size lanes:
+// the Server Acquire returns is the pool's first lane, and the pool's
+// size is the largest any holder asked for.
+func (s *Supervisor) AcquirePool(cfg Config, size int) (pool *Pool, release func(), err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -39,13 +50,14 @@ func (s *Supervisor) Acquire(cfg Config) (srv *Server, release func(), err error
 	}
 	k := cfg.key()
 	sh := s.servers[k]
-	if sh == nil || sh.srv.isClosed() {
-		sh = &shared{srv: NewServer(cfg)}
+	if sh == nil || sh.pool.isClosed() {
+		sh = &shared{pool: NewPool(cfg, size, 0)}
 		s.servers[k] = sh
 	}
+	sh.pool.atLeast(size)
 	sh.refs++
 	var once sync.Once
-	return sh.srv, func() {
+	return sh.pool, func() {
 		once.Do(func() {
 			s.mu.Lock()
 			sh.refs--
@@ -55,7 +67,7 @@ func (s *Supervisor) Acquire(cfg Config) (srv *Server, release func(), err error
 			}
 			s.mu.Unlock()
 			if last {
-				_ = sh.srv.Close()
+				_ = sh.pool.Close()
 			}
 		})
 	}, nil
@@ -73,7 +85,7 @@ func (s *Supervisor) Close() error {
 	var emu sync.Mutex
 	for _, sh := range servers {
 		wg.Go(func() {
-			if err := sh.srv.Close(); err != nil {
+			if err := sh.pool.Close(); err != nil {
 				emu.Lock()
 				errs = append(errs, err)
 				emu.Unlock()
@@ -84,22 +96,16 @@ func (s *Supervisor) Close() error {
 	return errors.Join(errs...)
 }
 
-func (s *Server) isClosed() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closed
-}
-
 // FilesChanged tells every Server whose root holds some of paths
 // (absolute) that they changed on disk; see [Server.FilesChanged].
 func (s *Supervisor) FilesChanged(paths []string) {
 	s.mu.Lock()
-	servers := make([]*Server, 0, len(s.servers))
+	pools := make([]*Pool, 0, len(s.servers))
 	for _, sh := range s.servers {
-		servers = append(servers, sh.srv)
+		pools = append(pools, sh.pool)
 	}
 	s.mu.Unlock()
-	for _, srv := range servers {
-		srv.FilesChanged(paths)
+	for _, p := range pools {
+		p.FilesChanged(paths)
 	}
 }

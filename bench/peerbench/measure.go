@@ -110,6 +110,9 @@ func resetChanges(ss []step) []change {
 // warms it; then, mode by mode, makes each step with every candidate in a
 // rotating order (interleaved), each timed to its answer and judged.
 func measureEdits(ctx context.Context, c *corpus, t *tools, o options, res *results) error {
+	if len(o.modes) == 0 {
+		return nil // -modes= measures the sessions (and cold starts) alone
+	}
 	ks := kinds(t)
 	cands := make([]candidate, len(ks))
 	baselines := make([][]diag, len(ks))

@@ -30,7 +30,17 @@ type results struct {
 	edits                 map[string]*group // by mode
 	cold, sessions        *group
 	sessionFiles          []string
+	rates                 []rate   // the sessions' throughput, per candidate
+	sessionsLoad          string   // the load average when the sessions' rounds ended
 	failures              []string // measurements that failed
+}
+
+// rate is one candidate's throughput with all its sessions at once: the
+// answers of the measured rounds over the time they took.
+type rate struct {
+	name    string
+	answers int
+	took    time.Duration
 }
 
 // group is a table's series, in the order they were first added.
@@ -218,8 +228,16 @@ func (r *results) document() string {
 		}
 	}
 	if len(r.sessions.list) > 0 {
-		fmt.Fprintf(&b, "\n### %d sessions at once on one root\n\nOne server, %d MCP clients over HTTP at once, each editing its own file (%s) %d times per direction; correct is judged on the session's own file.\n\n", r.opts.sessions, r.opts.sessions, strings.Join(r.sessionFiles, ", "), r.opts.n)
+		fmt.Fprintf(&b, "\n### %d sessions at once on one root\n\nOne server, %d MCP clients over HTTP at once, each editing its own file (%s) %d times per direction, in rounds (every session adds its error, then removes it, all at once) that alternate between the two servers, both running; correct is judged on the session's own file.\n\n", r.opts.sessions, r.opts.sessions, strings.Join(r.sessionFiles, ", "), r.opts.n)
 		r.sessions.table(&b, "")
+		if len(r.rates) > 0 {
+			fmt.Fprintf(&b, "\nThroughput, every session at once (answers of the measured rounds over their wall time; load average when the rounds ended: %s):\n\n| candidate | answers | wall time | answers/s | ÷ the last row's |\n|---|---:|---:|---:|---:|\n", r.sessionsLoad)
+			last := r.rates[len(r.rates)-1]
+			for _, t := range r.rates {
+				per := float64(t.answers) / t.took.Seconds()
+				fmt.Fprintf(&b, "| %s | %d | %.1f s | %.2f | %.2f× |\n", t.name, t.answers, t.took.Seconds(), per, per/(float64(last.answers)/last.took.Seconds()))
+			}
+		}
 	}
 	for _, f := range r.failures {
 		fmt.Fprintf(&b, "\n- FAILED: %s\n", f)

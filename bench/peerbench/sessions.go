@@ -11,6 +11,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -20,6 +21,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/devbroker/devbroker/bench/internal/host"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -31,6 +33,16 @@ func measureSessions(ctx context.Context, c *corpus, t *tools, o options, res *r
 	if err != nil {
 		return err
 	}
+	// Both servers run at once, each on its own copy with its sessions
+	// connected and warm; the rounds alternate between them (the first
+	// to go alternates too), so both are measured under the same load.
+	type side struct {
+		name  string
+		cands []candidate
+		edits []*edit
+		took  time.Duration
+	}
+	var sides []*side
 	for _, s := range []struct {
 		name  string
 		start func(context.Context, *tools, string, []*edit) ([]candidate, func(), error)
@@ -38,7 +50,7 @@ func measureSessions(ctx context.Context, c *corpus, t *tools, o options, res *r
 		{fmt.Sprintf("devbroker `dev_plan [edit, check]`, %d sessions over streamable HTTP", o.sessions), devbrokerSessions},
 		{fmt.Sprintf("`gopls mcp -listen`, %d sessions over SSE", o.sessions), goplsSessions},
 	} {
-		root, err := c.copyOf(fmt.Sprintf("sessions-%d", len(res.sessions.list)))
+		root, err := c.copyOf(fmt.Sprintf("sessions-%d", len(sides)))
 		if err != nil {
 			return err
 		}
@@ -48,28 +60,40 @@ func measureSessions(ctx context.Context, c *corpus, t *tools, o options, res *r
 				return err
 			}
 		}
-		logf("measuring %s", s.name)
+		logf("starting and warming %s", s.name)
 		cands, stop, err := s.start(ctx, t, root, edits)
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
-		err = concurrently(ctx, cands, edits, o.n, func(broken bool) *series {
-			return res.series(res.sessions, s.name, direction(broken))
-		})
-		stop()
-		if err != nil {
+		defer stop()
+		sides = append(sides, &side{name: s.name, cands: cands, edits: edits})
+		if err := warmAll(ctx, cands, edits); err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
 	}
+	logf("measuring %d sessions, %d rounds, the servers taking turns", o.sessions, o.n)
+	for r := range o.n {
+		for k := range sides {
+			sd := sides[(r+k)%len(sides)]
+			took, err := concurrently(ctx, sd.cands, sd.edits, func(broken bool) *series {
+				return res.series(res.sessions, sd.name, direction(broken))
+			})
+			if err != nil {
+				return fmt.Errorf("%s: %w", sd.name, err)
+			}
+			sd.took += took
+		}
+	}
+	for _, sd := range sides {
+		res.rates = append(res.rates, rate{name: sd.name, answers: 2 * o.n * len(sd.cands), took: sd.took})
+	}
+	res.sessionsLoad = host.Load()
 	res.sessionFiles = files
 	return nil
 }
 
-// concurrently warms every session, then runs n rounds of add and remove
-// in each at once; the samples of all sessions go to one series per
-// direction.
-func concurrently(ctx context.Context, cands []candidate, edits []*edit, n int, to func(bool) *series) error {
-	var mu sync.Mutex
+// warmAll warms every session at once.
+func warmAll(ctx context.Context, cands []candidate, edits []*edit) error {
 	errs := make([]error, len(cands))
 	var wg sync.WaitGroup
 	for i := range cands {
@@ -80,39 +104,38 @@ func concurrently(ctx context.Context, cands []candidate, edits []*edit, n int, 
 		})
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
+	return errors.Join(errs...)
+}
+
+// concurrently runs one round in every session at once: the error added,
+// then removed. The samples of all sessions go to one series per
+// direction. It returns the round's wall time.
+func concurrently(ctx context.Context, cands []candidate, edits []*edit, to func(bool) *series) (time.Duration, error) {
+	var mu sync.Mutex
+	errs := make([]error, len(cands))
+	var wg sync.WaitGroup
+	began := time.Now()
 	for i := range cands {
 		wg.Go(func() {
-			for range n {
-				for _, broken := range directions {
-					a, d, err := timed(func() (answer, error) { return set(ctx, cands[i], edits[i], broken) })
-					if err != nil {
-						errs[i] = fmt.Errorf("session %d (%s): %w", i, edits[i].file, err)
-						return
-					}
-					ok, why := judge(a, edits[i], wantOf(broken), nil, true)
-					mu.Lock()
-					to(broken).add(d, ok, why)
-					mu.Unlock()
+			for _, broken := range directions {
+				a, d, err := timed(func() (answer, error) { return set(ctx, cands[i], edits[i], broken) })
+				if err != nil {
+					errs[i] = fmt.Errorf("session %d (%s): %w", i, edits[i].file, err)
+					return
 				}
+				ok, why := judge(a, edits[i], wantOf(broken), nil, true)
+				mu.Lock()
+				to(broken).add(d, ok, why)
+				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return time.Since(began), errors.Join(errs...)
 }
 
 // devbrokerSessions starts devbroker serve --mcp --http on a loopback port
-// and connects one client per edit.
+// and connects one client per edit. stop closes them and the server.
 func devbrokerSessions(ctx context.Context, t *tools, root string, edits []*edit) ([]candidate, func(), error) {
 	cmd := exec.Command(t.devbroker, "serve", "--mcp", "--root", root, "--http", "127.0.0.1:0")
 	cmd.Env = t.env()

@@ -30,6 +30,9 @@ import (
 // blindAnswer is the go command's answer for one generation of a root's
 // blind sources.
 type blindAnswer struct {
+	// srv is the server whose generation gen is: each lane of a pool
+	// counts its own.
+	srv     *lsp.Server
 	gen     uint64
 	diags   []engine.Diagnostic
 	problem string
@@ -48,7 +51,7 @@ func (d *Driver) blindBuild(ctx context.Context, srv *lsp.Server, v *view) ([]en
 	d.mu.Lock()
 	a, ok := d.blind[v.root]
 	d.mu.Unlock()
-	if ok && a.gen == gen {
+	if ok && a.srv == srv && a.gen == gen {
 		return a.diags, a.problem
 	}
 	var diags []engine.Diagnostic
@@ -114,7 +117,7 @@ func (d *Driver) blindBuild(ctx context.Context, srv *lsp.Server, v *view) ([]en
 			problems = append(problems, "go build of "+strings.Join(groups[mod], " ")+" in "+where+" fails"+why+"; gopls does not compile their assembly, C++ or other non-Go sources: run go build there to see why")
 		}
 	}
-	a = blindAnswer{gen: gen, diags: diags, problem: strings.Join(problems, "; ")}
+	a = blindAnswer{srv: srv, gen: gen, diags: diags, problem: strings.Join(problems, "; ")}
 	d.mu.Lock()
 	d.blind[v.root] = a
 	d.mu.Unlock()

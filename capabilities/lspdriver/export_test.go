@@ -29,10 +29,11 @@ func OnWaitingForLoad(f func()) { waitingForLoad = f }
 // without the driver's view or conversion (BenchmarkNavigate's floor).
 func Floor(ctx context.Context, d capabilities.Driver, req *capabilities.Request) (func() (int, error), error) {
 	dr := d.(*Driver)
-	srv, err := dr.server(ctx, req.Root)
+	pool, err := dr.pool(ctx, req.Root)
 	if err != nil {
 		return nil, err
 	}
+	srv := pool.Primary()
 	v := dr.view(ctx, srv, dr.viewed(req))
 	docs, q := v.list(), req.Query
 	ms := &mappers{v: v, req: req, m: map[string]*text.Mapper{}}
@@ -81,3 +82,16 @@ func SetProgressTick(t interface{ Cleanup(func()) }, d time.Duration) {
 // machine, and never what a test is about (the drivers' own timeouts are
 // the configuration's).
 const TestWait = 10 * time.Minute
+
+// TakeLane takes, for the caller, a lane of the pool d holds for root (a
+// check through d holds it first), as a request answering at the same
+// time would; done gives it back.
+func TakeLane(ctx context.Context, d capabilities.Driver, root string) (done func(), err error) {
+	dr := d.(*Driver)
+	pool, err := dr.pool(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	_, done, err = pool.Take(ctx, lsp.Want{})
+	return done, err
+}

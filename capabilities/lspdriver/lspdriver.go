@@ -83,7 +83,7 @@ type Driver struct {
 }
 
 type held struct {
-	srv     *lsp.Server
+	pool    *lsp.Pool
 	release func()
 }
 
@@ -166,8 +166,8 @@ func (d *Driver) supervisor() (*lsp.Supervisor, error) {
 	return c.(*lsp.Supervisor), nil
 }
 
-// server returns the shared server for root.
-func (d *Driver) server(ctx context.Context, root string) (*lsp.Server, error) {
+// pool returns the shared servers for root.
+func (d *Driver) pool(ctx context.Context, root string) (*lsp.Pool, error) {
 	bin, err := d.resolve(ctx, root)
 	if err != nil {
 		return nil, err
@@ -175,22 +175,22 @@ func (d *Driver) server(ctx context.Context, root string) (*lsp.Server, error) {
 	return d.hold(bin, root)
 }
 
-// serverAt returns the shared server for the directory dir (a workspace
+// poolAt returns the shared servers for the directory dir (a workspace
 // path) of root: the project's own copy of the server in a trusted root
 // (projectTool), else the one found for the root.
-func (d *Driver) serverAt(ctx context.Context, root, dir string) (*lsp.Server, error) {
-	return d.serverAtIf(ctx, root, dir, false)
+func (d *Driver) poolAt(ctx context.Context, root, dir string) (*lsp.Pool, error) {
+	return d.poolAtIf(ctx, root, dir, false)
 }
 
-// serverAtEarly is serverAt for an early start: refused after a failed
+// poolAtEarly is poolAt for an early start: refused after a failed
 // probe.
-func (d *Driver) serverAtEarly(ctx context.Context, root, dir string) (*lsp.Server, error) {
-	return d.serverAtIf(ctx, root, dir, true)
+func (d *Driver) poolAtEarly(ctx context.Context, root, dir string) (*lsp.Pool, error) {
+	return d.poolAtIf(ctx, root, dir, true)
 }
 
-func (d *Driver) serverAtIf(ctx context.Context, root, dir string, early bool) (*lsp.Server, error) {
+func (d *Driver) poolAtIf(ctx context.Context, root, dir string, early bool) (*lsp.Pool, error) {
 	if dir == "." && !early {
-		return d.server(ctx, root)
+		return d.pool(ctx, root)
 	}
 	abs := filepath.Join(root, filepath.FromSlash(dir))
 	if bin := d.projectTool(root, dir); bin != "" {
@@ -203,13 +203,14 @@ func (d *Driver) serverAtIf(ctx context.Context, root, dir string, early bool) (
 	return d.holdIf(bin, abs, early)
 }
 
-// hold returns the server the driver holds for root, acquiring it first.
-func (d *Driver) hold(bin, root string) (*lsp.Server, error) {
+// hold returns the servers the driver holds for root, acquiring them
+// first.
+func (d *Driver) hold(bin, root string) (*lsp.Pool, error) {
 	return d.holdIf(bin, root, false)
 }
 
 // holdIf is hold; early refuses after a failed probe.
-func (d *Driver) holdIf(bin, root string, early bool) (*lsp.Server, error) {
+func (d *Driver) holdIf(bin, root string, early bool) (*lsp.Pool, error) {
 	sup, err := d.supervisor()
 	if err != nil {
 		return nil, err
@@ -223,22 +224,36 @@ func (d *Driver) holdIf(bin, root string, early bool) (*lsp.Server, error) {
 		return nil, errProbeFailed
 	}
 	if h, ok := d.servers[root]; ok {
-		return h.srv, nil
+		return h.pool, nil
 	}
-	srv, release, err := sup.Acquire(d.config(bin, root))
+	pool, release, err := sup.AcquirePool(d.config(bin, root), d.lanes())
 	if err != nil {
 		return nil, err
 	}
-	d.servers[root] = held{srv, release}
-	return srv, nil
+	d.servers[root] = held{pool, release}
+	return pool, nil
 }
 
-// Server returns the server the driver holds for root, or nil: for tests
-// and benchmarks that tell servers apart (lsp.Server.PID, Starts).
+// Server returns the first server the driver holds for root, or nil: for
+// tests and benchmarks that tell servers apart (lsp.Server.PID, Starts).
 func (d *Driver) Server(root string) *lsp.Server {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.servers[root].srv
+	if h, ok := d.servers[root]; ok {
+		return h.pool.Primary()
+	}
+	return nil
+}
+
+// Servers returns every server the driver holds for root (the lanes of
+// its pool, the first first), or nil.
+func (d *Driver) Servers(root string) []*lsp.Server {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if h, ok := d.servers[root]; ok {
+		return h.pool.Servers()
+	}
+	return nil
 }
 
 // Inherit takes over the servers that old, the driver this one replaces
@@ -331,3 +346,19 @@ var (
 	_ capabilities.Heir    = (*Driver)(nil)
 	_ capabilities.Starter = (*Driver)(nil)
 )
+
+// GoplsLanes is the most gopls processes a root's pool runs at once
+// (lsp.Pool): sessions of one root with different unwritten content
+// asking at the same time are answered side by side, up to this many,
+// instead of one after the other. A lane is added only while every lane
+// is answering, and closed after lsp.DefaultLaneIdle without a caller.
+// Other language servers keep one process per root.
+var GoplsLanes = 4
+
+// lanes is the size of the driver's pools.
+func (d *Driver) lanes() int {
+	if d.isGopls() {
+		return GoplsLanes
+	}
+	return 1
+}

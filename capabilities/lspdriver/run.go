@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -69,8 +70,22 @@ func (d *Driver) Run(ctx context.Context, req *capabilities.Request) (res *capab
 // server (a workspace path: "." for the root's server).
 func (d *Driver) runProject(ctx context.Context, req *capabilities.Request, server string) (res *capabilities.Result) {
 	sctx, scancel := context.WithTimeout(ctx, d.timeout)
-	srv, err := d.serverAt(sctx, req.Root, server)
+	pool, err := d.poolAt(sctx, req.Root, server)
 	scancel()
+	var srv *lsp.Server
+	if err == nil {
+		// A lane of the pool answers: the one that has the request's
+		// content, or is nearest to it (see lsp.Pool). The wait for it
+		// counts in the request's time, as the wait for a server's turn
+		// does, and lasts while the first lane loads.
+		tctx, tcancel := d.deadline(ctx, pool.Primary())
+		var done func()
+		srv, done, err = pool.Take(tctx, want(req))
+		tcancel()
+		if err == nil {
+			defer done()
+		}
+	}
 	if err != nil {
 		res := failed(nil, err, false)
 		if res.Status == engine.StatusTimeout {
@@ -336,4 +351,22 @@ func failed(res *capabilities.Result, err error, indexing bool) *capabilities.Re
 		res.Status = engine.StatusCrashed
 	}
 	return res
+}
+
+// want describes the content req sends beyond the disk's, by which the
+// pool picks a lane: each changed file's content, and the deleted files.
+func want(req *capabilities.Request) lsp.Want {
+	w := lsp.Want{State: make(map[string]string, len(req.Changed)+len(req.Deleted))}
+	for _, p := range req.Changed {
+		if doc := req.All[p]; doc != nil {
+			w.State[p] = "+" + doc.Content()
+		}
+	}
+	for _, p := range req.Deleted {
+		w.State[p] = "-"
+	}
+	for _, p := range req.Files {
+		w.Files = append(w.Files, filepath.Join(req.Root, filepath.FromSlash(p)))
+	}
+	return w
 }

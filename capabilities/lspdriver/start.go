@@ -43,11 +43,11 @@ func (d *Driver) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	srv, err := d.holdIf(bin, root, true)
+	pool, err := d.holdIf(bin, root, true)
 	if err != nil {
 		return err
 	}
-	return srv.Start(ctx)
+	return pool.Primary().Start(ctx)
 }
 
 // PerProject reports whether the driver starts a server per project
@@ -88,9 +88,9 @@ func (d *Driver) StartProjects(ctx context.Context, paths []string) error {
 			continue
 		}
 		wg.Go(func() {
-			srv, err := d.serverAtEarly(ctx, root, pr.server)
+			pool, err := d.poolAtEarly(ctx, root, pr.server)
 			if err == nil {
-				err = srv.Start(ctx)
+				err = pool.Primary().Start(ctx)
 			}
 			errs[i] = err
 		})

@@ -1,0 +1,338 @@
+package lsp
+
+// This file defines [Pool]: the servers of one (command, environment,
+// settings, root), so that callers with different content do not wait
+// for each other.
+//
+// A [Server] serves one request at a time, and each request brings its
+// open documents to the caller's content. Sessions with different
+// unwritten content asking at once then queue behind each other, and each
+// request pays for undoing the last caller's changes and making its own.
+// A pool holds several servers of the same configuration (lanes), each a
+// Server of its own (its own process, documents, disk checks before each
+// request, watcher, crash restarts and idle stop). A caller takes a lane
+// for one answer ([Pool.Take]): a free lane whose documents are nearest
+// the caller's content (the same content first, so callers with the same
+// unwritten state share a lane), else it waits for the first lane to be
+// freed. A lane is added, up to the pool's size, only when every lane is
+// taken: a single caller, or callers taking turns, keep one server. A new
+// lane answers only once it has started and checked the files of the
+// request that made it grow (the workspace load is then behind it); until
+// then the callers go on with the lanes that were there. A lane other than
+// the first that no caller has taken for the pool's idle time is closed.
+//
+// Each request still states the whole content the server must see, so a
+// lane's choice is only a matter of cost, never of what the answer says.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// DefaultLaneIdle is how long a lane other than the first stays open
+// without a caller.
+const DefaultLaneIdle = 2 * time.Minute
+
+// Want describes the content a caller is about to send, so that the pool
+// can pick the lane that has it, or is nearest to it.
+type Want struct {
+	// State is the caller's content that differs from the disk: a key per
+	// file (its path) and a value that changes with the content (a hash).
+	// Nil or empty is the disk's content.
+	State map[string]string
+	// Files are absolute paths the request is about: a lane added for
+	// this request checks them before it is handed out.
+	Files []string
+}
+
+// Pool holds the lanes of one configuration. It is safe for concurrent
+// use.
+type Pool struct {
+	cfg  Config
+	size int
+	idle time.Duration
+
+	mu      sync.Mutex
+	lanes   []*lane
+	growing bool
+	closed  bool
+	// changed is closed and replaced when a lane is freed or added, or
+	// the pool closes: the callers waiting for a lane look again.
+	changed chan struct{}
+	// life ends the lanes' starts when the pool closes.
+	life context.Context
+	kill context.CancelFunc
+	// adding counts the additions in flight, which Close waits for.
+	adding sync.WaitGroup
+}
+
+type lane struct {
+	srv   *Server
+	taken bool
+	ready bool
+	state map[string]string // the content of the last caller
+	used  time.Time
+	timer *time.Timer
+}
+
+// NewPool returns a pool of up to size lanes (at least 1) of cfg; idle
+// is how long a lane other than the first stays without a caller (0:
+// [DefaultLaneIdle]). The first lane exists at once and starts nothing.
+func NewPool(cfg Config, size int, idle time.Duration) *Pool {
+	if size < 1 {
+		size = 1
+	}
+	if idle <= 0 {
+		idle = DefaultLaneIdle
+	}
+	if cfg.Name == "" && len(cfg.Command) > 0 {
+		cfg.Name = baseName(cfg.Command[0])
+	}
+	p := &Pool{cfg: cfg, size: size, idle: idle, changed: make(chan struct{})}
+	p.life, p.kill = context.WithCancel(context.Background())
+	p.lanes = []*lane{{srv: NewServer(cfg), ready: true}}
+	return p
+}
+
+// Primary is the pool's first lane: the server a pool of one is, which
+// is never closed before the pool.
+func (p *Pool) Primary() *Server {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lanes[0].srv
+}
+
+// Servers lists the pool's lanes, the first first.
+func (p *Pool) Servers() []*Server {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]*Server, len(p.lanes))
+	for i, l := range p.lanes {
+		out[i] = l.srv
+	}
+	return out
+}
+
+// atLeast raises the pool's size to n.
+func (p *Pool) atLeast(n int) {
+	p.mu.Lock()
+	p.size = max(p.size, n)
+	p.mu.Unlock()
+}
+
+// Take hands the caller a lane for one answer; done gives it back (it is
+// idempotent). It waits, as long as ctx lets it, for a lane to be free.
+func (p *Pool) Take(ctx context.Context, w Want) (srv *Server, done func(), err error) {
+	begun := time.Now()
+	for {
+		p.mu.Lock()
+		if p.closed {
+			p.mu.Unlock()
+			return nil, nil, ErrClosed
+		}
+		best, busy := p.pick(w.State)
+		if busy && len(p.lanes) < p.size && !p.growing {
+			p.grow(w.Files)
+		}
+		if best != nil {
+			best.taken = true
+			if best.timer != nil {
+				best.timer.Stop()
+			}
+			lanes, cost := len(p.lanes), distance(best.state, w.State)
+			p.mu.Unlock()
+			p.cfg.logger().Debug("lane taken", "server", p.cfg.Name, "root", p.cfg.Root, "wait_ms", time.Since(begun).Milliseconds(), "lanes", lanes, "differing_files", cost)
+			var once sync.Once
+			return best.srv, func() { once.Do(func() { p.give(best, w.State) }) }, nil
+		}
+		wait := p.changed
+		p.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, nil, fmt.Errorf("waiting for a free %s: %w", p.cfg.Name, context.Cause(ctx))
+		}
+	}
+}
+
+// pick returns the free ready lane nearest to state (the fewest files
+// whose content differs), and whether every ready lane was
+// taken. Among lanes as near, the one least recently used is taken, so
+// that the states of the callers that came last stay where they are.
+// Called with p.mu held.
+func (p *Pool) pick(state map[string]string) (best *lane, busy bool) {
+	busy = true
+	cost := 0
+	for _, l := range p.lanes {
+		if !l.ready || l.taken {
+			continue
+		}
+		busy = false
+		c := distance(l.state, state)
+		if best == nil || c < cost || c == cost && l.used.Before(best.used) {
+			best, cost = l, c
+		}
+	}
+	return best, busy
+}
+
+// distance counts the files whose content differs between two states.
+func distance(a, b map[string]string) int {
+	n := 0
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			n++
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			n++
+		}
+	}
+	return n
+}
+
+// grow adds a lane: it starts, checks files, and only then is handed out.
+// Called with p.mu held.
+func (p *Pool) grow(files []string) {
+	l := &lane{srv: NewServer(p.cfg)}
+	p.lanes = append(p.lanes, l)
+	p.growing = true
+	p.adding.Add(1)
+	p.cfg.logger().Info("language server lane added: every lane was answering", "server", p.cfg.Name, "root", p.cfg.Root, "lanes", len(p.lanes))
+	go func() {
+		defer p.adding.Done()
+		ctx, cancel := context.WithTimeout(p.life, l.srv.startTimeout())
+		err := l.srv.Start(ctx)
+		if err == nil {
+			// The workspace load and the packages of the request that made
+			// the pool grow are behind the lane when it is handed out. What
+			// the server says about those files does not matter here, only
+			// that it runs.
+			if _, derr := l.srv.Diagnose(ctx, nil, files); errors.Is(derr, ErrExited) || errors.Is(derr, ErrClosed) || ctx.Err() != nil {
+				err = derr
+			}
+		}
+		cancel()
+		p.mu.Lock()
+		p.growing = false
+		if err != nil || p.closed {
+			p.drop(l)
+			p.mu.Unlock()
+			if err != nil {
+				p.cfg.logger().Warn("language server lane not added", "server", p.cfg.Name, "root", p.cfg.Root, "err", err)
+			}
+			_ = l.srv.Close()
+			return
+		}
+		l.ready = true
+		l.used = time.Now()
+		p.arm(l)
+		p.broadcast()
+		p.mu.Unlock()
+	}()
+}
+
+// give frees a lane and remembers the content it was left with.
+func (p *Pool) give(l *lane, state map[string]string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	l.taken = false
+	l.state = state
+	l.used = time.Now()
+	p.arm(l)
+	p.broadcast()
+}
+
+// arm sets a lane other than the first to close when unused for the
+// pool's idle time. Called with p.mu held.
+func (p *Pool) arm(l *lane) {
+	if p.closed || l == p.lanes[0] {
+		return
+	}
+	if l.timer != nil {
+		l.timer.Stop()
+	}
+	l.timer = time.AfterFunc(p.idle, func() { p.retire(l) })
+}
+
+// retire closes a lane that no caller took for the idle time.
+func (p *Pool) retire(l *lane) {
+	p.mu.Lock()
+	if l == p.lanes[0] || l.taken || !l.ready || p.closed || time.Since(l.used) < p.idle {
+		p.mu.Unlock()
+		return
+	}
+	p.drop(l)
+	p.mu.Unlock()
+	p.cfg.logger().Info("language server lane idle, closing it", "server", p.cfg.Name, "root", p.cfg.Root)
+	_ = l.srv.Close()
+}
+
+// drop removes a lane. Called with p.mu held.
+func (p *Pool) drop(l *lane) {
+	for i, m := range p.lanes {
+		if m == l {
+			p.lanes = append(p.lanes[:i:i], p.lanes[i+1:]...)
+			break
+		}
+	}
+	p.broadcast()
+}
+
+// broadcast wakes the callers waiting for a lane. Called with p.mu held.
+func (p *Pool) broadcast() {
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// FilesChanged tells every lane that paths changed on disk; see
+// [Server.FilesChanged].
+func (p *Pool) FilesChanged(paths []string) {
+	for _, s := range p.Servers() {
+		s.FilesChanged(paths)
+	}
+}
+
+func (p *Pool) isClosed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
+}
+
+// Close closes every lane, whoever holds it. It is idempotent.
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	lanes := p.lanes
+	for _, l := range lanes {
+		if l.timer != nil {
+			l.timer.Stop()
+		}
+	}
+	p.broadcast()
+	p.mu.Unlock()
+	p.kill()
+	var wg sync.WaitGroup
+	for _, l := range lanes {
+		wg.Go(func() { _ = l.srv.Close() })
+	}
+	wg.Wait()
+	p.adding.Wait()
+	return nil
+}
+
+func (c *Config) logger() *slog.Logger {
+	if c.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return c.Log
+}
