@@ -30,6 +30,7 @@ package lsp
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
 
 // alongside is one request's check of the inputs, run alongside it.
@@ -52,6 +53,11 @@ type alongside struct {
 
 type alongsideKey struct{}
 
+// testHookAlongsideScan, when set (by tests), runs before each check
+// alongside a request begins: a test holds the check back until the
+// request has been sent, the order a real check of a large root takes.
+var testHookAlongsideScan atomic.Pointer[func()]
+
 // Alongside starts the check of the server's inputs that a request of
 // ctx makes, to run while the request is asked rather than before it,
 // and returns ctx marked for it and settled, which waits for the check
@@ -72,6 +78,9 @@ func (s *Server) Alongside(ctx context.Context) (context.Context, func() bool) {
 	a := &alongside{s: s, links: links, done: make(chan struct{})}
 	go func() {
 		defer close(a.done)
+		if hook := testHookAlongsideScan.Load(); hook != nil {
+			(*hook)()
+		}
 		changes, problem, prev := s.track.scanInto(s.watch.add)
 		a.found, a.prev = len(changes) > 0 || problem != "", prev
 	}()

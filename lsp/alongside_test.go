@@ -35,8 +35,11 @@ func TestAlongsideFollowsDisk(t *testing.T) {
 	}
 	ask := func() (int, bool) {
 		ctx := lsp.Began(bg)
+		release := lsp.HoldAlongsideChecks()
+		defer release()
 		actx, settled := s.Alongside(ctx)
 		n := refs(actx)
+		release()
 		if settled() {
 			return n, true
 		}

@@ -3,6 +3,7 @@ package lsp
 import (
 	"maps"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -93,5 +94,23 @@ func ExpireLanes(p *Pool) {
 	p.mu.Unlock()
 	for _, l := range lanes {
 		p.retire(l)
+	}
+}
+
+// HoldAlongsideChecks holds every check run alongside a request back
+// until release is called, so that the request is sent before its check
+// ends (the order on a root of any size; on a test's few files the check
+// may end first, and the request then waits for it and sends what it
+// found).
+func HoldAlongsideChecks() (release func()) {
+	gate := make(chan struct{})
+	hold := func() { <-gate }
+	testHookAlongsideScan.Store(&hold)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			testHookAlongsideScan.Store(nil)
+			close(gate)
+		})
 	}
 }
