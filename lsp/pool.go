@@ -15,8 +15,10 @@ package lsp
 // the caller's content (the same content first, so callers with the same
 // unwritten state share a lane), else it waits for the first lane to be
 // freed. A lane is added, up to the pool's size, only when every lane is
-// taken: a single caller, or callers taking turns, keep one server. A new
-// lane answers only once it has started and checked the files of the
+// taken, and none has or is being brought to the caller's content: a
+// single caller, callers taking turns, and callers with the same content
+// (two requests of one session at once) keep one server. A new lane
+// answers only once it has started and checked the files of the
 // request that made it grow (the workspace load is then behind it); until
 // then the callers go on with the lanes that were there. A lane other than
 // the first that no caller has taken for the pool's idle time is closed.
@@ -135,11 +137,12 @@ func (p *Pool) Take(ctx context.Context, w Want) (srv *Server, done func(), err 
 			return nil, nil, ErrClosed
 		}
 		best, busy := p.pick(w.State)
-		if busy && len(p.lanes) < p.size && !p.growing {
+		if busy && len(p.lanes) < p.size && !p.growing && !p.has(w.State) {
 			p.grow(w.Files)
 		}
 		if best != nil {
 			best.taken = true
+			best.state = w.State
 			if best.timer != nil {
 				best.timer.Stop()
 			}
@@ -178,6 +181,20 @@ func (p *Pool) pick(state map[string]string) (best *lane, busy bool) {
 		}
 	}
 	return best, busy
+}
+
+// has reports whether a lane has state, or is being brought to it by its
+// caller: a caller with the same content waits for that lane, whose turn
+// costs no new analysis, rather than adding a process (two requests of
+// one session at once, sessions with no unwritten content). Called with
+// p.mu held.
+func (p *Pool) has(state map[string]string) bool {
+	for _, l := range p.lanes {
+		if l.ready && distance(l.state, state) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // distance counts the files whose content differs between two states.

@@ -173,3 +173,36 @@ func TestPoolOfOneWaits(t *testing.T) {
 		t.Errorf("the second caller got another server (%d lanes)", len(p.Servers()))
 	}
 }
+
+// A caller with the content a taken lane is being brought to (a second
+// request of the same session, or of another session with no unwritten
+// content) waits for that lane rather than adding a process; a caller
+// with other content adds one.
+func TestPoolSameContentSharesALane(t *testing.T) {
+	root := module(t)
+	p := newPool(t, root, 4)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	mine := lsp.Want{State: map[string]string{filepath.Join(root, "b/b.go"): "h1"}}
+	_, done, err := p.Take(ctx, mine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	gone, stop := context.WithCancel(ctx)
+	stop()
+	for _, w := range []lsp.Want{mine, {State: map[string]string{filepath.Join(root, "b/b.go"): "h1"}}} {
+		if _, _, err := p.Take(gone, w); err == nil {
+			t.Fatal("a second caller got a lane while the only one was taken")
+		}
+		if n := len(p.Servers()); n != 1 {
+			t.Fatalf("a caller with the taken lane's content added a lane: %d lanes", n)
+		}
+	}
+	if _, _, err := p.Take(gone, lsp.Want{State: map[string]string{filepath.Join(root, "b/b.go"): "h2"}}); err == nil {
+		t.Fatal("a caller with other content got a lane at once")
+	}
+	if n := len(p.Servers()); n != 2 {
+		t.Fatalf("a caller with other content: %d lanes, want a second one being added", n)
+	}
+}
