@@ -85,13 +85,15 @@ const TestWait = 10 * time.Minute
 
 // TakeLane takes, for the caller, a lane of the pool d holds for root (a
 // check through d holds it first), as a request answering at the same
-// time would; done gives it back.
+// time would, about content of its own that no request of the test has
+// (a caller with the content of a taken lane waits for that lane); done
+// gives it back.
 func TakeLane(ctx context.Context, d capabilities.Driver, root string) (done func(), err error) {
 	dr := d.(*Driver)
 	pool, err := dr.pool(ctx, root)
 	if err != nil {
 		return nil, err
 	}
-	_, done, err = pool.Take(ctx, lsp.Want{})
+	_, done, err = pool.Take(ctx, lsp.Want{State: map[string]string{"(held by the test)": "held"}})
 	return done, err
 }
