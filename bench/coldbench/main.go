@@ -34,7 +34,7 @@ import (
 func main() {
 	n := flag.Int("n", 3, "rounds: each a cold and a warm first answer per side")
 	smoke := flag.Bool("smoke", false, "a small generated module, one round, no results file; fails only on a wrong answer")
-	check := flag.String("check-module", "golang.org/x/tools@latest", "the module whose first check is measured (\"\" for none)")
+	check := flag.String("check-module", "golang.org/x/tools@latest", "the modules whose first check is measured, separated by commas (\"\" for none)")
 	lint := flag.String("lint-module", "honnef.co/go/tools@latest", "the module whose first lint is measured (\"\" for none)")
 	out := flag.String("out", "bench/RESULTS.md", "the results file whose coldbench section is rewritten (\"\" for none)")
 	flag.Parse()
@@ -80,7 +80,13 @@ func run(n int, smoke bool, checkMod, lintMod, out string) error {
 		}
 		slices.SortFunc(targets, func(a, c target) int { return cmp.Compare(a.kind, c.kind) })
 	} else {
-		for kind, mod := range map[string]string{"check": checkMod, "lint": lintMod} {
+		var mods []target
+		for _, m := range strings.Split(checkMod, ",") {
+			mods = append(mods, target{kind: "check", module: strings.TrimSpace(m)})
+		}
+		mods = append(mods, target{kind: "lint", module: lintMod})
+		for i, t := range mods {
+			kind, mod := t.kind, t.module
 			if mod == "" {
 				continue
 			}
@@ -88,7 +94,7 @@ func run(n int, smoke bool, checkMod, lintMod, out string) error {
 			if err != nil {
 				return err
 			}
-			dir, err := modcache.CopyResolved(src, filepath.Join(tmp, kind))
+			dir, err := modcache.CopyResolved(src, filepath.Join(tmp, fmt.Sprintf("%s%d", kind, i)))
 			if err != nil {
 				return err
 			}
@@ -98,7 +104,6 @@ func run(n int, smoke bool, checkMod, lintMod, out string) error {
 			}
 			targets = append(targets, target{kind, mod + " (" + filepath.Base(src) + ")", dir})
 		}
-		slices.SortFunc(targets, func(a, c target) int { return cmp.Compare(a.kind, c.kind) })
 	}
 	start, load := time.Now(), host.Load()
 	var rows []string
@@ -155,6 +160,19 @@ type finding struct {
 	path      string
 	line, col int
 	what      string // the message's first line (check) or the check's code (lint)
+	// related are the finding's other places (gopls's related
+	// information), each path:line:col: message, in path order.
+	related string
+}
+
+// relatedText is a finding's related places as one comparable string:
+// each "path:line:col: message" (the message's first line; the path
+// relative to the root, or absolute when the place is outside it), sorted,
+// joined by "; ".
+func relatedText(places []string) string {
+	places = slices.Clone(places)
+	slices.Sort(places)
+	return strings.Join(places, "; ")
 }
 
 // measure runs n rounds of kind over dir: each side cold, then warm.
@@ -243,6 +261,11 @@ func runDevbroker(b bins, env []string, kind, dir string) (time.Duration, []find
 			Severity     string
 			Source, Code string
 			Message      string
+			Related      []struct {
+				Path         string
+				Line, Column int
+				Message      string
+			}
 		}
 		Drivers []struct{ Driver, Status, Message string }
 	}
@@ -272,7 +295,11 @@ func runDevbroker(b bins, env []string, kind, dir string) (time.Duration, []find
 			}
 			what = firstLine(d.Message)
 		}
-		fs = append(fs, finding{d.Path, d.Line, d.Column, what})
+		var rel []string
+		for _, r := range d.Related {
+			rel = append(rel, fmt.Sprintf("%s:%d:%d: %s", r.Path, r.Line, r.Column, firstLine(r.Message)))
+		}
+		fs = append(fs, finding{d.Path, d.Line, d.Column, what, relatedText(rel)})
 	}
 	return took, fs, nil
 }
@@ -282,7 +309,9 @@ var goplsLine = regexp.MustCompile(`^(.+?):(\d+):(\d+)(?:-\d+(?::\d+)?)?: (.*)$`
 
 // parseGoplsLine reads a finding from a line of gopls check's output
 // about files under dir; false for any other line (a message's
-// continuation).
+// continuation). A related place's line ("path:line:col: - message",
+// printed under its finding) is read as a finding whose what starts with
+// "- "; parseGoplsOutput attaches it to the finding above it.
 func parseGoplsLine(dir, l string) (finding, bool) {
 	m := goplsLine.FindStringSubmatch(l)
 	if m == nil {
@@ -292,6 +321,11 @@ func parseGoplsLine(dir, l string) (finding, bool) {
 	if err != nil {
 		return finding{}, false
 	}
+	if p == ".." || strings.HasPrefix(p, ".."+string(filepath.Separator)) {
+		// Outside the root: devbroker names such a place by its
+		// absolute path.
+		p = m[1]
+	}
 	var line, col int
 	if _, err := fmt.Sscan(m[2], &line); err != nil {
 		return finding{}, false
@@ -299,7 +333,49 @@ func parseGoplsLine(dir, l string) (finding, bool) {
 	if _, err := fmt.Sscan(m[3], &col); err != nil {
 		return finding{}, false
 	}
-	return finding{filepath.ToSlash(p), line, col, buildTag.ReplaceAllString(firstLine(m[4]), "")}, true
+	return finding{path: filepath.ToSlash(p), line: line, col: col, what: buildTag.ReplaceAllString(firstLine(m[4]), "")}, true
+}
+
+// relatedMark starts the message of a related place's line in gopls
+// check's output: it prints each related place of a finding under it as
+// "path:line:col: - message".
+const relatedMark = "- "
+
+// parseGoplsOutput reads gopls check's whole output about files under
+// dir: its findings, each with the related places printed under it, each
+// finding once (gopls check prints one per build configuration that has
+// it).
+func parseGoplsOutput(dir, out string) []finding {
+	var fs []finding
+	var rel []string
+	flush := func() {
+		if len(fs) > 0 {
+			fs[len(fs)-1].related = relatedText(rel)
+		}
+		rel = nil
+	}
+	for _, l := range strings.Split(out, "\n") {
+		f, ok := parseGoplsLine(dir, l)
+		if !ok {
+			continue
+		}
+		if msg, isRel := strings.CutPrefix(f.what+" ", relatedMark); isRel && len(fs) > 0 {
+			rel = append(rel, fmt.Sprintf("%s:%d:%d: %s", f.path, f.line, f.col, strings.TrimSpace(msg)))
+			continue
+		}
+		flush()
+		fs = append(fs, f)
+	}
+	flush()
+	seen := map[finding]bool{}
+	var once []finding
+	for _, f := range fs {
+		if !seen[f] {
+			seen[f] = true
+			once = append(once, f)
+		}
+	}
+	return once
 }
 
 // buildTag is the mark gopls check puts after a finding it made in
@@ -324,14 +400,7 @@ func runTool(b bins, env []string, kind, dir string) (time.Duration, []finding, 
 		if err != nil {
 			return 0, nil, "", fmt.Errorf("gopls check: %v", err)
 		}
-		seen := map[finding]bool{}
-		for _, l := range strings.Split(string(out), "\n") {
-			if f, ok := parseGoplsLine(dir, l); ok && !seen[f] {
-				seen[f] = true
-				fs = append(fs, f)
-			}
-		}
-		return took, fs, "gopls check FILES", nil
+		return took, parseGoplsOutput(dir, string(out)), "gopls check FILES", nil
 	}
 	cmd := exec.Command(b.staticcheck, "-f", "json", "./...")
 	cmd.Dir, cmd.Env = dir, env
@@ -358,7 +427,7 @@ func runTool(b bins, env []string, kind, dir string) (time.Duration, []finding, 
 			continue
 		}
 		p, _ := filepath.Rel(dir, f.Location.File)
-		fs = append(fs, finding{filepath.ToSlash(p), f.Location.Line, f.Location.Column, f.Code})
+		fs = append(fs, finding{path: filepath.ToSlash(p), line: f.Location.Line, col: f.Location.Column, what: f.Code})
 	}
 	return took, fs, "staticcheck ./... && go vet ./...", nil
 }
@@ -391,7 +460,13 @@ func firstLine(s string) string {
 
 // diff says how two answers differ, "" when they hold the same findings.
 func diff(ours, theirs []finding) string {
-	key := func(f finding) string { return fmt.Sprintf("%s:%d:%d: %s", f.path, f.line, f.col, f.what) }
+	key := func(f finding) string {
+		k := fmt.Sprintf("%s:%d:%d: %s", f.path, f.line, f.col, f.what)
+		if f.related != "" {
+			k += " (related: " + f.related + ")"
+		}
+		return k
+	}
 	count := func(fs []finding) map[string]int {
 		m := map[string]int{}
 		for _, f := range fs {
