@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,9 +37,12 @@ func main() {
 	smoke := flag.Bool("smoke", false, "a small generated module, one round, no results file; fails only on a wrong answer")
 	check := flag.String("check-module", "golang.org/x/tools@latest", "the modules whose first check is measured, separated by commas (\"\" for none)")
 	lint := flag.String("lint-module", "honnef.co/go/tools@latest", "the module whose first lint is measured (\"\" for none)")
+	pyright := flag.String("pyright-root", "", "a Python project (a checkout of psf/requests) whose first check is measured against pyright (\"\" for none)")
+	tsc := flag.String("tsc-root", "", "an npm TypeScript project, its dependencies installed, whose first check is measured against tsc --noEmit (\"\" for none)")
+	only := flag.String("only", "", "the comparisons to run, separated by commas, of check, lint, pyright and tsc (\"\" for every one the other flags name)")
 	out := flag.String("out", "bench/RESULTS.md", "the results file whose coldbench section is rewritten (\"\" for none)")
 	flag.Parse()
-	if err := run(*n, *smoke, *check, *lint, *out); err != nil {
+	if err := run(*n, *smoke, *check, *lint, *pyright, *tsc, *only, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "coldbench:", err)
 		os.Exit(1)
 	}
@@ -47,7 +51,14 @@ func main() {
 // bins are the binaries measured.
 type bins struct{ devbroker, gopls, staticcheck, dir string }
 
-func run(n int, smoke bool, checkMod, lintMod, out string) error {
+func run(n int, smoke bool, checkMod, lintMod, pyrightRoot, tscRoot, only, out string) error {
+	kinds := strings.Split(only, ",")
+	for _, k := range kinds {
+		if _, ok := drivers[k]; !ok && only != "" {
+			return fmt.Errorf("-only: %q is none of check, lint, pyright and tsc", k)
+		}
+	}
+	wanted := func(kind string) bool { return only == "" || slices.Contains(kinds, kind) }
 	tmp, err := os.MkdirTemp("", "coldbench-")
 	if err != nil {
 		return err
@@ -71,8 +82,28 @@ func run(n int, smoke bool, checkMod, lintMod, out string) error {
 	var targets []target
 	if smoke {
 		n = 1
-		for kind, files := range map[string]map[string]string{"check": smokeCheck, "lint": smokeLint} {
+		smokes := map[string]map[string]string{"check": smokeCheck, "lint": smokeLint}
+		// pyright and tsc as .ci/install-tools installs them (npm,
+		// global); without them these comparisons are left out.
+		for kind, files := range map[string]map[string]string{"pyright": smokePyright, "tsc": smokeTSC} {
+			if _, err := exec.LookPath(kind); err != nil {
+				fmt.Printf("%s: not on PATH, its comparison left out (npm install -g, as .ci/install-tools does)\n", kind)
+				continue
+			}
+			smokes[kind] = files
+		}
+		for kind, files := range smokes {
+			if !wanted(kind) {
+				continue
+			}
 			dir := filepath.Join(tmp, "smoke-"+kind)
+			if kind == "tsc" {
+				// A gitignored node_modules holding what failed a no-path
+				// check once: a JSON file over the size limit, and a
+				// TypeScript file with an error no answer may name.
+				files = maps.Clone(files)
+				files["node_modules/dep/big.json"] = "[" + strings.Repeat("0,", 9<<20) + "0]\n"
+			}
 			if err := modcache.WriteTree(dir, files); err != nil {
 				return err
 			}
@@ -87,7 +118,7 @@ func run(n int, smoke bool, checkMod, lintMod, out string) error {
 		mods = append(mods, target{kind: "lint", module: lintMod})
 		for i, t := range mods {
 			kind, mod := t.kind, t.module
-			if mod == "" {
+			if mod == "" || !wanted(kind) {
 				continue
 			}
 			src, err := modcache.Download(context.Background(), mod)
@@ -103,6 +134,19 @@ func run(n int, smoke bool, checkMod, lintMod, out string) error {
 				fmt.Fprintln(os.Stderr, "go mod download:", o)
 			}
 			targets = append(targets, target{kind, mod + " (" + filepath.Base(src) + ")", dir})
+		}
+		// The Python and TypeScript projects, measured where they are
+		// (neither side writes to them).
+		for _, t := range []target{{kind: "pyright", dir: pyrightRoot}, {kind: "tsc", dir: tscRoot}} {
+			kind, dir := t.kind, t.dir
+			if dir == "" || !wanted(kind) {
+				continue
+			}
+			abs, err := filepath.Abs(dir)
+			if err != nil {
+				return err
+			}
+			targets = append(targets, target{kind, filepath.Base(abs), abs})
 		}
 	}
 	start, load := time.Now(), host.Load()
@@ -179,7 +223,7 @@ func relatedText(places []string) string {
 // With strict (-smoke), answers that differ fail the run; otherwise the
 // table says so.
 func measure(b bins, cfgHome, tmp, kind, dir string, n int, strict bool) (*result, error) {
-	r := &result{kind: kind, ours: "devbroker " + kind, theirs: map[string]string{"check": "gopls check FILES", "lint": "staticcheck ./... && go vet ./..."}[kind]}
+	r := &result{kind: kind, ours: devbrokerCommand(kind), theirs: map[string]string{"check": "gopls check FILES", "lint": "staticcheck ./... && go vet ./...", "pyright": "pyright --outputjson", "tsc": "tsc --noEmit"}[kind]}
 	var ours, theirs []finding
 	for i := range n {
 		for side := range 2 {
@@ -240,11 +284,36 @@ func measure(b bins, cfgHome, tmp, kind, dir string, n int, strict bool) (*resul
 	return r, nil
 }
 
-// runDevbroker runs devbroker kind over dir (no paths: the whole root)
-// and returns its Go findings. A Go driver whose status is not ok fails
-// the run: that is the answer this benchmark is about.
+// devbrokerCommand is the devbroker command of a comparison: lint for
+// lint, check for the others; --trust for tsc, whose server,
+// typescript-language-server, runs the project's own
+// node_modules/typescript and so only in a root the user trusts.
+func devbrokerCommand(kind string) string {
+	switch kind {
+	case "lint":
+		return "devbroker lint"
+	case "tsc":
+		return "devbroker check --trust"
+	}
+	return "devbroker check"
+}
+
+// drivers are the devbroker drivers of a comparison, the first the one
+// whose findings are compared; each must answer ok.
+var drivers = map[string][]string{
+	"check":   {"gopls"},
+	"lint":    {"staticcheck", "go-vet"},
+	"pyright": {"pyright"},
+	"tsc":     {"typescript-language-server"},
+}
+
+// runDevbroker runs devbroker's command of kind over dir (no paths: the
+// whole root) and returns the findings of kind's driver. A driver of
+// kind whose status is not ok, or that did not answer, fails the run:
+// that is the answer this benchmark is about.
 func runDevbroker(b bins, env []string, kind, dir string) (time.Duration, []finding, error) {
-	cmd := exec.Command(b.devbroker, kind, "--root", dir, "--format", "json", "--quiet")
+	args := append(strings.Fields(devbrokerCommand(kind))[1:], "--root", dir, "--format", "json", "--quiet")
+	cmd := exec.Command(b.devbroker, args...)
 	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -272,11 +341,16 @@ func runDevbroker(b bins, env []string, kind, dir string) (time.Duration, []find
 	if err := json.Unmarshal(stdout.Bytes(), &ans); err != nil {
 		return 0, nil, fmt.Errorf("devbroker %s: %v (exit %d)\n%s", kind, err, cmd.ProcessState.ExitCode(), stderr.String())
 	}
-	src := map[string]string{"check": "gopls", "lint": "staticcheck"}[kind]
+	src := drivers[kind][0]
+	answered := map[string]bool{}
 	for _, d := range ans.Drivers {
-		if (d.Driver == "gopls" || d.Driver == "staticcheck" || d.Driver == "go-vet") && d.Status != "ok" {
+		if slices.Contains(drivers[kind], d.Driver) && d.Status != "ok" {
 			return 0, nil, fmt.Errorf("devbroker %s: driver %s answered %s: %s", kind, d.Driver, d.Status, d.Message)
 		}
+		answered[d.Driver] = true
+	}
+	if !answered[src] {
+		return 0, nil, fmt.Errorf("devbroker %s: driver %s did not answer (exit %d)\n%s", kind, src, cmd.ProcessState.ExitCode(), stderr.String())
 	}
 	var fs []finding
 	for _, d := range ans.Diagnostics {
@@ -284,12 +358,16 @@ func runDevbroker(b bins, env []string, kind, dir string) (time.Duration, []find
 			continue
 		}
 		what := d.Code
-		if kind == "check" {
+		if kind != "lint" {
 			// gopls check prints warnings and errors only (its
 			// -severity defaults to warning; the modernizers' info
 			// findings, such as "interface{} can be replaced by any",
-			// it never prints): devbroker's info findings have no
-			// counterpart to compare with.
+			// it never prints), tsc errors only, and pyright's command
+			// line none of the hints its server sends ("x" is not
+			// accessed, unreachable code), which devbroker's answer
+			// carries as info: devbroker's info findings have no
+			// counterpart to compare with (and pyright's own
+			// information findings are left out with them).
 			if d.Severity == "info" {
 				continue
 			}
@@ -384,9 +462,16 @@ func parseGoplsOutput(dir, out string) []finding {
 var buildTag = regexp.MustCompile(` \[[a-z0-9_,/ ]+\]$`)
 
 // runTool runs the tool devbroker wraps for kind: gopls check of every Go
-// file devbroker's walk checks, or staticcheck ./... then go vet ./...
+// file devbroker's walk checks, staticcheck ./... then go vet ./...,
+// pyright, or tsc --noEmit.
 func runTool(b bins, env []string, kind, dir string) (time.Duration, []finding, string, error) {
 	var fs []finding
+	switch kind {
+	case "pyright":
+		return runPyright(env, dir)
+	case "tsc":
+		return runTSC(env, dir)
+	}
 	if kind == "check" {
 		files, err := goFiles(dir)
 		if err != nil {
@@ -430,6 +515,96 @@ func runTool(b bins, env []string, kind, dir string) (time.Duration, []finding, 
 		fs = append(fs, finding{path: filepath.ToSlash(p), line: f.Location.Line, col: f.Location.Column, what: f.Code})
 	}
 	return took, fs, "staticcheck ./... && go vet ./...", nil
+}
+
+// runPyright runs pyright as a project runs it: in its directory, where
+// it reads the project's [tool.pyright] (or pyrightconfig.json), with
+// its JSON output.
+func runPyright(env []string, dir string) (time.Duration, []finding, string, error) {
+	cmd := exec.Command("pyright", "--outputjson")
+	cmd.Dir, cmd.Env = dir, env
+	start := time.Now()
+	out, err := cmd.Output()
+	took := time.Since(start)
+	if err != nil && cmd.ProcessState.ExitCode() != 1 {
+		return 0, nil, "", fmt.Errorf("pyright: %v\n%s", err, out)
+	}
+	fs, err := parsePyright(dir, out)
+	return took, fs, "pyright --outputjson", err
+}
+
+// parsePyright reads pyright --outputjson's errors and warnings (its
+// information findings are left out, as devbroker's info ones are).
+func parsePyright(dir string, out []byte) ([]finding, error) {
+	var ans struct {
+		GeneralDiagnostics []struct {
+			File, Severity, Message string
+			Range                   struct{ Start struct{ Line, Character int } }
+		}
+	}
+	if err := json.Unmarshal(out, &ans); err != nil {
+		return nil, fmt.Errorf("pyright: %v", err)
+	}
+	var fs []finding
+	for _, d := range ans.GeneralDiagnostics {
+		if d.Severity != "error" && d.Severity != "warning" {
+			continue
+		}
+		p, err := filepath.Rel(dir, d.File)
+		if err != nil {
+			return nil, err
+		}
+		fs = append(fs, finding{path: filepath.ToSlash(p), line: d.Range.Start.Line + 1, col: d.Range.Start.Character + 1, what: firstLine(d.Message)})
+	}
+	return fs, nil
+}
+
+// runTSC runs tsc --noEmit in dir, as the project's scripts do: the
+// project's own node_modules/.bin/tsc, else the tsc on PATH.
+func runTSC(env []string, dir string) (time.Duration, []finding, string, error) {
+	tsc, name := filepath.Join(dir, "node_modules", ".bin", "tsc"), "node_modules/.bin/tsc --noEmit"
+	if _, err := os.Stat(tsc); err != nil {
+		tsc, name = "tsc", "tsc --noEmit"
+	}
+	cmd := exec.Command(tsc, "--noEmit", "--pretty", "false")
+	cmd.Dir, cmd.Env = dir, env
+	start := time.Now()
+	out, err := cmd.Output()
+	took := time.Since(start)
+	// tsc exits 1 or 2 when it reports errors.
+	if err != nil && (cmd.ProcessState == nil || cmd.ProcessState.ExitCode() > 2) {
+		return 0, nil, "", fmt.Errorf("tsc: %v\n%s", err, out)
+	}
+	fs := parseTSC(string(out))
+	if err != nil && len(fs) == 0 {
+		return 0, nil, "", fmt.Errorf("tsc failed and named no error: %v\n%s", err, out)
+	}
+	return took, fs, name, nil
+}
+
+// tscLine is a line of tsc --pretty false's output: path(line,col): error TSn: message.
+var tscLine = regexp.MustCompile(`^(.+)\((\d+),(\d+)\): (error|warning) TS\d+: (.*)$`)
+
+// parseTSC reads tsc --pretty false's errors (paths relative to the
+// project's directory, where it ran); a message's continuation lines,
+// indented, are not findings.
+func parseTSC(out string) []finding {
+	var fs []finding
+	for _, l := range strings.Split(out, "\n") {
+		m := tscLine.FindStringSubmatch(strings.TrimRight(l, "\r"))
+		if m == nil {
+			continue
+		}
+		var line, col int
+		if _, err := fmt.Sscan(m[2], &line); err != nil {
+			continue
+		}
+		if _, err := fmt.Sscan(m[3], &col); err != nil {
+			continue
+		}
+		fs = append(fs, finding{path: filepath.ToSlash(m[1]), line: line, col: col, what: firstLine(m[5])})
+	}
+	return fs
 }
 
 // goFiles lists the .go files a devbroker walk checks: not under
@@ -520,6 +695,25 @@ var (
 		"go.mod":     "module example.com/smoke\n\ngo 1.22\n",
 		"lib/lib.go": "package lib\n\nimport \"strings\"\n\n// Up is s in upper case.\nfunc Up(s string) string { return strings.ToUpper(s) }\n",
 		"app/app.go": "package app\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/smoke/lib\"\n)\n\n// Hello greets.\nfunc Hello() string {\n\tvar n int = \"one\"\n\treturn fmt.Sprint(lib.Up(\"hi\"), n)\n}\n",
+	}
+	// smokePyright is a project whose pyright scope (include) leaves
+	// its tests out: the error in tests/ must not be in either answer.
+	smokePyright = map[string]string{
+		"pyproject.toml":        "[project]\nname = \"smoke\"\nversion = \"0\"\n\n[tool.pyright]\ninclude = [\"src/smoke\"]\n",
+		"src/smoke/__init__.py": "def up(s: str) -> str:\n    return s.upper()\n\n\nn: int = \"one\"\n",
+		"tests/test_smoke.py":   "count: int = \"two\"\n",
+	}
+	// smokeTSC is an npm project whose tsconfig.json takes in src only,
+	// with a gitignored node_modules (the smoke adds a JSON file over the
+	// size limit to it).
+	smokeTSC = map[string]string{
+		"package.json":          "{\"name\": \"smoke\", \"version\": \"0.0.0\", \"private\": true}\n",
+		"tsconfig.json":         "{\"compilerOptions\": {\"strict\": true, \"noEmit\": true, \"types\": []}, \"include\": [\"src\"]}\n",
+		".gitignore":            "node_modules/\n",
+		"src/up.ts":             "export function up(s: string): string {\n\treturn s.toUpperCase();\n}\n",
+		"src/main.ts":           "import { up } from \"./up\";\n\nconst n: number = up(\"one\");\nconsole.log(n);\n",
+		"test/main.test.ts":     "const m: number = \"two\";\nconsole.log(m);\n",
+		"node_modules/dep/x.ts": "const d: number = \"three\";\n",
 	}
 	smokeLint = map[string]string{
 		"go.mod":     "module example.com/smoke\n\ngo 1.22\n",

@@ -102,3 +102,55 @@ func FuzzParseGoplsOutput(f *testing.F) {
 		}
 	})
 }
+
+// TestParsePyright: pyright --outputjson's errors and warnings, 1-based,
+// relative to the project, the message's first line; information left out.
+func TestParsePyright(t *testing.T) {
+	out := `{"version": "1.1.414", "generalDiagnostics": [
+ {"file": "/p/src/requests/help.py", "severity": "error", "message": "Import \"chardet\" could not be resolved", "range": {"start": {"line": 19, "character": 11}, "end": {"line": 19, "character": 18}}, "rule": "reportMissingImports"},
+ {"file": "/p/src/requests/models.py", "severity": "warning", "message": "Type of \"detect\" is unknown\n  more", "range": {"start": {"line": 899, "character": 19}, "end": {"line": 899, "character": 25}}},
+ {"file": "/p/src/requests/models.py", "severity": "information", "message": "info", "range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 1}}}
+], "summary": {"errorCount": 1}}`
+	got, err := parsePyright("/p", []byte(out))
+	want := []finding{
+		{path: "src/requests/help.py", line: 20, col: 12, what: `Import "chardet" could not be resolved`},
+		{path: "src/requests/models.py", line: 900, col: 20, what: `Type of "detect" is unknown`},
+	}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("got %+v, %v; want %+v", got, err, want)
+	}
+	if _, err := parsePyright("/p", []byte("No configuration file found.\n")); err == nil {
+		t.Error("text that is not pyright's JSON read without an error")
+	}
+}
+
+// TestParseTSC: tsc --pretty false's errors; continuation lines and
+// anything else are not findings.
+func TestParseTSC(t *testing.T) {
+	out := "src/main.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\n" +
+		"src/a b.ts(10,1): error TS2345: Argument of type 'X' is not assignable to parameter of type 'Y'.\r\n" +
+		"  Property 'p' is missing in type 'X' but required in type 'Y'.\n" +
+		"error TS5083: Cannot read file '/x/tsconfig.json'.\n" +
+		"\n"
+	want := []finding{
+		{path: "src/main.ts", line: 3, col: 7, what: "Type 'string' is not assignable to type 'number'."},
+		{path: "src/a b.ts", line: 10, col: 1, what: "Argument of type 'X' is not assignable to parameter of type 'Y'."},
+	}
+	if got := parseTSC(out); !slices.Equal(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+// FuzzParseTSC: any output is read without a panic, each finding with a
+// one-line message at a positive place.
+func FuzzParseTSC(f *testing.F) {
+	f.Add("src/main.ts(3,7): error TS2322: msg\n  more\n")
+	f.Add("a(1,1): warning TS1: (2,3): x")
+	f.Fuzz(func(t *testing.T, out string) {
+		for _, g := range parseTSC(out) {
+			if strings.ContainsAny(g.what, "\r\n") || g.line < 0 || g.col < 0 {
+				t.Errorf("%q: %+v", out, g)
+			}
+		}
+	})
+}
