@@ -162,8 +162,8 @@ func run(n int, smoke bool, checkMod, lintMod, pyrightRoot, tscRoot, only, out s
 	if smoke || out == "" {
 		return nil
 	}
-	body := fmt.Sprintf("## Cold start: first answers with empty caches (coldbench)\n\nWritten by `go run ./bench/coldbench` (see README.md). Run %s, %d rounds, %s; load average %s before, %s after (%s).\n\n",
-		start.UTC().Format("2006-01-02 15:04 UTC"), n, host.Machine(), load, host.Load(), time.Since(start).Round(time.Second)) +
+	body := fmt.Sprintf("## Cold start: first answers with empty caches (coldbench)\n\nWritten by `%s` (see README.md). Run %s, %d rounds, %s; load average %s before, %s after (%s).\n\n",
+		strings.Join(append([]string{"go run ./bench/coldbench"}, os.Args[1:]...), " "), start.UTC().Format("2006-01-02 15:04 UTC"), n, host.Machine(), load, host.Load(), time.Since(start).Round(time.Second)) +
 		"| command | module | cold p50 | warm p50 | same answer |\n|---|---|---:|---:|---|\n" + strings.Join(rows, "\n") + "\n"
 	return section.Write(out, "coldbench", body)
 }
