@@ -279,7 +279,16 @@ func measure(b bins, cfgHome, tmp, kind, dir string, n int, strict bool) (*resul
 			r.same = fmt.Sprintf("no (%d findings against %d; the run's output lists the differences)", len(ours), len(theirs))
 			continue
 		}
+		withRelated := 0
+		for _, f := range ours {
+			if f.related != "" {
+				withRelated++
+			}
+		}
 		r.same = fmt.Sprintf("yes (%d findings)", len(ours))
+		if withRelated > 0 {
+			r.same = fmt.Sprintf("yes (%d findings, %d of them with related places)", len(ours), withRelated)
+		}
 	}
 	return r, nil
 }
