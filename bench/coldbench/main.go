@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,11 +35,14 @@ import (
 func main() {
 	n := flag.Int("n", 3, "rounds: each a cold and a warm first answer per side")
 	smoke := flag.Bool("smoke", false, "a small generated module, one round, no results file; fails only on a wrong answer")
-	check := flag.String("check-module", "golang.org/x/tools@latest", "the module whose first check is measured (\"\" for none)")
+	check := flag.String("check-module", "golang.org/x/tools@latest", "the modules whose first check is measured, separated by commas (\"\" for none)")
 	lint := flag.String("lint-module", "honnef.co/go/tools@latest", "the module whose first lint is measured (\"\" for none)")
+	pyright := flag.String("pyright-root", "", "a Python project (a checkout of psf/requests) whose first check is measured against pyright (\"\" for none)")
+	tsc := flag.String("tsc-root", "", "an npm TypeScript project, its dependencies installed, whose first check is measured against tsc --noEmit (\"\" for none)")
+	only := flag.String("only", "", "the comparisons to run, separated by commas, of check, lint, pyright and tsc (\"\" for every one the other flags name)")
 	out := flag.String("out", "bench/RESULTS.md", "the results file whose coldbench section is rewritten (\"\" for none)")
 	flag.Parse()
-	if err := run(*n, *smoke, *check, *lint, *out); err != nil {
+	if err := run(*n, *smoke, *check, *lint, *pyright, *tsc, *only, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "coldbench:", err)
 		os.Exit(1)
 	}
@@ -47,7 +51,14 @@ func main() {
 // bins are the binaries measured.
 type bins struct{ devbroker, gopls, staticcheck, dir string }
 
-func run(n int, smoke bool, checkMod, lintMod, out string) error {
+func run(n int, smoke bool, checkMod, lintMod, pyrightRoot, tscRoot, only, out string) error {
+	kinds := strings.Split(only, ",")
+	for _, k := range kinds {
+		if _, ok := drivers[k]; !ok && only != "" {
+			return fmt.Errorf("-only: %q is none of check, lint, pyright and tsc", k)
+		}
+	}
+	wanted := func(kind string) bool { return only == "" || slices.Contains(kinds, kind) }
 	tmp, err := os.MkdirTemp("", "coldbench-")
 	if err != nil {
 		return err
@@ -71,8 +82,28 @@ func run(n int, smoke bool, checkMod, lintMod, out string) error {
 	var targets []target
 	if smoke {
 		n = 1
-		for kind, files := range map[string]map[string]string{"check": smokeCheck, "lint": smokeLint} {
+		smokes := map[string]map[string]string{"check": smokeCheck, "lint": smokeLint}
+		// pyright and tsc as .ci/install-tools installs them (npm,
+		// global); without them these comparisons are left out.
+		for kind, files := range map[string]map[string]string{"pyright": smokePyright, "tsc": smokeTSC} {
+			if _, err := exec.LookPath(kind); err != nil {
+				fmt.Printf("%s: not on PATH, its comparison left out (npm install -g, as .ci/install-tools does)\n", kind)
+				continue
+			}
+			smokes[kind] = files
+		}
+		for kind, files := range smokes {
+			if !wanted(kind) {
+				continue
+			}
 			dir := filepath.Join(tmp, "smoke-"+kind)
+			if kind == "tsc" {
+				// A gitignored node_modules holding what failed a no-path
+				// check once: a JSON file over the size limit, and a
+				// TypeScript file with an error no answer may name.
+				files = maps.Clone(files)
+				files["node_modules/dep/big.json"] = "[" + strings.Repeat("0,", 9<<20) + "0]\n"
+			}
 			if err := modcache.WriteTree(dir, files); err != nil {
 				return err
 			}
@@ -80,15 +111,21 @@ func run(n int, smoke bool, checkMod, lintMod, out string) error {
 		}
 		slices.SortFunc(targets, func(a, c target) int { return cmp.Compare(a.kind, c.kind) })
 	} else {
-		for kind, mod := range map[string]string{"check": checkMod, "lint": lintMod} {
-			if mod == "" {
+		var mods []target
+		for _, m := range strings.Split(checkMod, ",") {
+			mods = append(mods, target{kind: "check", module: strings.TrimSpace(m)})
+		}
+		mods = append(mods, target{kind: "lint", module: lintMod})
+		for i, t := range mods {
+			kind, mod := t.kind, t.module
+			if mod == "" || !wanted(kind) {
 				continue
 			}
 			src, err := modcache.Download(context.Background(), mod)
 			if err != nil {
 				return err
 			}
-			dir, err := modcache.CopyResolved(src, filepath.Join(tmp, kind))
+			dir, err := modcache.CopyResolved(src, filepath.Join(tmp, fmt.Sprintf("%s%d", kind, i)))
 			if err != nil {
 				return err
 			}
@@ -98,7 +135,19 @@ func run(n int, smoke bool, checkMod, lintMod, out string) error {
 			}
 			targets = append(targets, target{kind, mod + " (" + filepath.Base(src) + ")", dir})
 		}
-		slices.SortFunc(targets, func(a, c target) int { return cmp.Compare(a.kind, c.kind) })
+		// The Python and TypeScript projects, measured where they are
+		// (neither side writes to them).
+		for _, t := range []target{{kind: "pyright", dir: pyrightRoot}, {kind: "tsc", dir: tscRoot}} {
+			kind, dir := t.kind, t.dir
+			if dir == "" || !wanted(kind) {
+				continue
+			}
+			abs, err := filepath.Abs(dir)
+			if err != nil {
+				return err
+			}
+			targets = append(targets, target{kind, filepath.Base(abs), abs})
+		}
 	}
 	start, load := time.Now(), host.Load()
 	var rows []string
@@ -113,8 +162,8 @@ func run(n int, smoke bool, checkMod, lintMod, out string) error {
 	if smoke || out == "" {
 		return nil
 	}
-	body := fmt.Sprintf("## Cold start: first answers with empty caches (coldbench)\n\nWritten by `go run ./bench/coldbench` (see README.md). Run %s, %d rounds, %s; load average %s before, %s after (%s).\n\n",
-		start.UTC().Format("2006-01-02 15:04 UTC"), n, host.Machine(), load, host.Load(), time.Since(start).Round(time.Second)) +
+	body := fmt.Sprintf("## Cold start: first answers with empty caches (coldbench)\n\nWritten by `%s` (see README.md). Run %s, %d rounds, %s; load average %s before, %s after (%s).\n\n",
+		strings.Join(append([]string{"go run ./bench/coldbench"}, os.Args[1:]...), " "), start.UTC().Format("2006-01-02 15:04 UTC"), n, host.Machine(), load, host.Load(), time.Since(start).Round(time.Second)) +
 		"| command | module | cold p50 | warm p50 | same answer |\n|---|---|---:|---:|---|\n" + strings.Join(rows, "\n") + "\n"
 	return section.Write(out, "coldbench", body)
 }
@@ -155,13 +204,26 @@ type finding struct {
 	path      string
 	line, col int
 	what      string // the message's first line (check) or the check's code (lint)
+	// related are the finding's other places (gopls's related
+	// information), each path:line:col: message, in path order.
+	related string
+}
+
+// relatedText is a finding's related places as one comparable string:
+// each "path:line:col: message" (the message's first line; the path
+// relative to the root, or absolute when the place is outside it), sorted,
+// joined by "; ".
+func relatedText(places []string) string {
+	places = slices.Clone(places)
+	slices.Sort(places)
+	return strings.Join(places, "; ")
 }
 
 // measure runs n rounds of kind over dir: each side cold, then warm.
 // With strict (-smoke), answers that differ fail the run; otherwise the
 // table says so.
 func measure(b bins, cfgHome, tmp, kind, dir string, n int, strict bool) (*result, error) {
-	r := &result{kind: kind, ours: "devbroker " + kind, theirs: map[string]string{"check": "gopls check FILES", "lint": "staticcheck ./... && go vet ./..."}[kind]}
+	r := &result{kind: kind, ours: devbrokerCommand(kind), theirs: map[string]string{"check": "gopls check FILES", "lint": "staticcheck ./... && go vet ./...", "pyright": "pyright --outputjson", "tsc": "tsc --noEmit"}[kind]}
 	var ours, theirs []finding
 	for i := range n {
 		for side := range 2 {
@@ -217,16 +279,50 @@ func measure(b bins, cfgHome, tmp, kind, dir string, n int, strict bool) (*resul
 			r.same = fmt.Sprintf("no (%d findings against %d; the run's output lists the differences)", len(ours), len(theirs))
 			continue
 		}
+		withRelated := 0
+		for _, f := range ours {
+			if f.related != "" {
+				withRelated++
+			}
+		}
 		r.same = fmt.Sprintf("yes (%d findings)", len(ours))
+		if withRelated > 0 {
+			r.same = fmt.Sprintf("yes (%d findings, %d of them with related places)", len(ours), withRelated)
+		}
 	}
 	return r, nil
 }
 
-// runDevbroker runs devbroker kind over dir (no paths: the whole root)
-// and returns its Go findings. A Go driver whose status is not ok fails
-// the run: that is the answer this benchmark is about.
+// devbrokerCommand is the devbroker command of a comparison: lint for
+// lint, check for the others; --trust for tsc, whose server,
+// typescript-language-server, runs the project's own
+// node_modules/typescript and so only in a root the user trusts.
+func devbrokerCommand(kind string) string {
+	switch kind {
+	case "lint":
+		return "devbroker lint"
+	case "tsc":
+		return "devbroker check --trust"
+	}
+	return "devbroker check"
+}
+
+// drivers are the devbroker drivers of a comparison, the first the one
+// whose findings are compared; each must answer ok.
+var drivers = map[string][]string{
+	"check":   {"gopls"},
+	"lint":    {"staticcheck", "go-vet"},
+	"pyright": {"pyright"},
+	"tsc":     {"typescript-language-server"},
+}
+
+// runDevbroker runs devbroker's command of kind over dir (no paths: the
+// whole root) and returns the findings of kind's driver. A driver of
+// kind whose status is not ok, or that did not answer, fails the run:
+// that is the answer this benchmark is about.
 func runDevbroker(b bins, env []string, kind, dir string) (time.Duration, []finding, error) {
-	cmd := exec.Command(b.devbroker, kind, "--root", dir, "--format", "json", "--quiet")
+	args := append(strings.Fields(devbrokerCommand(kind))[1:], "--root", dir, "--format", "json", "--quiet")
+	cmd := exec.Command(b.devbroker, args...)
 	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -243,17 +339,27 @@ func runDevbroker(b bins, env []string, kind, dir string) (time.Duration, []find
 			Severity     string
 			Source, Code string
 			Message      string
+			Related      []struct {
+				Path         string
+				Line, Column int
+				Message      string
+			}
 		}
 		Drivers []struct{ Driver, Status, Message string }
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &ans); err != nil {
 		return 0, nil, fmt.Errorf("devbroker %s: %v (exit %d)\n%s", kind, err, cmd.ProcessState.ExitCode(), stderr.String())
 	}
-	src := map[string]string{"check": "gopls", "lint": "staticcheck"}[kind]
+	src := drivers[kind][0]
+	answered := map[string]bool{}
 	for _, d := range ans.Drivers {
-		if (d.Driver == "gopls" || d.Driver == "staticcheck" || d.Driver == "go-vet") && d.Status != "ok" {
+		if slices.Contains(drivers[kind], d.Driver) && d.Status != "ok" {
 			return 0, nil, fmt.Errorf("devbroker %s: driver %s answered %s: %s", kind, d.Driver, d.Status, d.Message)
 		}
+		answered[d.Driver] = true
+	}
+	if !answered[src] {
+		return 0, nil, fmt.Errorf("devbroker %s: driver %s did not answer (exit %d)\n%s", kind, src, cmd.ProcessState.ExitCode(), stderr.String())
 	}
 	var fs []finding
 	for _, d := range ans.Diagnostics {
@@ -261,18 +367,26 @@ func runDevbroker(b bins, env []string, kind, dir string) (time.Duration, []find
 			continue
 		}
 		what := d.Code
-		if kind == "check" {
+		if kind != "lint" {
 			// gopls check prints warnings and errors only (its
 			// -severity defaults to warning; the modernizers' info
 			// findings, such as "interface{} can be replaced by any",
-			// it never prints): devbroker's info findings have no
-			// counterpart to compare with.
+			// it never prints), tsc errors only, and pyright's command
+			// line none of the hints its server sends ("x" is not
+			// accessed, unreachable code), which devbroker's answer
+			// carries as info: devbroker's info findings have no
+			// counterpart to compare with (and pyright's own
+			// information findings are left out with them).
 			if d.Severity == "info" {
 				continue
 			}
 			what = firstLine(d.Message)
 		}
-		fs = append(fs, finding{d.Path, d.Line, d.Column, what})
+		var rel []string
+		for _, r := range d.Related {
+			rel = append(rel, fmt.Sprintf("%s:%d:%d: %s", r.Path, r.Line, r.Column, firstLine(r.Message)))
+		}
+		fs = append(fs, finding{d.Path, d.Line, d.Column, what, relatedText(rel)})
 	}
 	return took, fs, nil
 }
@@ -282,7 +396,9 @@ var goplsLine = regexp.MustCompile(`^(.+?):(\d+):(\d+)(?:-\d+(?::\d+)?)?: (.*)$`
 
 // parseGoplsLine reads a finding from a line of gopls check's output
 // about files under dir; false for any other line (a message's
-// continuation).
+// continuation). A related place's line ("path:line:col: - message",
+// printed under its finding) is read as a finding whose what starts with
+// "- "; parseGoplsOutput attaches it to the finding above it.
 func parseGoplsLine(dir, l string) (finding, bool) {
 	m := goplsLine.FindStringSubmatch(l)
 	if m == nil {
@@ -292,6 +408,11 @@ func parseGoplsLine(dir, l string) (finding, bool) {
 	if err != nil {
 		return finding{}, false
 	}
+	if p == ".." || strings.HasPrefix(p, ".."+string(filepath.Separator)) {
+		// Outside the root: devbroker names such a place by its
+		// absolute path.
+		p = m[1]
+	}
 	var line, col int
 	if _, err := fmt.Sscan(m[2], &line); err != nil {
 		return finding{}, false
@@ -299,7 +420,49 @@ func parseGoplsLine(dir, l string) (finding, bool) {
 	if _, err := fmt.Sscan(m[3], &col); err != nil {
 		return finding{}, false
 	}
-	return finding{filepath.ToSlash(p), line, col, buildTag.ReplaceAllString(firstLine(m[4]), "")}, true
+	return finding{path: filepath.ToSlash(p), line: line, col: col, what: buildTag.ReplaceAllString(firstLine(m[4]), "")}, true
+}
+
+// relatedMark starts the message of a related place's line in gopls
+// check's output: it prints each related place of a finding under it as
+// "path:line:col: - message".
+const relatedMark = "- "
+
+// parseGoplsOutput reads gopls check's whole output about files under
+// dir: its findings, each with the related places printed under it, each
+// finding once (gopls check prints one per build configuration that has
+// it).
+func parseGoplsOutput(dir, out string) []finding {
+	var fs []finding
+	var rel []string
+	flush := func() {
+		if len(fs) > 0 {
+			fs[len(fs)-1].related = relatedText(rel)
+		}
+		rel = nil
+	}
+	for _, l := range strings.Split(out, "\n") {
+		f, ok := parseGoplsLine(dir, l)
+		if !ok {
+			continue
+		}
+		if msg, isRel := strings.CutPrefix(f.what+" ", relatedMark); isRel && len(fs) > 0 {
+			rel = append(rel, fmt.Sprintf("%s:%d:%d: %s", f.path, f.line, f.col, strings.TrimSpace(msg)))
+			continue
+		}
+		flush()
+		fs = append(fs, f)
+	}
+	flush()
+	seen := map[finding]bool{}
+	var once []finding
+	for _, f := range fs {
+		if !seen[f] {
+			seen[f] = true
+			once = append(once, f)
+		}
+	}
+	return once
 }
 
 // buildTag is the mark gopls check puts after a finding it made in
@@ -308,9 +471,16 @@ func parseGoplsLine(dir, l string) (finding, bool) {
 var buildTag = regexp.MustCompile(` \[[a-z0-9_,/ ]+\]$`)
 
 // runTool runs the tool devbroker wraps for kind: gopls check of every Go
-// file devbroker's walk checks, or staticcheck ./... then go vet ./...
+// file devbroker's walk checks, staticcheck ./... then go vet ./...,
+// pyright, or tsc --noEmit.
 func runTool(b bins, env []string, kind, dir string) (time.Duration, []finding, string, error) {
 	var fs []finding
+	switch kind {
+	case "pyright":
+		return runPyright(env, dir)
+	case "tsc":
+		return runTSC(env, dir)
+	}
 	if kind == "check" {
 		files, err := goFiles(dir)
 		if err != nil {
@@ -324,14 +494,7 @@ func runTool(b bins, env []string, kind, dir string) (time.Duration, []finding, 
 		if err != nil {
 			return 0, nil, "", fmt.Errorf("gopls check: %v", err)
 		}
-		seen := map[finding]bool{}
-		for _, l := range strings.Split(string(out), "\n") {
-			if f, ok := parseGoplsLine(dir, l); ok && !seen[f] {
-				seen[f] = true
-				fs = append(fs, f)
-			}
-		}
-		return took, fs, "gopls check FILES", nil
+		return took, parseGoplsOutput(dir, string(out)), "gopls check FILES", nil
 	}
 	cmd := exec.Command(b.staticcheck, "-f", "json", "./...")
 	cmd.Dir, cmd.Env = dir, env
@@ -358,9 +521,99 @@ func runTool(b bins, env []string, kind, dir string) (time.Duration, []finding, 
 			continue
 		}
 		p, _ := filepath.Rel(dir, f.Location.File)
-		fs = append(fs, finding{filepath.ToSlash(p), f.Location.Line, f.Location.Column, f.Code})
+		fs = append(fs, finding{path: filepath.ToSlash(p), line: f.Location.Line, col: f.Location.Column, what: f.Code})
 	}
 	return took, fs, "staticcheck ./... && go vet ./...", nil
+}
+
+// runPyright runs pyright as a project runs it: in its directory, where
+// it reads the project's [tool.pyright] (or pyrightconfig.json), with
+// its JSON output.
+func runPyright(env []string, dir string) (time.Duration, []finding, string, error) {
+	cmd := exec.Command("pyright", "--outputjson")
+	cmd.Dir, cmd.Env = dir, env
+	start := time.Now()
+	out, err := cmd.Output()
+	took := time.Since(start)
+	if err != nil && cmd.ProcessState.ExitCode() != 1 {
+		return 0, nil, "", fmt.Errorf("pyright: %v\n%s", err, out)
+	}
+	fs, err := parsePyright(dir, out)
+	return took, fs, "pyright --outputjson", err
+}
+
+// parsePyright reads pyright --outputjson's errors and warnings (its
+// information findings are left out, as devbroker's info ones are).
+func parsePyright(dir string, out []byte) ([]finding, error) {
+	var ans struct {
+		GeneralDiagnostics []struct {
+			File, Severity, Message string
+			Range                   struct{ Start struct{ Line, Character int } }
+		}
+	}
+	if err := json.Unmarshal(out, &ans); err != nil {
+		return nil, fmt.Errorf("pyright: %v", err)
+	}
+	var fs []finding
+	for _, d := range ans.GeneralDiagnostics {
+		if d.Severity != "error" && d.Severity != "warning" {
+			continue
+		}
+		p, err := filepath.Rel(dir, d.File)
+		if err != nil {
+			return nil, err
+		}
+		fs = append(fs, finding{path: filepath.ToSlash(p), line: d.Range.Start.Line + 1, col: d.Range.Start.Character + 1, what: firstLine(d.Message)})
+	}
+	return fs, nil
+}
+
+// runTSC runs tsc --noEmit in dir, as the project's scripts do: the
+// project's own node_modules/.bin/tsc, else the tsc on PATH.
+func runTSC(env []string, dir string) (time.Duration, []finding, string, error) {
+	tsc, name := filepath.Join(dir, "node_modules", ".bin", "tsc"), "node_modules/.bin/tsc --noEmit"
+	if _, err := os.Stat(tsc); err != nil {
+		tsc, name = "tsc", "tsc --noEmit"
+	}
+	cmd := exec.Command(tsc, "--noEmit", "--pretty", "false")
+	cmd.Dir, cmd.Env = dir, env
+	start := time.Now()
+	out, err := cmd.Output()
+	took := time.Since(start)
+	// tsc exits 1 or 2 when it reports errors.
+	if err != nil && (cmd.ProcessState == nil || cmd.ProcessState.ExitCode() > 2) {
+		return 0, nil, "", fmt.Errorf("tsc: %v\n%s", err, out)
+	}
+	fs := parseTSC(string(out))
+	if err != nil && len(fs) == 0 {
+		return 0, nil, "", fmt.Errorf("tsc failed and named no error: %v\n%s", err, out)
+	}
+	return took, fs, name, nil
+}
+
+// tscLine is a line of tsc --pretty false's output: path(line,col): error TSn: message.
+var tscLine = regexp.MustCompile(`^(.+)\((\d+),(\d+)\): (error|warning) TS\d+: (.*)$`)
+
+// parseTSC reads tsc --pretty false's errors (paths relative to the
+// project's directory, where it ran); a message's continuation lines,
+// indented, are not findings.
+func parseTSC(out string) []finding {
+	var fs []finding
+	for _, l := range strings.Split(out, "\n") {
+		m := tscLine.FindStringSubmatch(strings.TrimRight(l, "\r"))
+		if m == nil {
+			continue
+		}
+		var line, col int
+		if _, err := fmt.Sscan(m[2], &line); err != nil {
+			continue
+		}
+		if _, err := fmt.Sscan(m[3], &col); err != nil {
+			continue
+		}
+		fs = append(fs, finding{path: filepath.ToSlash(m[1]), line: line, col: col, what: firstLine(m[5])})
+	}
+	return fs
 }
 
 // goFiles lists the .go files a devbroker walk checks: not under
@@ -391,7 +644,13 @@ func firstLine(s string) string {
 
 // diff says how two answers differ, "" when they hold the same findings.
 func diff(ours, theirs []finding) string {
-	key := func(f finding) string { return fmt.Sprintf("%s:%d:%d: %s", f.path, f.line, f.col, f.what) }
+	key := func(f finding) string {
+		k := fmt.Sprintf("%s:%d:%d: %s", f.path, f.line, f.col, f.what)
+		if f.related != "" {
+			k += " (related: " + f.related + ")"
+		}
+		return k
+	}
 	count := func(fs []finding) map[string]int {
 		m := map[string]int{}
 		for _, f := range fs {
@@ -445,6 +704,25 @@ var (
 		"go.mod":     "module example.com/smoke\n\ngo 1.22\n",
 		"lib/lib.go": "package lib\n\nimport \"strings\"\n\n// Up is s in upper case.\nfunc Up(s string) string { return strings.ToUpper(s) }\n",
 		"app/app.go": "package app\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/smoke/lib\"\n)\n\n// Hello greets.\nfunc Hello() string {\n\tvar n int = \"one\"\n\treturn fmt.Sprint(lib.Up(\"hi\"), n)\n}\n",
+	}
+	// smokePyright is a project whose pyright scope (include) leaves
+	// its tests out: the error in tests/ must not be in either answer.
+	smokePyright = map[string]string{
+		"pyproject.toml":        "[project]\nname = \"smoke\"\nversion = \"0\"\n\n[tool.pyright]\ninclude = [\"src/smoke\"]\n",
+		"src/smoke/__init__.py": "def up(s: str) -> str:\n    return s.upper()\n\n\nn: int = \"one\"\n",
+		"tests/test_smoke.py":   "count: int = \"two\"\n",
+	}
+	// smokeTSC is an npm project whose tsconfig.json takes in src only,
+	// with a gitignored node_modules (the smoke adds a JSON file over the
+	// size limit to it).
+	smokeTSC = map[string]string{
+		"package.json":          "{\"name\": \"smoke\", \"version\": \"0.0.0\", \"private\": true}\n",
+		"tsconfig.json":         "{\"compilerOptions\": {\"strict\": true, \"noEmit\": true, \"types\": []}, \"include\": [\"src\"]}\n",
+		".gitignore":            "node_modules/\n",
+		"src/up.ts":             "export function up(s: string): string {\n\treturn s.toUpperCase();\n}\n",
+		"src/main.ts":           "import { up } from \"./up\";\n\nconst n: number = up(\"one\");\nconsole.log(n);\n",
+		"test/main.test.ts":     "const m: number = \"two\";\nconsole.log(m);\n",
+		"node_modules/dep/x.ts": "const d: number = \"three\";\n",
 	}
 	smokeLint = map[string]string{
 		"go.mod":     "module example.com/smoke\n\ngo 1.22\n",
