@@ -5,7 +5,9 @@ package external
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -263,6 +265,25 @@ func onDisk(root string, all map[string]*text.Doc, deleted []string) func(p stri
 	}
 }
 
+// missingDir says why the directory dir (a workspace path) is not one on
+// disk inside root that a command can run in, or "" when it is.
+func missingDir(root, dir string) string {
+	fsys, err := rootfs.New(root)
+	if err != nil {
+		return err.Error()
+	}
+	st, err := fsys.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf("the directory %s is not on disk (the workspace adds it, not written yet), and the command runs in it: write its files, then ask again", dir)
+	case err != nil:
+		return fmt.Sprintf("the directory %s cannot be run in: %v", dir, err)
+	case !st.IsDir():
+		return fmt.Sprintf("%s is not a directory on disk, and the command runs in it", dir)
+	}
+	return ""
+}
+
 // confineDir refuses a working directory (the config key dir) that
 // resolves outside the root, through a symlink that leaves it: the
 // command would run, and read, outside. The configuration is checked when
@@ -326,6 +347,14 @@ func (d *Driver) runAll(ctx context.Context, argv []string, perFile, withStdin b
 		file := ""
 		if perFile {
 			file = r.files[0]
+		}
+		if r.project != "." && v.tree == root {
+			// The command runs on disk, in its project's directory: a
+			// project the workspace adds has none yet.
+			if why := missingDir(root, r.dir); why != "" {
+				r.out = &outcome{code: -1, unrun: why}
+				continue
+			}
 		}
 		dir := filepath.Join(v.tree, filepath.FromSlash(r.dir))
 		r.site = &site{root: root, dir: dir, view: v, file: file}
