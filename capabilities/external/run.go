@@ -371,10 +371,10 @@ func (d *Driver) runAll(ctx context.Context, argv []string, perFile, withStdin b
 				continue
 			}
 			if len(d.cfg.ProjectMarkers) > 0 {
-				v.ranIn(r.project, slices.DeleteFunc(slices.Clone(r.files), func(p string) bool { return slices.Contains(left, p) }))
+				v.ranIn(r.project, r.dir, slices.DeleteFunc(slices.Clone(r.files), func(p string) bool { return slices.Contains(left, p) }))
 			}
 		} else if len(d.cfg.ProjectMarkers) > 0 {
-			v.ranIn(r.project, r.files)
+			v.ranIn(r.project, r.dir, r.files)
 		}
 		inv := invocation{argv: expand(argv, v, file, patterns), dir: dir, env: expand(d.cfg.Env, v, file, nil)}
 		if withStdin {
