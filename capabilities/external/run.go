@@ -275,7 +275,7 @@ func missingDir(root, dir string) string {
 	st, err := fsys.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Sprintf("the directory %s is not on disk (the workspace adds it, not written yet), and the command runs in it: write its files, then ask again", dir)
+		return fmt.Sprintf("the directory %s is not on disk, and the command runs in it: when the workspace adds it, write its files, then ask again", dir)
 	case err != nil:
 		return fmt.Sprintf("the directory %s cannot be run in: %v", dir, err)
 	case !st.IsDir():
