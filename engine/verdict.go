@@ -158,7 +158,8 @@ func complete(ds []DriverStatus) bool {
 // driver answered: it had no file (paths empty; unnamed says the step
 // looked for them over the whole root), or the languages of its files
 // list no driver for kind, or no language covers them, or the driver
-// their language lists is not installed (the coverage notes say which).
+// their language lists is not installed or runs only in a trusted root
+// (the coverage notes say which).
 // An answer about no file is never ok, whatever the notes say.
 func nothingLooked(kind Kind, paths []string, unnamed bool) error {
 	if len(paths) == 0 {
@@ -172,7 +173,7 @@ func nothingLooked(kind Kind, paths []string, unnamed bool) error {
 	if n := len(paths) - len(named); n > 0 {
 		named = append(named, fmt.Sprintf("%d more", n))
 	}
-	return fault.New(fault.Unchecked, "%s looked at no file: no configured %s serves %s (coverage says why: no language covers the file, its language lists no %s, or the %s it lists is not installed); an answer about no file is never ok: install the %s, or pass paths naming files whose language has a working %s (devbroker probe lists them)",
+	return fault.New(fault.Unchecked, "%s looked at no file: no configured %s serves %s (coverage says why: no language covers the file, its language lists no %s, or the %s it lists is not installed or runs only in a root you trust); an answer about no file is never ok: install the %s (or trust the root, when the coverage says it waits for that), or pass paths naming files whose language has a working %s (devbroker probe lists them)",
 		kind, agent(kind), list(named), agent(kind), agent(kind), agent(kind), agent(kind))
 }
 

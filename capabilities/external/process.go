@@ -43,6 +43,9 @@ type outcome struct {
 	canceled       bool   // the caller canceled
 	notFound       bool   // the command does not exist
 	err            error  // any other failure to run
+	// unrun says why the command was not run at all (its directory is
+	// not on disk), or "".
+	unrun string
 }
 
 // capped is a buffer that keeps the first MaxOutput bytes written to it
@@ -146,6 +149,8 @@ func missing(name, dir string, err error) bool {
 // findings code). what names the run in messages ("shellcheck on a.sh").
 func (d *Driver) failure(o *outcome, what string) (engine.Status, string) {
 	switch {
+	case o.unrun != "":
+		return engine.StatusUnchecked, fmt.Sprintf("%s did not run: %s", what, o.unrun)
 	case o.canceled:
 		return engine.StatusTimeout, fmt.Sprintf("%s was canceled before it finished", what)
 	case o.timedOut:

@@ -60,12 +60,14 @@ func (d *Driver) projectsOf(has func(p string) bool, files []string) []projectFi
 	return out
 }
 
-// ranIn records that the command ran in the project dir about files.
-func (v *view) ranIn(dir string, files []string) {
-	i := slices.IndexFunc(v.projects, func(pf engine.ProjectFiles) bool { return pf.Root == dir })
+// ranIn records that the command ran about files of the project in the
+// directory project, in the directory dir (the project's, or the
+// configured dir under it).
+func (v *view) ranIn(project, dir string, files []string) {
+	i := slices.IndexFunc(v.projects, func(pf engine.ProjectFiles) bool { return pf.Root == project })
 	if i < 0 {
 		i = len(v.projects)
-		v.projects = append(v.projects, engine.ProjectFiles{Root: dir, ServerRoot: dir, Command: true})
+		v.projects = append(v.projects, engine.ProjectFiles{Root: project, ServerRoot: dir, Command: true})
 	}
 	for _, f := range files {
 		if !slices.Contains(v.projects[i].Files, f) {

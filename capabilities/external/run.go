@@ -5,7 +5,9 @@ package external
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -263,6 +265,25 @@ func onDisk(root string, all map[string]*text.Doc, deleted []string) func(p stri
 	}
 }
 
+// missingDir says why the directory dir (a workspace path) is not one on
+// disk inside root that a command can run in, or "" when it is.
+func missingDir(root, dir string) string {
+	fsys, err := rootfs.New(root)
+	if err != nil {
+		return err.Error()
+	}
+	st, err := fsys.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf("the directory %s is not on disk, and the command runs in it: when the workspace adds it, write its files, then ask again", dir)
+	case err != nil:
+		return fmt.Sprintf("the directory %s cannot be run in: %v", dir, err)
+	case !st.IsDir():
+		return fmt.Sprintf("%s is not a directory on disk, and the command runs in it", dir)
+	}
+	return ""
+}
+
 // confineDir refuses a working directory (the config key dir) that
 // resolves outside the root, through a symlink that leaves it: the
 // command would run, and read, outside. The configuration is checked when
@@ -327,6 +348,14 @@ func (d *Driver) runAll(ctx context.Context, argv []string, perFile, withStdin b
 		if perFile {
 			file = r.files[0]
 		}
+		if r.project != "." && v.tree == root {
+			// The command runs on disk, in its project's directory: a
+			// project the workspace adds has none yet.
+			if why := missingDir(root, r.dir); why != "" {
+				r.out = &outcome{code: -1, unrun: why}
+				continue
+			}
+		}
 		dir := filepath.Join(v.tree, filepath.FromSlash(r.dir))
 		r.site = &site{root: root, dir: dir, view: v, file: file}
 		var patterns []string
@@ -342,10 +371,10 @@ func (d *Driver) runAll(ctx context.Context, argv []string, perFile, withStdin b
 				continue
 			}
 			if len(d.cfg.ProjectMarkers) > 0 {
-				v.ranIn(r.project, slices.DeleteFunc(slices.Clone(r.files), func(p string) bool { return slices.Contains(left, p) }))
+				v.ranIn(r.project, r.dir, slices.DeleteFunc(slices.Clone(r.files), func(p string) bool { return slices.Contains(left, p) }))
 			}
 		} else if len(d.cfg.ProjectMarkers) > 0 {
-			v.ranIn(r.project, r.files)
+			v.ranIn(r.project, r.dir, r.files)
 		}
 		inv := invocation{argv: expand(argv, v, file, patterns), dir: dir, env: expand(d.cfg.Env, v, file, nil)}
 		if withStdin {

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/devbroker/devbroker/engine/testtree"
 )
 
 // monorepoResult is what the tests read of an answer.
@@ -373,6 +375,57 @@ func TestMonorepoWorkspaceSymbolsAskEveryProjectServer(t *testing.T) {
 		}
 		if got := r.servers(); !slices.Contains(got[c.project], c.server) {
 			t.Errorf("symbols %q: projects %v, want %s found by %s:\n%s", c.query, got, c.project, c.server, resultText(res))
+		}
+	}
+}
+
+// A module the workspace adds (its go.mod and files not yet written, its
+// directory not on disk) cannot be built in its directory with the
+// workspace as an overlay: go build and go vet do not run there, and the
+// answer says so (unchecked, naming the directory and what to do), not
+// that the go command could not be found.
+func TestMonorepoGoFallbackNewModuleNotOnDisk(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("needs the go command")
+	}
+	root := testtree.New(t, map[string]string{
+		".devbroker.toml": "[drivers.gopls]\ntype = \"lsp\"\ncommand = [\"devbroker-no-such-gopls\"]\n",
+		"go.mod":          "module example.com/m\n\ngo 1.22\n",
+		"m.go":            "package m\n",
+	})
+	plan := filepath.Join(t.TempDir(), "plan.json")
+	if err := os.WriteFile(plan, []byte(`{"paths": [], "ops": [
+		{"step": "apply_patch", "args": {"patch": "*** Begin Patch\n*** Add File: jobs/go.mod\n+module example.com/jobs\n+\n+go 1.22\n*** Add File: jobs/jobs.go\n+package jobs\n+\n+func N() int { return \"x\" }\n*** End Patch"}},
+		{"step": "check"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := cliRun(t, "run", "--trust", "--root", root, plan)
+	var r struct {
+		OK      bool `json:"ok"`
+		Drivers []struct {
+			Driver  string `json:"driver"`
+			Status  string `json:"status"`
+			Message string `json:"message"`
+		} `json:"drivers"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != 2 || r.OK {
+		t.Fatalf("run: exit %d, ok %v, %v; want 2, not ok\nstdout:\n%s\nstderr:\n%s", code, r.OK, err, stdout, stderr)
+	}
+	for _, name := range []string{"go-build", "go-vet"} {
+		i := slices.IndexFunc(r.Drivers, func(d struct {
+			Driver  string `json:"driver"`
+			Status  string `json:"status"`
+			Message string `json:"message"`
+		}) bool {
+			return d.Driver == name
+		})
+		if i < 0 {
+			t.Errorf("no status of %s:\n%s", name, stdout)
+			continue
+		}
+		d := r.Drivers[i]
+		if d.Status != "unchecked" || !strings.Contains(d.Message, name+" in jobs did not run: the directory jobs is not on disk") || strings.Contains(d.Message, "fork/exec") {
+			t.Errorf("%s: %s %q, want unchecked, saying jobs is not on disk", name, d.Status, d.Message)
 		}
 	}
 }

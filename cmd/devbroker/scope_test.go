@@ -366,3 +366,17 @@ func TestNoPathCheckPassesOverUntrustedDefaults(t *testing.T) {
 		t.Errorf("devbroker check static/play.js: exit %d, want 2 and the file unchecked\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
+
+// A root whose only files are JavaScript, nobody having trusted it: the
+// check looked at no file, and the error's advice covers a checker that
+// is installed but runs only in a root the user trusts (not only one to
+// install).
+func TestNothingLookedAtSaysTrust(t *testing.T) {
+	root := testtree.New(t, map[string]string{
+		"static/play.js": "function play(a) { return a + 1 }\n",
+	})
+	code, stdout, stderr := cliRun(t, "check", "--root", root)
+	if code != 2 || !strings.Contains(stderr, "check looked at no file") || !strings.Contains(stderr, "runs only in a root you trust") || !strings.Contains(stderr, "trust the root") {
+		t.Errorf("devbroker check: exit %d, want 2 and advice that names trust\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
