@@ -324,13 +324,15 @@ func mergeSymbols(servers []string, results []*capabilities.Result, find func(di
 	}
 	out := &capabilities.Result{Status: engine.StatusOK}
 	answered := slices.ContainsFunc(results, func(r *capabilities.Result) bool { return r.Status == engine.StatusOK })
+	// Only a server's refusal is left out: any other failure (a request
+	// not offered, a timeout, a crash) keeps its status and says so.
 	var msgs []string
 	seen := map[engine.Symbol]bool{}
 	files := map[[2]string][]string{} // by project and server: the files
 	var keys [][2]string
 	for i, r := range results {
 		dir := servers[i]
-		if r.Status == engine.StatusUnchecked && answered {
+		if r.Declined && answered {
 			continue // declined ("No Project"): the others answered
 		}
 		if r.Status != engine.StatusOK && out.Status == engine.StatusOK {

@@ -11,6 +11,7 @@ import (
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/engine/text"
+	"github.com/devbroker/devbroker/lsp"
 )
 
 // Each file goes to the nearest directory above it that holds a marker,
@@ -101,7 +102,7 @@ func TestMergeSymbols(t *testing.T) {
 		return "."
 	}
 	servers := []string{".", "tools", "web"}
-	results := []*capabilities.Result{{Status: engine.StatusOK}, {Status: engine.StatusUnchecked, Message: "No Project"}, {Status: engine.StatusOK}}
+	results := []*capabilities.Result{{Status: engine.StatusOK}, {Status: engine.StatusUnchecked, Message: "No Project: declined", Declined: true}, {Status: engine.StatusOK}}
 	results[0].Symbols = []engine.Symbol{sym("a", "web/a.ts"), sym("b", "scripts/b.ts"), sym("t", "tools/t.py"), sym("lib", "/usr/lib/x.d.ts")}
 	results[2].Symbols = []engine.Symbol{sym("a", "web/a.ts"), sym("lib", "/usr/lib/x.d.ts")}
 	got := mergeSymbols(servers, results, find)
@@ -123,8 +124,31 @@ func TestMergeSymbols(t *testing.T) {
 		t.Errorf("projects %v, want %v", projects, want)
 	}
 	// Every server declined: the answer says so.
-	results = []*capabilities.Result{{Status: engine.StatusUnchecked, Message: "No Project"}, {Status: engine.StatusUnchecked, Message: "No Project"}, {Status: engine.StatusUnchecked, Message: "No Project"}}
-	if got := mergeSymbols(servers, results, find); got.Status != engine.StatusUnchecked || !strings.Contains(got.Message, "server in web: No Project") {
+	results = []*capabilities.Result{{Status: engine.StatusUnchecked, Message: "No Project: declined", Declined: true}, {Status: engine.StatusUnchecked, Message: "No Project: declined", Declined: true}, {Status: engine.StatusUnchecked, Message: "No Project: declined", Declined: true}}
+	if got := mergeSymbols(servers, results, find); got.Status != engine.StatusUnchecked || !strings.Contains(got.Message, "server in web: No Project: declined") {
 		t.Errorf("all declined: %s %q", got.Status, got.Message)
+	}
+	// A refusal is an error answer; a request not offered is not one.
+	if r := refusal(nil, fmt.Errorf("No Project: %w", lsp.ErrDeclined)); !r.Declined || r.Status != engine.StatusUnchecked {
+		t.Errorf("an error answer: %s declined %v, want unchecked and declined", r.Status, r.Declined)
+	}
+	if r := refusal(nil, lsp.ErrNotOffered); r.Declined {
+		t.Errorf("a request not offered is taken for a refusal")
+	}
+	// A server that failed otherwise (unchecked, not a refusal; or timed
+	// out) is not left out: the answer is not ok and says which and why.
+	for _, failure := range []*capabilities.Result{
+		{Status: engine.StatusUnchecked, Message: "workspace/symbol is not offered"},
+		{Status: engine.StatusTimeout, Message: "timed out"},
+	} {
+		results = []*capabilities.Result{{Status: engine.StatusOK}, failure, {Status: engine.StatusOK}}
+		results[0].Symbols = []engine.Symbol{sym("b", "scripts/b.ts")}
+		got := mergeSymbols(servers, results, find)
+		if got.Status != failure.Status || !strings.Contains(got.Message, "server in tools: "+failure.Message) {
+			t.Errorf("a server %s (%q) among answers: %s %q, want its status and message", failure.Status, failure.Message, got.Status, got.Message)
+		}
+		if len(got.Symbols) != 1 {
+			t.Errorf("a server %s: symbols %v, want the others' answers kept", failure.Status, got.Symbols)
+		}
 	}
 }
