@@ -152,3 +152,61 @@ func TestMergeSymbols(t *testing.T) {
 		}
 	}
 }
+
+// A workspace symbol search finds its projects from a file of each
+// directory of the driver's language, of the workspace (a file not yet
+// written) and of the disk, passing over installed packages, virtual
+// environments, testdata, what .gitignore ignores and deleted files.
+func TestLanguageFiles(t *testing.T) {
+	root := testtree.New(t, map[string]string{
+		".gitignore":            "generated/\n",
+		"a/x.py":                "",
+		"a/y.py":                "",
+		"a/README.md":           "",
+		"top.py":                "",
+		"gone.py":               "",
+		"node_modules/m/z.py":   "",
+		".venv/lib/q.py":        "",
+		"testdata/t.py":         "",
+		"generated/g.py":        "",
+		"tools/pyproject.toml":  "",
+		"tools/gen/scale.py":    "",
+		"tools/gen/scale_2.py":  "",
+		"docs/only-markdown.md": "",
+	})
+	req := &capabilities.Request{Kind: engine.Symbols, Root: root, All: map[string]*text.Doc{"new/n.py": text.FromString("X = 1\n")}, Deleted: []string{"gone.py"}}
+	cfg := configs.Driver{Command: []string{"pyright-langserver", "--stdio"}, ProjectMarkers: []string{"pyproject.toml"}, ServerRoot: "project"}
+	drv, err := New("pyright", &cfg, capabilities.Env{Root: root, Language: "python", FileTypes: map[string][]string{"python": {"*.py"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, cut := drv.(*Driver).languageFiles(req)
+	if want := []string{"a/x.py", "new/n.py", "tools/gen/scale.py", "top.py"}; !slices.Equal(got, want) || cut {
+		t.Errorf("files %v (cut %v), want %v", got, cut, want)
+	}
+}
+
+// In a root not trusted, a workspace symbol search starts no server of a
+// confined driver (clangd) for a project no request started: the answer
+// names the projects whose server was not asked.
+func TestWorkspaceSymbolsConfinedNamesProjectsNotAsked(t *testing.T) {
+	root := testtree.New(t, map[string]string{
+		"p/compile_commands.json": "[]\n",
+		"p/a.c":                   "int a;\n",
+		"top.c":                   "int t;\n",
+	})
+	cfg := configs.Driver{Command: []string{"devbroker-no-such-clangd"}, ProjectMarkers: []string{"compile_commands.json"}, ServerRoot: "project", ConfineIncludes: true}
+	drv, err := New("clangd", &cfg, capabilities.Env{Root: root, Language: "c", FileTypes: map[string][]string{"c": {"*.c"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := drv.(*Driver)
+	defer d.Close()
+	res := d.workspaceSymbols(t.Context(), &capabilities.Request{Kind: engine.Symbols, Root: root, Query: &engine.Query{Text: "a"}})
+	if res == nil || !strings.Contains(res.Message, "clangd's servers of the projects p were not asked") {
+		t.Fatalf("answer %+v, want it to name p's server as not asked", res)
+	}
+	if s := d.heldProjects(root); len(s) != 0 {
+		t.Errorf("servers started for the search: %v", s)
+	}
+}
