@@ -130,6 +130,12 @@ type Result struct {
 	// trust, so a language request reports it as unchecked, not as a
 	// request the server declined.
 	Withheld bool
+	// Declined: the server refused the request with an error answer,
+	// giving its reason (tsserver's "No Project" for a workspace symbol
+	// search when it has loaded no project); the status is unchecked.
+	// Another unchecked answer (a request not offered, a file withheld)
+	// is not a refusal.
+	Declined bool
 	// Projects say which project each of the files the driver answered
 	// for belongs to, and from what root its server answered (a language
 	// server with project markers: configs.Driver.ProjectMarkers); nil

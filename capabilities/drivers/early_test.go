@@ -7,6 +7,7 @@ package drivers
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/capabilities/lspdriver"
+	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
 	"github.com/devbroker/devbroker/engine/testtree"
 	"github.com/devbroker/devbroker/engine/text"
@@ -26,6 +28,33 @@ import (
 var brokenGo = map[string]string{
 	"go.mod": "module example.com/m\n\ngo 1.22\n",
 	"a.go":   "package m\n\nvar X int = \"not an int\"\n",
+}
+
+// generousTimeouts gives gopls and pyright, in the user's configuration
+// (which applies in a root not trusted), a timeout no loaded machine
+// reaches: an early start is bounded by the driver's timeout, which a
+// test must not depend on. It checks that the configuration of root
+// takes it.
+func generousTimeouts(t *testing.T, root string) {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	if err := os.MkdirAll(filepath.Join(dir, "devbroker"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const cfg = "[drivers.gopls]\ntimeout = \"10m\"\n\n[drivers.pyright]\ntimeout = \"10m\"\n"
+	if err := os.WriteFile(configs.UserFile(), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := configs.LoadProject(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"gopls", "pyright"} {
+		if d := p.Untrusted.Drivers[name]; d == nil || d.Timeout.Duration != 10*time.Minute {
+			t.Fatalf("%s's timeout is not the test's: %+v", name, d)
+		}
+	}
 }
 
 // needs skips the test without a Linux /proc (child processes are
@@ -55,6 +84,7 @@ func TestStartEarly(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			root := canonical(t, testtree.New(t, brokenGo))
+			generousTimeouts(t, root)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
 			procs := children(t)
@@ -168,6 +198,7 @@ func TestStartEarlyProjects(t *testing.T) {
 		"lib/util.py":          "X = 1\n",
 	}
 	root := canonical(t, testtree.New(t, files))
+	generousTimeouts(t, root)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	set, _, err := LoadWith(ctx, root, Options{Probe: ProbeLazy})

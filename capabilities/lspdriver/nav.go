@@ -111,6 +111,7 @@ func refusal(res *capabilities.Result, err error) *capabilities.Result {
 			res = &capabilities.Result{}
 		}
 		res.Status, res.Message = engine.StatusUnchecked, err.Error()
+		res.Declined = errors.Is(err, lsp.ErrDeclined)
 		return res
 	}
 	return failed(res, err, false)

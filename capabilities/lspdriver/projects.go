@@ -10,6 +10,7 @@ package lspdriver
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"maps"
 	"path"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/configs"
 	"github.com/devbroker/devbroker/engine"
+	"github.com/devbroker/devbroker/engine/gitignore"
 	"github.com/devbroker/devbroker/engine/rootfs"
 	"github.com/devbroker/devbroker/engine/text"
 )
@@ -267,20 +269,48 @@ func (d *Driver) heldProjects(root string) []string {
 }
 
 // workspaceSymbols answers a workspace symbol search with the server of
-// the root and every project server the driver holds, at once: a project
-// server knows its own project (tsserver searches the projects it has
-// loaded, which the root's server has not), the root's the rest. A symbol
-// in a file is taken from the server of the file's project when that
-// server answered, so one found by two servers is listed once; the
-// answer says which project each file belongs to and which server found
-// it. Each server is shown one file of its own that the workspace holds,
-// when it holds one: tsserver searches only the projects of open files,
-// and declines with none ("No Project"). A server that declines is left
-// out when another answered. nil when the driver holds no project
-// server: the root's answers alone.
+// the root and the server of every project below it, at once: every
+// project server the driver holds, and those of the projects the
+// workspace's files of the driver's language belong to, started as a
+// request on those files would start them (within max_project_servers;
+// the answer names the projects past it, whose files only the root's
+// server searched). A project server knows its own project (tsserver
+// searches the projects it has loaded, which the root's server has not),
+// the root's the rest. A symbol in a file is taken from the server of the
+// file's project when that server answered, so one found by two servers
+// is listed once; the answer says which project each file belongs to and
+// which server found it. Each server is shown files of its own, of the
+// workspace or the disk (one per directory, at most maxShown), when there
+// are some: tsserver searches only the
+// projects of open files, and declines with none ("No Project"). A server
+// that declines is left out when another answered. A server confined to
+// the root (clangd in a root not trusted) is not started for a search:
+// the answer names the projects whose server it did not ask. nil when
+// there is no project below the root: the root's answers alone.
 func (d *Driver) workspaceSymbols(ctx context.Context, req *capabilities.Request) *capabilities.Result {
+	mine, cut := d.languageFiles(req)
+	prs, over := d.projects(&capabilities.Request{Root: req.Root, All: req.All, Deleted: req.Deleted, Files: mine})
+	if cut {
+		over = strings.TrimPrefix(over+"; "+fmt.Sprintf("the search for %s's projects stopped after %d entries of the root: the servers of projects past them were not asked", d.name, maxProjectWalk), "; ")
+	}
 	servers := append([]string{"."}, d.heldProjects(req.Root)...)
-	if len(servers) == 1 {
+	var unasked []string
+	for _, pr := range prs {
+		switch {
+		case slices.Contains(servers, pr.server):
+		case d.cfg.ConfineIncludes:
+			// Not started for a search: a server shown a file of its
+			// project could read outside the root through it.
+			unasked = append(unasked, pr.server)
+		default:
+			servers = append(servers, pr.server)
+		}
+	}
+	slices.Sort(servers[1:])
+	if len(unasked) > 0 {
+		over = strings.TrimPrefix(over+"; "+fmt.Sprintf("%s's servers of the projects %s were not asked: a workspace symbol search starts no server that could read outside the root; a request on their files starts them", d.name, strings.Join(unasked, ", ")), "; ")
+	}
+	if len(servers) == 1 && over == "" {
 		return nil
 	}
 	serverOf := func(p string) string {
@@ -292,20 +322,119 @@ func (d *Driver) workspaceSymbols(ctx context.Context, req *capabilities.Request
 		}
 		return best
 	}
+	// Each server is shown a file of each of its directories, the
+	// shallowest first, up to maxShown: a project's configuration may
+	// leave out some of its directories (tsserver loads, for a file
+	// outside its tsconfig.json's include, a project of that file alone).
+	byDepth := slices.Clone(mine)
+	slices.SortStableFunc(byDepth, func(a, b string) int { return strings.Count(a, "/") - strings.Count(b, "/") })
 	shown := map[string][]string{}
-	for _, p := range slices.Sorted(maps.Keys(req.All)) {
-		if s := serverOf(p); d.languageOf(p) != "" && len(shown[s]) == 0 {
-			shown[s] = []string{p}
+	for _, p := range byDepth {
+		if s := serverOf(p); len(shown[s]) < maxShown {
+			shown[s] = append(shown[s], p)
+		}
+	}
+	for _, fs := range shown {
+		slices.Sort(fs)
+	}
+	// A file shown that the workspace does not hold is shown as the disk
+	// has it.
+	all, cloned := req.All, false
+	fsys, _ := rootfs.New(req.Root)
+	for _, fs := range shown {
+		for _, p := range fs {
+			if all[p] != nil || fsys == nil {
+				continue
+			}
+			data, _, err := fsys.ReadFileMax(p, maxShownBytes)
+			doc, perr := text.Parse(data)
+			if err != nil || perr != nil {
+				continue
+			}
+			if !cloned {
+				all, cloned = maps.Clone(req.All), true
+				if all == nil {
+					all = map[string]*text.Doc{}
+				}
+			}
+			all[p] = doc
 		}
 	}
 	results := make([]*capabilities.Result, len(servers))
 	var wg sync.WaitGroup
 	for i, dir := range servers {
-		wg.Go(func() { results[i] = d.runProject(ctx, forProject(req, project{server: dir, files: shown[dir]}), dir) })
+		wg.Go(func() {
+			r := forProject(req, project{server: dir, files: shown[dir]})
+			r.All = all
+			results[i] = d.runProject(ctx, r, dir)
+		})
 	}
 	wg.Wait()
-	return mergeSymbols(servers, results, d.projectFinder(req))
+	out := mergeSymbols(servers, results, d.projectFinder(req))
+	if over != "" {
+		out.Message = strings.TrimPrefix(out.Message+"; "+over, "; ")
+	}
+	return out
 }
+
+// maxShown bounds the files shown to a server for a workspace symbol
+// search.
+const maxShown = 8
+
+// maxShownBytes bounds a file of the disk shown to a server for a
+// workspace symbol search.
+const maxShownBytes = 1 << 20
+
+// maxProjectWalk bounds the entries of the root that the search for a
+// workspace symbol search's projects reads.
+const maxProjectWalk = 20000
+
+// languageFiles lists, for a workspace symbol search, a file of the
+// driver's languages of each directory that holds one (workspace paths,
+// sorted): the workspace's, and the disk's from a walk of the root that
+// passes over version-control, installed-package and virtual-environment
+// directories, the directories a check's walk skips (engine.WalkSkips)
+// and what .gitignore files ignore. cut: the walk stopped at
+// maxProjectWalk entries.
+func (d *Driver) languageFiles(req *capabilities.Request) (files []string, cut bool) {
+	byDir := map[string]string{}
+	add := func(p string) {
+		if dir := path.Dir(p); byDir[dir] == "" && d.languageOf(p) != "" {
+			byDir[dir] = p
+		}
+	}
+	for p := range req.All {
+		add(p)
+	}
+	if fsys, err := rootfs.New(req.Root); err == nil {
+		ignore := gitignore.NewTree(func(p string) ([]byte, bool) {
+			data, _, err := fsys.ReadFileMax(p, gitignore.MaxFileBytes)
+			return data, err == nil
+		})
+		visited := 0
+		_ = fsys.Walk(func(rel string, e fs.DirEntry) error {
+			if visited++; visited > maxProjectWalk {
+				cut = true
+				return fs.SkipAll
+			}
+			if e.IsDir() {
+				if name := e.Name(); rootfs.SkipDir(name) || slices.Contains(engine.WalkSkips, name) || slices.Contains(installedDirs, name) || ignore.Ignored(rel, true) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !slices.Contains(req.Deleted, rel) && !ignore.Ignored(rel, false) {
+				add(rel)
+			}
+			return nil
+		})
+	}
+	return slices.Sorted(maps.Values(byDir)), cut
+}
+
+// installedDirs are directories of installed or built files, not a
+// project's own, that the search for projects passes over.
+var installedDirs = []string{".venv", "venv", "__pycache__", ".tox", "target", "dist", "build", ".next", ".cache"}
 
 // mergeSymbols merges the workspace symbol answers of the servers in the
 // directories servers ("." the root's first), in that order. find gives
@@ -324,13 +453,15 @@ func mergeSymbols(servers []string, results []*capabilities.Result, find func(di
 	}
 	out := &capabilities.Result{Status: engine.StatusOK}
 	answered := slices.ContainsFunc(results, func(r *capabilities.Result) bool { return r.Status == engine.StatusOK })
+	// Only a server's refusal is left out: any other failure (a request
+	// not offered, a timeout, a crash) keeps its status and says so.
 	var msgs []string
 	seen := map[engine.Symbol]bool{}
 	files := map[[2]string][]string{} // by project and server: the files
 	var keys [][2]string
 	for i, r := range results {
 		dir := servers[i]
-		if r.Status == engine.StatusUnchecked && answered {
+		if r.Declined && answered {
 			continue // declined ("No Project"): the others answered
 		}
 		if r.Status != engine.StatusOK && out.Status == engine.StatusOK {

@@ -326,12 +326,13 @@ func TestMonorepoGoFallbackRunsInEachModule(t *testing.T) {
 	}
 }
 
-// A workspace symbol search asks the root's server and every project
-// server a driver holds, and says which project each file found belongs
-// to and which server found it: after a check started tsserver in web and
-// pyright in tools, a search finds web's padLeft, which tsserver at the
-// root (no project loaded) does not, and a function of tools, from tools'
-// pyright, which the root's pyright (its include is scripts) never reads.
+// A workspace symbol search asks the root's server and the server of
+// every project of the workspace, starting those no request started, and
+// says which project each file found belongs to and which server found
+// it: a fresh process's first search, with no request before it, finds
+// web's padLeft, which tsserver at the root (no project loaded) does not,
+// and a function of tools, from tools' pyright, which the root's pyright
+// (its include is scripts) never reads.
 func TestMonorepoWorkspaceSymbolsAskEveryProjectServer(t *testing.T) {
 	root := monorepo(t)
 	for p, content := range map[string]string{
@@ -343,7 +344,6 @@ func TestMonorepoWorkspaceSymbolsAskEveryProjectServer(t *testing.T) {
 		}
 	}
 	cs := connectStdio(t, root, "--trust", "--tools", "full")
-	callTool(t, cs, "check", map[string]any{})
 	type symbolsResult struct {
 		monorepoResult
 		Answers []struct {
