@@ -76,7 +76,7 @@ func (s *Set) Scope(kind engine.Kind) (func(path string) (engine.Scope, bool), f
 			driverOf[scoped[ln].name] = scoped[ln].driver
 		}
 	}
-	ps := &projectScopes{fsys: fsys, driverOf: driverOf, scopes: map[[2]string]*projscope.Scope{}, owner: map[[2]string]string{}}
+	ps := &projectScopes{fsys: fsys, driverOf: driverOf, scopes: map[[2]string]*projscope.Scope{}, owner: map[string]map[string]string{}}
 	// The root's project files are read now, so that their warnings come
 	// whatever the walk meets.
 	for _, name := range slices.Sorted(maps.Keys(driverOf)) {
@@ -107,7 +107,7 @@ type projectScopes struct {
 
 	mu     sync.Mutex
 	scopes map[[2]string]*projscope.Scope // by scope name and project directory
-	owner  map[[2]string]string           // by markers and directory: its project's directory
+	owner  map[string]map[string]string   // by markers, then directory: its project's directory
 	notes  []engine.Note
 }
 
@@ -120,25 +120,17 @@ func (ps *projectScopes) projectOf(markers []string, p string) string {
 	key := strings.Join(markers, "/")
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
-	var find func(dir string) string
-	find = func(dir string) string {
-		if o, ok := ps.owner[[2]string{key, dir}]; ok {
-			return o
-		}
-		o := "."
-		switch {
-		case slices.ContainsFunc(markers, func(m string) bool {
+	owner := ps.owner[key]
+	if owner == nil {
+		owner = map[string]string{}
+		ps.owner[key] = owner
+	}
+	return ProjectFinder(owner, func(dir string) bool {
+		return slices.ContainsFunc(markers, func(m string) bool {
 			fi, err := ps.fsys.Stat(path.Join(dir, m))
 			return err == nil && fi.Mode().IsRegular()
-		}):
-			o = dir
-		case dir != ".":
-			o = find(path.Dir(dir))
-		}
-		ps.owner[[2]string{key, dir}] = o
-		return o
-	}
-	return find(path.Dir(p))
+		})
+	})(path.Dir(p))
 }
 
 // scope is the scope name of the project in the directory dir, read the

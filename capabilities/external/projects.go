@@ -12,6 +12,7 @@ import (
 	"path"
 	"slices"
 
+	"github.com/devbroker/devbroker/capabilities"
 	"github.com/devbroker/devbroker/engine"
 )
 
@@ -29,22 +30,9 @@ func (d *Driver) projectsOf(has func(p string) bool, files []string) []projectFi
 	if len(d.cfg.ProjectMarkers) == 0 {
 		return []projectFiles{{dir: ".", files: files}}
 	}
-	owner := map[string]string{} // directory → its project's directory
-	var find func(dir string) string
-	find = func(dir string) string {
-		if o, ok := owner[dir]; ok {
-			return o
-		}
-		o := "."
-		switch {
-		case slices.ContainsFunc(d.cfg.ProjectMarkers, func(m string) bool { return has(path.Join(dir, m)) }):
-			o = dir
-		case dir != ".":
-			o = find(path.Dir(dir))
-		}
-		owner[dir] = o
-		return o
-	}
+	find := capabilities.ProjectFinder(map[string]string{}, func(dir string) bool {
+		return slices.ContainsFunc(d.cfg.ProjectMarkers, func(m string) bool { return has(path.Join(dir, m)) })
+	})
 	var out []projectFiles
 	at := map[string]int{}
 	for _, p := range files {

@@ -124,23 +124,7 @@ func (d *Driver) projects(req *capabilities.Request) ([]project, string) {
 // the driver's project markers, "." when none does.
 func (d *Driver) projectFinder(req *capabilities.Request) func(dir string) string {
 	fsys, _ := rootfs.New(req.Root) // nil: the workspace's files alone
-	owner := map[string]string{}    // directory → its project's directory
-	var find func(dir string) string
-	find = func(dir string) string {
-		if o, ok := owner[dir]; ok {
-			return o
-		}
-		o := "."
-		switch {
-		case d.marked(fsys, req, dir):
-			o = dir
-		case dir != ".":
-			o = find(path.Dir(dir))
-		}
-		owner[dir] = o
-		return o
-	}
-	return find
+	return capabilities.ProjectFinder(map[string]string{}, func(dir string) bool { return d.marked(fsys, req, dir) })
 }
 
 // marked reports whether the directory dir (a workspace path) holds one of
