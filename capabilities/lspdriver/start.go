@@ -32,10 +32,7 @@ func (d *Driver) Start(ctx context.Context) error {
 	if d.cfg.ConfineIncludes {
 		return nil
 	}
-	root, err := filepath.Abs(d.root)
-	if err == nil {
-		root, err = filepath.EvalSymlinks(root)
-	}
+	root, err := d.requestRoot()
 	if err != nil {
 		return err
 	}
@@ -67,10 +64,7 @@ func (d *Driver) StartProjects(ctx context.Context, paths []string) error {
 	if !d.PerProject() {
 		return nil
 	}
-	root, err := filepath.Abs(d.root)
-	if err == nil {
-		root, err = filepath.EvalSymlinks(root)
-	}
+	root, err := d.requestRoot()
 	if err != nil {
 		return err
 	}
@@ -111,4 +105,15 @@ func (d *Driver) letGo() {
 	for _, h := range servers {
 		h.release()
 	}
+}
+
+// requestRoot is the driver's root as requests spell it (absolute,
+// symlinks resolved), so that a server started early is the one they
+// find.
+func (d *Driver) requestRoot() (string, error) {
+	root, err := filepath.Abs(d.root)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(root)
 }
