@@ -19,15 +19,9 @@ import (
 
 // monorepoResult is what the tests read of an answer.
 type monorepoResult struct {
-	OK          bool `json:"ok"`
-	Diagnostics []struct {
-		Path     string `json:"path"`
-		Line     int    `json:"line"`
-		Severity string `json:"severity"`
-		Message  string `json:"message"`
-		Source   string `json:"source"`
-	} `json:"diagnostics"`
-	Projects []struct {
+	OK          bool                 `json:"ok"`
+	Diagnostics []monorepoDiagnostic `json:"diagnostics"`
+	Projects    []struct {
 		Root    string   `json:"root"`
 		Files   int      `json:"files"`
 		Paths   []string `json:"paths"`
@@ -49,16 +43,19 @@ func (r monorepoResult) servers() map[string][]string {
 	return out
 }
 
+// monorepoDiagnostic is a diagnostic of a monorepo answer.
+type monorepoDiagnostic struct {
+	Path     string `json:"path"`
+	Line     int    `json:"line"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Source   string `json:"source"`
+}
+
 // errorAt reports whether the answer has an error in path whose message
 // holds msg.
 func (r monorepoResult) errorAt(path, msg string) bool {
-	return slices.ContainsFunc(r.Diagnostics, func(d struct {
-		Path     string `json:"path"`
-		Line     int    `json:"line"`
-		Severity string `json:"severity"`
-		Message  string `json:"message"`
-		Source   string `json:"source"`
-	}) bool {
+	return slices.ContainsFunc(r.Diagnostics, func(d monorepoDiagnostic) bool {
 		return d.Path == path && d.Severity == "error" && strings.Contains(d.Message, msg)
 	})
 }
@@ -98,13 +95,7 @@ func wantMonorepo(t *testing.T, how string, r monorepoResult) {
 	// Each project's own include narrows its files in the walk: the
 	// errors of the files outside it are not the answer's.
 	for _, p := range []string{"tools/scratch/try.py", "web/scripts/build.ts"} {
-		if slices.ContainsFunc(r.Diagnostics, func(d struct {
-			Path     string `json:"path"`
-			Line     int    `json:"line"`
-			Severity string `json:"severity"`
-			Message  string `json:"message"`
-			Source   string `json:"source"`
-		}) bool {
+		if slices.ContainsFunc(r.Diagnostics, func(d monorepoDiagnostic) bool {
 			return d.Path == p
 		}) {
 			t.Errorf("%s: %s, outside its project's include, was checked in the walk of the root", how, p)
@@ -279,13 +270,7 @@ func TestMonorepoGoFallbackRunsInEachModule(t *testing.T) {
 		{"services/api/main.go", `cannot use "8080"`},
 		{"services/worker/worker.go", `cannot use "3"`},
 	} {
-		if !slices.ContainsFunc(r.Diagnostics, func(d struct {
-			Path     string `json:"path"`
-			Line     int    `json:"line"`
-			Severity string `json:"severity"`
-			Message  string `json:"message"`
-			Source   string `json:"source"`
-		}) bool {
+		if !slices.ContainsFunc(r.Diagnostics, func(d monorepoDiagnostic) bool {
 			return d.Path == e.path && d.Source == "go-build" && d.Severity == "error" && strings.Contains(d.Message, e.msg)
 		}) {
 			t.Errorf("no go-build error %q in %s: %+v", e.msg, e.path, r.Diagnostics)
