@@ -1,9 +1,11 @@
 package main
 
 // This file defines the measured module (honnef.co/go/tools from the
-// module cache, or a small generated one for -smoke), its copies (one per
-// side, so that one side's language server never sees the other's work)
-// and the targets: the declarations asked about and renamed.
+// module cache, one given with -module, or a small generated one for
+// -smoke), its copies (one per side, so that one side's language server
+// never sees the other's work) and the targets: the declarations asked
+// about and renamed (fixed for the default and the smoke modules, chosen
+// by chooseTargets for one given with -module).
 
 import (
 	"context"
@@ -36,6 +38,14 @@ type corpus struct {
 	rename *target
 	// newName is the rename's new name.
 	newName string
+	// queries are the workspace symbol searches.
+	queries []string
+	// section is the results file's section the run rewrites: navbench
+	// for the default module, "navbench MODULE" for one given with
+	// -module, so that each module's results are kept.
+	section string
+	// chosen says that the targets were chosen from the module (-module).
+	chosen bool
 }
 
 // target is a declaration: a function, or a method named Type.Method.
@@ -54,10 +64,18 @@ func (t *target) String() string { return t.symbol + " (" + t.file + ")" }
 
 // newCorpus finds (or, with -smoke, generates) the module, finds its
 // targets and loads it once (go list -deps), so that downloads count for
-// neither side.
+// neither side. A module given with -module gets the targets
+// chooseTargets finds in it.
 func newCorpus(ctx context.Context, tmp string, o options) (*corpus, error) {
-	c := &corpus{tmp: tmp}
-	if o.smoke {
+	c := &corpus{tmp: tmp, section: sectionName}
+	switch {
+	case o.module != "":
+		abs, err := filepath.Abs(o.module)
+		if err != nil {
+			return nil, err
+		}
+		c.src, c.chosen = abs, true
+	case o.smoke:
 		c.src, c.label = filepath.Join(tmp, "smoke-src"), "a generated module (package lib, three packages and main using it)"
 		if err := modcache.WriteTree(c.src, smokeModule()); err != nil {
 			return nil, err
@@ -67,7 +85,8 @@ func newCorpus(ctx context.Context, tmp string, o options) (*corpus, error) {
 			{file: "lib/lib.go", symbol: "T.M", note: "a method used in 4 packages"},
 		}
 		c.rename, c.newName = &target{file: "lib/lib.go", symbol: "F", note: "used in 4 packages"}, "Renamed"
-	} else {
+		c.queries = []string{"F", "M", "A"}
+	default:
 		var err error
 		if c.src, err = modcache.Download(ctx, defaultModule+"@"+defaultVersion); err != nil {
 			return nil, err
@@ -79,19 +98,44 @@ func newCorpus(ctx context.Context, tmp string, o options) (*corpus, error) {
 			{file: "pattern/match.go", symbol: "Matcher.Match", note: "a method"},
 		}
 		c.rename, c.newName = &target{file: "analysis/edit/edit.go", symbol: "Fix", note: "called in 48 files of 48 packages"}, "NewFix"
+		c.queries = []string{"Report", "IsInTest", "Match", "Callee", "Fn", "Pass"}
+	}
+	what := c.label
+	if c.chosen {
+		what = c.src
+	}
+	logf("loading %s once (go list -deps ./...)", what)
+	cmd := exec.CommandContext(ctx, "go", "list", "-deps", "./...")
+	cmd.Dir = c.src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("go list in %s: %w\n%s", c.src, err, out)
+	}
+	if c.chosen {
+		logf("choosing the targets (type-checking the module's packages)")
+		ch, err := chooseTargets(ctx, c.src)
+		if err != nil {
+			return nil, fmt.Errorf("choosing the targets in %s: %w", c.src, err)
+		}
+		c.nav, c.rename, c.newName, c.queries = ch.nav, ch.rename, ch.newName, ch.queries
+		c.label, c.section = moduleLabel(ch.modulePath, c.src), sectionName+" "+ch.modulePath
+		logf("targets of %s:\n%s", c.label, ch.describe())
 	}
 	for _, t := range append([]*target{c.rename}, c.nav...) {
 		if err := t.find(c.src); err != nil {
 			return nil, err
 		}
 	}
-	logf("loading %s once (go list -deps ./...)", c.label)
-	cmd := exec.CommandContext(ctx, "go", "list", "-deps", "./...")
-	cmd.Dir = c.src
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("go list in %s: %w\n%s", c.src, err, out)
-	}
 	return c, nil
+}
+
+// moduleLabel names the module path in dir for the results: path@version
+// when dir is that version's directory in the module cache, else the
+// path and the directory.
+func moduleLabel(path, dir string) string {
+	if base := filepath.Base(dir); strings.HasPrefix(base, filepath.Base(path)+"@") {
+		return path + base[len(filepath.Base(path)):]
+	}
+	return path + " (" + dir + ")"
 }
 
 // find sets t's position: the name of its declaration in its file.

@@ -16,6 +16,7 @@
 // byte). It writes its section of bench/RESULTS.md. See bench/README.md.
 //
 //	go run ./bench/navbench -n 15
+//	go run ./bench/navbench -module ~/go/pkg/mod/golang.org/x/tools@v0.47.1-0.20260707181000-a299dadba899
 //	go run ./bench/navbench -smoke
 package main
 
@@ -25,6 +26,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/devbroker/devbroker/bench/internal/modcache"
@@ -35,6 +37,8 @@ type options struct {
 	n       int    // rounds of the navigation requests
 	renameN int    // rounds of the rename
 	smoke   bool   // a generated module, tiny counts
+	module  string // the module's directory; "" for the default
+	targets bool   // print the targets chosen in module and stop
 	binary  string // a devbroker to measure instead of building one
 	out     string // the results file; "" writes none
 	args    []string
@@ -45,6 +49,8 @@ func main() {
 	flag.IntVar(&o.n, "n", 15, "measured rounds of every definition and references request (after a warm-up)")
 	flag.IntVar(&o.renameN, "rename-n", 5, "measured rounds of the rename (after a warm-up)")
 	flag.BoolVar(&o.smoke, "smoke", false, "a quick run on a small generated module: -n 2, -rename-n 1, no results file unless -out is given; fails only on a wrong devbroker answer")
+	flag.StringVar(&o.module, "module", "", "a Go module's directory to measure, copied to temporary directories first, its targets chosen from its packages (default: "+defaultModule+"@"+defaultVersion+" from the module cache, with fixed targets)")
+	flag.BoolVar(&o.targets, "targets", false, "print the targets chosen in the -module and stop")
 	flag.StringVar(&o.binary, "devbroker", "", "a devbroker binary to measure (default: go build ./cmd/devbroker of this checkout)")
 	flag.StringVar(&o.out, "out", "bench/RESULTS.md", "the results file whose navbench section is rewritten (\"\" for none)")
 	flag.Usage = func() {
@@ -66,7 +72,7 @@ func main() {
 			o.out = ""
 		}
 	}
-	if flag.NArg() > 0 || o.n < 1 || o.renameN < 0 {
+	if flag.NArg() > 0 || o.n < 1 || o.renameN < 0 || o.targets && o.module == "" {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -80,6 +86,14 @@ func main() {
 
 func run(ctx context.Context, o options) error {
 	modcache.AllowModUpdates()
+	if o.targets {
+		ch, err := chooseTargets(ctx, o.module)
+		if err != nil {
+			return err
+		}
+		fmt.Print(ch.describe())
+		return nil
+	}
 	tmp, err := os.MkdirTemp("", "navbench-")
 	if err != nil {
 		return err
@@ -94,7 +108,15 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	res.module = c.label
+	res.module, res.section, res.chosen = c.label, c.section, c.chosen
+	if c.chosen {
+		for _, t := range c.nav {
+			res.targets = append(res.targets, fmt.Sprintf("definition and references: %s, %s", t, t.note))
+		}
+		res.targets = append(res.targets,
+			fmt.Sprintf("rename: %s to %s, %s", c.rename, c.newName, c.rename.note),
+			"symbol queries: `"+strings.Join(c.queries, "`, `")+"`")
+	}
 	defer func() {
 		if res.dev != nil {
 			res.dev.close()
@@ -104,7 +126,7 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	if res.dev != nil {
-		res.symQueries = symbolQueries(o.smoke)
+		res.symQueries = c.queries
 		if err := measureSymbols(ctx, c, t, o, res); err != nil {
 			return err
 		}

@@ -24,14 +24,19 @@ type results struct {
 	took                  time.Duration
 	loadBefore, loadAfter string
 	module                string
-	versions              []string
-	pairs                 []*pair // the navigation requests, in order
-	rename                *pair
-	symQueries            []string
-	syms                  []*pair // the workspace symbol searches, in order
-	renameCmd             string
-	bytesSame             bool
-	bytesWhy              string
+	// section is the results file's section; chosen says that the
+	// targets were chosen from the module, described by targets.
+	section    string
+	chosen     bool
+	targets    []string
+	versions   []string
+	pairs      []*pair // the navigation requests, in order
+	rename     *pair
+	symQueries []string
+	syms       []*pair // the workspace symbol searches, in order
+	renameCmd  string
+	bytesSame  bool
+	bytesWhy   string
 	// dev is the devbroker session the measurements share, on devRoot.
 	dev     *devbrokerClient
 	devRoot string
@@ -123,12 +128,22 @@ func (r *results) finish() {
 // document is navbench's section of the results file.
 func (r *results) document() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Definition, references, symbols and rename: devbroker against gopls\n\n")
+	on := ""
+	if r.section != sectionName {
+		on = " on " + strings.TrimPrefix(r.section, sectionName+" ")
+	}
+	fmt.Fprintf(&b, "## Definition, references, symbols and rename%s: devbroker against gopls\n\n", on)
 	fmt.Fprintf(&b, "Written by `go run ./bench/navbench %s` (see README.md).\n\n", strings.Join(r.opts.args, " "))
 	fmt.Fprintf(&b, "- date: %s (the run took %s)\n", r.start.Format("2006-01-02 15:04 MST"), r.took.Round(time.Second))
 	fmt.Fprintf(&b, "- machine: %s\n", host.Machine())
 	fmt.Fprintf(&b, "- load average (1, 5, 15 min): %s before, %s after\n", r.loadBefore, r.loadAfter)
 	fmt.Fprintf(&b, "- module: %s\n", r.module)
+	if r.chosen {
+		fmt.Fprintf(&b, "- targets, chosen from the module's packages by navbench's rule (README.md):\n")
+		for _, t := range r.targets {
+			fmt.Fprintf(&b, "  - %s\n", t)
+		}
+	}
 	for _, v := range r.versions {
 		fmt.Fprintf(&b, "- %s\n", v)
 	}
@@ -199,9 +214,10 @@ func (r *results) devbrokerWrong() error {
 	return nil
 }
 
-// write replaces navbench's section of the file out ("" for none).
+// write replaces the run's section of the file out ("" for none): a new
+// one of a module given with -module goes after the default module's.
 func (r *results) write(out, body string) error {
-	if err := section.Write(out, sectionName, body); err != nil || out == "" {
+	if err := section.WriteAfter(out, r.section, sectionName, body); err != nil || out == "" {
 		return err
 	}
 	logf("wrote %s", out)

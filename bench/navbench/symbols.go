@@ -16,16 +16,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// symbolQueries are the searched names: on honnef.co/go/tools, names of
-// functions, methods and types the module declares and uses much; on the
-// smoke module, its declarations.
-func symbolQueries(smoke bool) []string {
-	if smoke {
-		return []string{"F", "M", "A"}
-	}
-	return []string{"Report", "IsInTest", "Match", "Callee", "Fn", "Pass"}
-}
-
 // goplsMCP is one gopls mcp session over stdio.
 type goplsMCP struct {
 	cs   *sdk.ClientSession

@@ -35,6 +35,19 @@ func Replace(doc, name, body string) string {
 	return doc + block
 }
 
+// ReplaceAfter is Replace, except that a section name doc lacks goes
+// right after the section after when doc has that one.
+func ReplaceAfter(doc, name, after, body string) string {
+	begin, _ := markers(name)
+	_, afterEnd := markers(after)
+	j := strings.LastIndex(doc, afterEnd)
+	if strings.Contains(doc, begin) || j < 0 {
+		return Replace(doc, name, body)
+	}
+	j += len(afterEnd)
+	return Replace(doc[:j], name, body) + "\n" + strings.TrimLeft(doc[j:], "\n")
+}
+
 // Leading returns the section name of old, markers included and followed
 // by a blank line, when old begins with it (leading blank lines aside),
 // and "" otherwise: a benchmark that rewrites the top of the file keeps a
@@ -81,9 +94,19 @@ func Keep(old, skip string) string {
 // Write replaces the section name of the file path with body, keeping
 // the rest of the file ("" for path writes nothing).
 func Write(path, name, body string) error {
+	return WriteAfter(path, name, "", body)
+}
+
+// WriteAfter is Write with ReplaceAfter: a new section goes after the
+// section after ("" appends it).
+func WriteAfter(path, name, after, body string) error {
 	if path == "" {
 		return nil
 	}
 	prev, _ := os.ReadFile(path)
-	return os.WriteFile(path, []byte(Replace(string(prev), name, body)), 0o644)
+	doc := Replace(string(prev), name, body)
+	if after != "" && after != name {
+		doc = ReplaceAfter(string(prev), name, after, body)
+	}
+	return os.WriteFile(path, []byte(doc), 0o644)
 }

@@ -81,3 +81,24 @@ func TestWrite(t *testing.T) {
 		t.Errorf("file = %q, want %q", got, want)
 	}
 }
+
+// TestReplaceAfter: a new section goes right after the one named, an
+// existing one stays where it is, and without the one named it is
+// appended.
+func TestReplaceAfter(t *testing.T) {
+	doc := "<!-- nav -->\nx\n<!-- /nav -->\n\n<!-- cold -->\ny\n<!-- /cold -->\n"
+	doc = ReplaceAfter(doc, "nav mod", "nav", "one")
+	want := "<!-- nav -->\nx\n<!-- /nav -->\n\n<!-- nav mod -->\none\n<!-- /nav mod -->\n\n<!-- cold -->\ny\n<!-- /cold -->\n"
+	if doc != want {
+		t.Fatalf("inserted:\n%q\nwant\n%q", doc, want)
+	}
+	if got, want2 := ReplaceAfter(doc, "nav mod", "nav", "two"), strings.Replace(want, "one", "two", 1); got != want2 {
+		t.Fatalf("replaced:\n%q\nwant\n%q", got, want2)
+	}
+	if got := ReplaceAfter(doc, "nav", "nav mod", "z"); got != strings.Replace(doc, "\nx\n", "\nz\n", 1) {
+		t.Fatalf("the section itself, replaced in place: %q", got)
+	}
+	if got, want := ReplaceAfter("# r\n", "nav mod", "nav", "one"), "# r\n\n<!-- nav mod -->\none\n<!-- /nav mod -->\n"; got != want {
+		t.Fatalf("without the one named: %q, want %q", got, want)
+	}
+}
