@@ -28,6 +28,9 @@ type mappers struct {
 	// dirs, while set (see batch), reads the disk's files directory by
 	// directory.
 	dirs *dirReader
+	// files, when set, keeps the disk's files read through dirs for the
+	// requests after this one (filecache.go).
+	files *fileCache
 }
 
 // batch makes the reads of the disk's files until done go through
@@ -56,6 +59,18 @@ type dirReader struct {
 // directory; a file the directory refuses (a symlink leaving it, which
 // may still stay inside the root) is read as view.read reads it.
 func (r *dirReader) read(p string) []byte {
+	d, name := r.dir(p)
+	if d != nil {
+		if data, _, err := d.ReadFileMax(name, 0); err == nil {
+			return data
+		}
+	}
+	return r.v.read(p)
+}
+
+// dir is the directory of the file at workspace path p, opened once (nil
+// when it cannot be), and the file's name in it.
+func (r *dirReader) dir(p string) (*rootfs.Dir, string) {
 	dir, name := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
 	d, seen := r.open[dir]
@@ -66,12 +81,7 @@ func (r *dirReader) read(p string) []byte {
 		}
 		r.open[dir] = d
 	}
-	if d != nil {
-		if data, _, err := d.ReadFileMax(name, 0); err == nil {
-			return data
-		}
-	}
-	return r.v.read(p)
+	return d, name
 }
 
 func (r *dirReader) close() {
@@ -96,14 +106,19 @@ func (ms *mappers) get(p string) *text.Mapper {
 		return m
 	}
 	var content string
+	var m *text.Mapper
 	if d, ok := ms.v.docs[p]; ok {
 		content = d.Text
 	} else if doc := ms.req.All[p]; doc != nil {
 		content = doc.Content()
+	} else if ms.dirs != nil && ms.files != nil {
+		content, m = ms.dirs.readKept(p, ms.files)
 	} else if b := ms.disk(p); b != nil {
 		content = strings.TrimPrefix(string(b), text.BOM)
 	}
-	m := text.NewMapper(content)
+	if m == nil {
+		m = text.NewMapper(content)
+	}
 	ms.m[p] = m
 	if ms.text == nil {
 		ms.text = map[string]string{}

@@ -80,6 +80,10 @@ type Driver struct {
 	// blind holds, by root, the go command's answer about the sources
 	// gopls does not compile (blind.go).
 	blind map[string]blindAnswer
+
+	// files keeps the disk's files that navigation answers named, by
+	// stamp (filecache.go).
+	files fileCache
 }
 
 type held struct {

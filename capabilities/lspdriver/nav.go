@@ -87,12 +87,12 @@ func (d *Driver) language(ctx context.Context, srv *lsp.Server, v *view, ms *map
 func (d *Driver) navigate(ctx context.Context, srv *lsp.Server, req *capabilities.Request) (*view, *capabilities.Result) {
 	actx, settled := srv.Alongside(ctx)
 	v := d.view(actx, srv, d.viewed(req))
-	res := d.language(actx, srv, v, &mappers{v: v, req: req, m: map[string]*text.Mapper{}}, req)
+	res := d.language(actx, srv, v, &mappers{v: v, req: req, m: map[string]*text.Mapper{}, files: &d.files}, req)
 	if settled() {
 		return v, res
 	}
 	v = d.view(ctx, srv, d.viewed(req))
-	return v, d.language(ctx, srv, v, &mappers{v: v, req: req, m: map[string]*text.Mapper{}}, req)
+	return v, d.language(ctx, srv, v, &mappers{v: v, req: req, m: map[string]*text.Mapper{}, files: &d.files}, req)
 }
 
 // position converts a 1-based line and character column to the server's

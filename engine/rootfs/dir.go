@@ -39,14 +39,38 @@ func (f *FS) OpenDir(rel string) (*Dir, error) {
 // ReadFileMax is [FS.ReadFileMax] for the file name, one path segment,
 // in the directory.
 func (d *Dir) ReadFileMax(name string, max int64) ([]byte, fs.FileMode, error) {
+	rel, err := d.relOf(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	return readIn(d.root, name, rel, max)
+}
+
+// Stat is the file name's information, one path segment in the
+// directory, following a symlink that stays in it as ReadFileMax does.
+func (d *Dir) Stat(name string) (fs.FileInfo, error) {
+	rel, err := d.relOf(name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := d.root.Stat(name)
+	if err != nil {
+		return nil, ioError("stat", rel, err)
+	}
+	return fi, nil
+}
+
+// relOf is the workspace path of the file name of the directory; an
+// error when name is not one path segment.
+func (d *Dir) relOf(name string) (string, error) {
 	rel := name
 	if d.rel != "" {
 		rel = d.rel + "/" + name
 	}
 	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\\\x00") {
-		return nil, 0, refuse(rel, fmt.Sprintf("%q is not a file name of the directory %q", name, d.rel))
+		return rel, refuse(rel, fmt.Sprintf("%q is not a file name of the directory %q", name, d.rel))
 	}
-	return readIn(d.root, name, rel, max)
+	return rel, nil
 }
 
 // Close closes the directory.

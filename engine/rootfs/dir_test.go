@@ -45,6 +45,17 @@ func TestDirReads(t *testing.T) {
 			t.Errorf("%q was read: %q", name, data)
 		}
 	}
+	// Stat answers as ReadFileMax does: a file of the directory (big.txt,
+	// its size), nothing through a symlink that leaves it or for a name
+	// that is not one segment of it.
+	if fi, err := d.Stat("big.txt"); err != nil || fi.Size() != 10 || !fi.Mode().IsRegular() {
+		t.Errorf("Stat(big.txt) = %v, %v", fi, err)
+	}
+	for _, name := range []string{"out.txt", "../top.txt", "b/f.txt", "", "..", "missing.txt"} {
+		if fi, err := d.Stat(name); err == nil {
+			t.Errorf("%q was stat'ed: %v", name, fi.Name())
+		}
+	}
 	var tl *TooLargeError
 	if _, _, err := d.ReadFileMax("big.txt", 4); !errors.As(err, &tl) {
 		t.Errorf("a file over the limit: %v", err)

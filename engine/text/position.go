@@ -12,6 +12,7 @@ package text
 
 import (
 	"sort"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -32,11 +33,16 @@ type Mapper struct {
 
 // NewMapper returns a Mapper for s (content without BOM).
 func NewMapper(s string) *Mapper {
-	starts := []int{0}
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			starts = append(starts, i+1)
+	// strings.Count and strings.IndexByte find the newlines many bytes
+	// at a time: a mapper is built for every file an answer names.
+	starts := make([]int, 1, strings.Count(s, "\n")+1)
+	for off := 0; ; {
+		i := strings.IndexByte(s[off:], '\n')
+		if i < 0 {
+			break
 		}
+		off += i + 1
+		starts = append(starts, off)
 	}
 	return &Mapper{s: s, starts: starts}
 }

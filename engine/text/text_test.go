@@ -146,6 +146,30 @@ func TestMapper(t *testing.T) {
 	}
 }
 
+// TestMapperLineStarts checks the line starts NewMapper finds against
+// the byte-by-byte count: a line starts after every '\n' ("\r" alone
+// ends no line), and text ending in '\n' has an empty last line.
+func TestMapperLineStarts(t *testing.T) {
+	for _, s := range []string{"", "\n", "\n\n", "a", "a\n", "a\nb", "a\r\nb\r\n", "a\rb", "\n\nx\n\n", strings.Repeat("ab\n", 100) + "tail"} {
+		want := []int{0}
+		for i := 0; i < len(s); i++ {
+			if s[i] == '\n' {
+				want = append(want, i+1)
+			}
+		}
+		m := NewMapper(s)
+		if m.Lines() != len(want) {
+			t.Errorf("%q: %d lines, want %d", s, m.Lines(), len(want))
+			continue
+		}
+		for l, off := range want {
+			if got := m.Offset(l, 0, Bytes); got != off {
+				t.Errorf("%q: line %d starts at %d, want %d", s, l, got, off)
+			}
+		}
+	}
+}
+
 func FuzzRoundTrip(f *testing.F) {
 	for _, s := range []string{"", "a\r\nb", "\uFEFFx\n", "a\rb\n\n"} {
 		f.Add(s)
