@@ -1,0 +1,311 @@
+// Package procmem reads the memory of a process tree on Linux: a process
+// and every descendant, found by the parent each process names in
+// /proc/PID/stat, each measured by /proc/PID/smaps_rollup. The tree's
+// PSS (proportional set size: each shared page divided among the
+// processes that map it) is the sum of its processes', so pages the tree's
+// processes share are counted once; its RSS sums every process's resident
+// pages, shared ones as often as they are mapped.
+//
+// Where /proc has no smaps_rollup (another OS, an old kernel), [Supported]
+// says why and nothing is measured: a size is never a made-up zero.
+package procmem
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Proc is one process of a tree.
+type Proc struct {
+	PID  int
+	Comm string   // the command's name, as /proc/PID/stat gives it
+	Args []string // its command line (none for a process that hides it)
+	PSS  int64    // bytes
+	RSS  int64    // bytes
+	Anon int64    // anonymous PSS (heap, stacks), bytes; 0 where the kernel does not say
+}
+
+// Tree is a process tree at one moment.
+type Tree struct {
+	PSS, RSS int64  // bytes, summed over Procs
+	Procs    []Proc // the root first, then its descendants by PID
+}
+
+// String is the tree in short: its PSS and RSS in MiB and its processes.
+func (t Tree) String() string {
+	return fmt.Sprintf("PSS %s, RSS %s, %d processes", MiB(t.PSS), MiB(t.RSS), len(t.Procs))
+}
+
+// MiB formats bytes as mebibytes.
+func MiB(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
+
+// Supported returns nil when this system's /proc can be read for
+// memory, else why not.
+func Supported() error {
+	if _, err := os.ReadFile("/proc/self/smaps_rollup"); err != nil {
+		return fmt.Errorf("no /proc/PID/smaps_rollup on this system: %w", err)
+	}
+	return nil
+}
+
+// Parents maps every process in /proc to its parent.
+func Parents() (map[int]int, error) {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int]int, len(ents))
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		_, ppid, err := stat(pid)
+		if err != nil {
+			continue // gone since the listing
+		}
+		out[pid] = ppid
+	}
+	return out, nil
+}
+
+// stat reads a process's command name and parent from /proc/PID/stat.
+func stat(pid int) (comm string, ppid int, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return "", 0, err
+	}
+	return parseStat(b)
+}
+
+// parseStat reads the command name and the parent of a /proc/PID/stat
+// line: "PID (COMM) STATE PPID ...", where COMM may hold spaces and
+// parentheses, so it ends at the last ')'.
+func parseStat(b []byte) (comm string, ppid int, err error) {
+	open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+	if open < 0 || end < open {
+		return "", 0, fmt.Errorf("stat %q: no command name", b)
+	}
+	f := strings.Fields(string(b[end+1:]))
+	if len(f) < 2 {
+		return "", 0, fmt.Errorf("stat %q: no parent", b)
+	}
+	ppid, err = strconv.Atoi(f[1])
+	return string(b[open+1 : end]), ppid, err
+}
+
+// Descendants are pid and every process below it in parents, pid first,
+// then the others by PID.
+func Descendants(pid int, parents map[int]int) []int {
+	children := map[int][]int{}
+	for c, p := range parents {
+		children[p] = append(children[p], c)
+	}
+	var below []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range children[p] {
+			if c != pid && !slices.Contains(below, c) {
+				below = append(below, c)
+				queue = append(queue, c)
+			}
+		}
+	}
+	slices.Sort(below)
+	return append([]int{pid}, below...)
+}
+
+// Measure reads the tree of pid, its descendants found in parents. A
+// descendant that exits before it is read is left out; the root's exit
+// is an error.
+func Measure(pid int, parents map[int]int) (Tree, error) {
+	var t Tree
+	for i, p := range Descendants(pid, parents) {
+		pr, err := Read(p)
+		if err != nil {
+			if i > 0 && errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return Tree{}, err
+		}
+		t.Procs = append(t.Procs, pr)
+		t.PSS += pr.PSS
+		t.RSS += pr.RSS
+	}
+	return t, nil
+}
+
+// ReadTree reads the tree of pid as /proc has it now.
+func ReadTree(pid int) (Tree, error) {
+	parents, err := Parents()
+	if err != nil {
+		return Tree{}, err
+	}
+	return Measure(pid, parents)
+}
+
+// Read measures one process.
+func Read(pid int) (Proc, error) {
+	comm, _, err := stat(pid)
+	if err != nil {
+		return Proc{}, err
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	if err != nil {
+		return Proc{}, err
+	}
+	if len(b) == 0 { // a process exiting (or a kernel thread) maps nothing
+		return Proc{}, fmt.Errorf("process %d: %w", pid, fs.ErrNotExist)
+	}
+	p, err := parseRollup(b)
+	p.PID, p.Comm = pid, comm
+	if cl, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil {
+		p.Args = strings.Split(strings.TrimSuffix(string(cl), "\x00"), "\x00")
+	}
+	return p, err
+}
+
+// parseRollup reads the Pss, Rss and Pss_Anon lines (in kB) of
+// /proc/PID/smaps_rollup.
+func parseRollup(b []byte) (Proc, error) {
+	var p Proc
+	seen := 0
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		name, val, ok := strings.Cut(sc.Text(), ":")
+		if !ok {
+			continue
+		}
+		var to *int64
+		switch name {
+		case "Pss":
+			to = &p.PSS
+			seen |= 1
+		case "Rss":
+			to = &p.RSS
+			seen |= 2
+		case "Pss_Anon":
+			to = &p.Anon
+		default:
+			continue
+		}
+		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(val), " kB"), 10, 64)
+		if err != nil {
+			return Proc{}, fmt.Errorf("smaps_rollup: %s: %w", name, err)
+		}
+		*to = kb << 10
+	}
+	if seen != 3 {
+		return Proc{}, errors.New("smaps_rollup: no Pss or Rss line")
+	}
+	return p, nil
+}
+
+// Usage is what a [Sampler] saw of one tree.
+type Usage struct {
+	Peak    Tree  // the sample with the highest PSS
+	End     Tree  // the last sample, taken by Stop
+	Samples int   // how many samples were read
+	Err     error // why the tree was not measured (then Peak and End are empty)
+}
+
+// Sampler reads the trees of some processes every so often, in the
+// background, until it is stopped.
+type Sampler struct {
+	pids   []int
+	stop   chan struct{}
+	done   chan struct{}
+	mu     sync.Mutex
+	usage  []Usage
+	failed error // Supported's answer
+}
+
+// Start samples the trees of pids at once, then every interval until
+// Stop. Where the system cannot be measured, Stop reports why for every
+// tree.
+func Start(interval time.Duration, pids ...int) *Sampler {
+	s := &Sampler{pids: pids, stop: make(chan struct{}), done: make(chan struct{}), usage: make([]Usage, len(pids))}
+	if s.failed = Supported(); s.failed != nil {
+		close(s.done)
+		return s
+	}
+	s.sample(false)
+	go func() {
+		defer close(s.done)
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-s.stop:
+				return
+			case <-tick.C:
+				s.sample(false)
+			}
+		}
+	}()
+	return s
+}
+
+// sample reads every tree once; end makes it each tree's End.
+func (s *Sampler) sample(end bool) {
+	parents, perr := Parents()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, pid := range s.pids {
+		u := &s.usage[i]
+		t, err := Tree{}, perr
+		if err == nil {
+			t, err = Measure(pid, parents)
+		}
+		if err != nil {
+			if u.Err == nil {
+				u.Err = err
+			}
+			continue
+		}
+		u.Samples++
+		if t.PSS > u.Peak.PSS {
+			u.Peak = t
+		}
+		if end {
+			u.End = t
+		}
+	}
+}
+
+// Stop (called once) takes the last sample and returns each tree's usage, in the order
+// of Start's pids. A tree whose every read failed has its Err set; one
+// that failed only sometimes (its root exited at the end) keeps what was
+// read.
+func (s *Sampler) Stop() []Usage {
+	if s.failed != nil {
+		out := make([]Usage, len(s.pids))
+		for i := range out {
+			out[i].Err = s.failed
+		}
+		return out
+	}
+	close(s.stop)
+	<-s.done
+	s.sample(true)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := slices.Clone(s.usage)
+	for i := range out {
+		if out[i].Samples > 0 {
+			out[i].Err = nil
+		}
+	}
+	return out
+}
