@@ -126,6 +126,9 @@ func procs(t procmem.Tree) string {
 		}
 		out = append(out, fmt.Sprintf("`%s` %s (anon %s)", name, procmem.MiB(p.PSS), procmem.MiB(p.Anon)))
 	}
+	if t.Shared > 0 {
+		out = append(out, fmt.Sprintf("%d more in their parent's memory (vfork, before exec), not counted again", t.Shared))
+	}
 	return strings.Join(out, ", ")
 }
 

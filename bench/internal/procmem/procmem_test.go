@@ -170,3 +170,44 @@ func TestParse(t *testing.T) {
 		t.Errorf("Descendants = %v, want [1 2 3 5]", got)
 	}
 }
+
+func TestSharesParent(t *testing.T) {
+	if err := Supported(); err == nil {
+		self, err := Read(os.Getpid())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sameVM(self.PID, self.PID); err == nil && !sharesParent(self, self) {
+			t.Errorf("kcmp: the test process does not share its own address space")
+		}
+		pid := startChain(t, 2)
+		tree, err := ReadTree(pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tree.Procs) != 2 || tree.Shared != 0 {
+			t.Fatalf("the chain's tree: %d processes, %d shared; want 2 and 0", len(tree.Procs), tree.Shared)
+		}
+		// Both run the test binary, but the child has its own memory.
+		if sharesParent(tree.Procs[1], tree.Procs[0]) {
+			t.Errorf("the chain's child (%d) is taken to run in its parent's (%d) memory", tree.Procs[1].PID, tree.Procs[0].PID)
+		}
+	}
+	// Without kcmp's answer (no such processes): the command line and
+	// the sizes decide.
+	const none = 1 << 30
+	parent := Proc{PID: none, Comm: "gopls", Args: []string{"gopls"}, PSS: 400 << 20, RSS: 420 << 20}
+	for _, c := range []struct {
+		child Proc
+		want  bool
+	}{
+		{Proc{PID: none + 1, Comm: "gopls", Args: []string{"gopls"}, PSS: 401 << 20, RSS: 421 << 20}, true},
+		{Proc{PID: none + 1, Comm: "gopls", Args: []string{"gopls", "** telemetry **"}, PSS: 401 << 20, RSS: 421 << 20}, false},
+		{Proc{PID: none + 1, Comm: "gopls", Args: []string{"gopls"}, PSS: 10 << 20, RSS: 12 << 20}, false},
+		{Proc{PID: none + 1, Comm: "go", Args: []string{"gopls"}, PSS: 400 << 20, RSS: 420 << 20}, false},
+	} {
+		if got := sharesParent(c.child, parent); got != c.want {
+			t.Errorf("sharesParent(%+v, %+v) = %v, want %v", c.child, parent, got, c.want)
+		}
+	}
+}
