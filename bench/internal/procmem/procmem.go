@@ -105,26 +105,28 @@ func parseStat(b []byte) (comm string, ppid int, err error) {
 }
 
 // Descendants are pid and every process below it in parents, pid first,
-// then the others by PID.
+// then level by level (a parent before its children), each level's by
+// PID.
 func Descendants(pid int, parents map[int]int) []int {
 	children := map[int][]int{}
 	for c, p := range parents {
-		children[p] = append(children[p], c)
+		if c != p {
+			children[p] = append(children[p], c)
+		}
 	}
-	var below []int
-	queue := []int{pid}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, c := range children[p] {
-			if c != pid && !slices.Contains(below, c) {
-				below = append(below, c)
-				queue = append(queue, c)
+	out := []int{pid}
+	seen := map[int]bool{pid: true}
+	for i := 0; i < len(out); i++ {
+		cs := children[out[i]]
+		slices.Sort(cs)
+		for _, c := range cs {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
 			}
 		}
 	}
-	slices.Sort(below)
-	return append([]int{pid}, below...)
+	return out
 }
 
 // Measure reads the tree of pid, its descendants found in parents. A
@@ -135,42 +137,25 @@ func Descendants(pid int, parents map[int]int) []int {
 // not counted again, only in Shared.
 func Measure(pid int, parents map[int]int) (Tree, error) {
 	var t Tree
-	read := map[int]Proc{}
+	read := map[int]*Proc{}
 	for i, p := range Descendants(pid, parents) {
-		pr, err := Read(p)
+		pr, shared, err := readProc(p, read[parents[p]])
 		if err != nil {
 			if i > 0 && errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
 			return Tree{}, err
 		}
-		if parent, ok := read[parents[p]]; ok && i > 0 && sharesParent(pr, parent) {
+		if shared {
 			t.Shared++
 			continue
 		}
-		read[p] = pr
+		read[p] = &pr
 		t.Procs = append(t.Procs, pr)
 		t.PSS += pr.PSS
 		t.RSS += pr.RSS
 	}
 	return t, nil
-}
-
-// sharesParent reports whether child runs in parent's address space:
-// kcmp(2) says so where it can; elsewhere (an unknown platform, a
-// sandbox that refuses the call) a child with its parent's command line
-// and its parent's sizes, within 2 %, is taken to (a child forked
-// without vfork, before its exec, looks the same: its half of the pages
-// it shares with its parent is then left out until the exec).
-func sharesParent(child, parent Proc) bool {
-	if child.Comm != parent.Comm {
-		return false // an exec'd child has its own name (or the same and its own sizes)
-	}
-	if same, err := sameVM(child.PID, parent.PID); err == nil {
-		return same
-	}
-	near := func(a, b int64) bool { return a >= b-b/50 && a <= b+b/50 }
-	return slices.Equal(child.Args, parent.Args) && near(child.PSS, parent.PSS) && near(child.RSS, parent.RSS)
 }
 
 // ReadTree reads the tree of pid as /proc has it now.
@@ -184,23 +169,55 @@ func ReadTree(pid int) (Tree, error) {
 
 // Read measures one process.
 func Read(pid int) (Proc, error) {
+	p, _, err := readProc(pid, nil)
+	return p, err
+}
+
+// readProc measures a process, and says whether it runs in its parent's
+// address space (parent nil: not asked). A child with its parent's
+// command name may be a vfork child before its exec (an exec'd child has
+// its own name); kcmp(2) is asked before the sizes are read, as the exec
+// may come at any moment, after which the child never shares its
+// parent's memory again. Where kcmp cannot answer (an unknown platform, a
+// sandbox that refuses the call) [looksShared] decides, by the sizes.
+func readProc(pid int, parent *Proc) (p Proc, shared bool, err error) {
 	comm, _, err := stat(pid)
 	if err != nil {
-		return Proc{}, err
+		return Proc{}, false, err
+	}
+	maybe := parent != nil && comm == parent.Comm
+	if maybe {
+		same, err := sameVM(pid, parent.PID)
+		if same {
+			return Proc{}, true, nil
+		}
+		maybe = err != nil // kcmp said no, or could not say
 	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
 	if err != nil {
-		return Proc{}, err
+		return Proc{}, false, err
 	}
 	if len(b) == 0 { // a process exiting (or a kernel thread) maps nothing
-		return Proc{}, fmt.Errorf("process %d: %w", pid, fs.ErrNotExist)
+		return Proc{}, false, fmt.Errorf("process %d: %w", pid, fs.ErrNotExist)
 	}
-	p, err := parseRollup(b)
+	if p, err = parseRollup(b); err != nil {
+		return Proc{}, false, err
+	}
 	p.PID, p.Comm = pid, comm
 	if cl, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil {
 		p.Args = strings.Split(strings.TrimSuffix(string(cl), "\x00"), "\x00")
 	}
-	return p, err
+	return p, maybe && looksShared(p, *parent), nil
+}
+
+// looksShared is the guess, without kcmp, that child runs in parent's
+// memory: its command line and sizes, within 2 %, are its parent's. A
+// child forked without vfork, before its exec, looks the same: its half
+// of the pages it shares with its parent is then left out until the
+// exec.
+func looksShared(child, parent Proc) bool {
+	near := func(a, b int64) bool { return a >= b-b/50 && a <= b+b/50 }
+	return child.Comm == parent.Comm && slices.Equal(child.Args, parent.Args) && near(child.PSS, parent.PSS) && near(child.RSS, parent.RSS)
 }
 
 // parseRollup reads the Pss, Rss and Pss_Anon lines (in kB) of

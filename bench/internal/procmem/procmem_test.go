@@ -166,18 +166,15 @@ func TestParse(t *testing.T) {
 	if _, err := parseRollup([]byte("Rss: 1 kB\n")); err == nil {
 		t.Error("parseRollup without Pss: no error")
 	}
-	if got := Descendants(1, map[int]int{2: 1, 3: 2, 4: 9, 5: 1}); !slices.Equal(got, []int{1, 2, 3, 5}) {
-		t.Errorf("Descendants = %v, want [1 2 3 5]", got)
+	// A parent before its children, whatever their PIDs.
+	if got := Descendants(9, map[int]int{2: 9, 3: 2, 4: 7, 5: 9, 1: 5}); !slices.Equal(got, []int{9, 2, 5, 3, 1}) {
+		t.Errorf("Descendants = %v, want [9 2 5 3 1]", got)
 	}
 }
 
 func TestSharesParent(t *testing.T) {
 	if err := Supported(); err == nil {
-		self, err := Read(os.Getpid())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := sameVM(self.PID, self.PID); err == nil && !sharesParent(self, self) {
+		if same, err := sameVM(os.Getpid(), os.Getpid()); err == nil && !same {
 			t.Errorf("kcmp: the test process does not share its own address space")
 		}
 		pid := startChain(t, 2)
@@ -185,29 +182,27 @@ func TestSharesParent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Both run the test binary, but the child has its own memory.
 		if len(tree.Procs) != 2 || tree.Shared != 0 {
 			t.Fatalf("the chain's tree: %d processes, %d shared; want 2 and 0", len(tree.Procs), tree.Shared)
 		}
-		// Both run the test binary, but the child has its own memory.
-		if sharesParent(tree.Procs[1], tree.Procs[0]) {
-			t.Errorf("the chain's child (%d) is taken to run in its parent's (%d) memory", tree.Procs[1].PID, tree.Procs[0].PID)
+		if _, shared, err := readProc(tree.Procs[1].PID, &tree.Procs[0]); err != nil || shared {
+			t.Errorf("the chain's child (%d): shared %v, %v; want its own memory", tree.Procs[1].PID, shared, err)
 		}
 	}
-	// Without kcmp's answer (no such processes): the command line and
-	// the sizes decide.
-	const none = 1 << 30
-	parent := Proc{PID: none, Comm: "gopls", Args: []string{"gopls"}, PSS: 400 << 20, RSS: 420 << 20}
+	// Without kcmp: the command line and the sizes decide.
+	parent := Proc{PID: 1, Comm: "gopls", Args: []string{"gopls"}, PSS: 400 << 20, RSS: 420 << 20}
 	for _, c := range []struct {
 		child Proc
 		want  bool
 	}{
-		{Proc{PID: none + 1, Comm: "gopls", Args: []string{"gopls"}, PSS: 401 << 20, RSS: 421 << 20}, true},
-		{Proc{PID: none + 1, Comm: "gopls", Args: []string{"gopls", "** telemetry **"}, PSS: 401 << 20, RSS: 421 << 20}, false},
-		{Proc{PID: none + 1, Comm: "gopls", Args: []string{"gopls"}, PSS: 10 << 20, RSS: 12 << 20}, false},
-		{Proc{PID: none + 1, Comm: "go", Args: []string{"gopls"}, PSS: 400 << 20, RSS: 420 << 20}, false},
+		{Proc{PID: 2, Comm: "gopls", Args: []string{"gopls"}, PSS: 401 << 20, RSS: 421 << 20}, true},
+		{Proc{PID: 2, Comm: "gopls", Args: []string{"gopls", "** telemetry **"}, PSS: 401 << 20, RSS: 421 << 20}, false},
+		{Proc{PID: 2, Comm: "gopls", Args: []string{"gopls"}, PSS: 10 << 20, RSS: 12 << 20}, false},
+		{Proc{PID: 2, Comm: "go", Args: []string{"gopls"}, PSS: 400 << 20, RSS: 420 << 20}, false},
 	} {
-		if got := sharesParent(c.child, parent); got != c.want {
-			t.Errorf("sharesParent(%+v, %+v) = %v, want %v", c.child, parent, got, c.want)
+		if got := looksShared(c.child, parent); got != c.want {
+			t.Errorf("looksShared(%+v, %+v) = %v, want %v", c.child, parent, got, c.want)
 		}
 	}
 }
