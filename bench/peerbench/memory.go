@@ -124,6 +124,9 @@ func procs(t procmem.Tree) string {
 		if len(p.Args) > 1 { // the first arguments say what a gopls is: a server, its telemetry child, mcp
 			name += " " + strings.Join(p.Args[1:min(len(p.Args), 3)], " ")
 		}
+		if r := []rune(name); len(r) > 40 { // go list -overlay=/tmp/…
+			name = string(r[:40]) + "…"
+		}
 		out = append(out, fmt.Sprintf("`%s` %s (anon %s)", name, procmem.MiB(p.PSS), procmem.MiB(p.Anon)))
 	}
 	if t.Shared > 0 {
@@ -157,7 +160,7 @@ func memSummary(b *strings.Builder, parts []*memPart) {
 				fmt.Fprintf(b, "peerbench: memory, %s, %s: not measured: %v\n", p.title, name, u.Err)
 				continue
 			}
-			fmt.Fprintf(b, "peerbench: memory, %s, %s: peak %s; end %s; %d samples\n", p.title, name, u.Peak, u.End, u.Samples)
+			fmt.Fprintf(b, "peerbench: memory, %s, %s: peak %s; end %s; %d samples; at the peak: %s\n", p.title, name, u.Peak, u.End, u.Samples, procs(u.Peak))
 		}
 	}
 }
