@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -194,6 +195,9 @@ func readProc(pid int, parent *Proc) (p Proc, shared bool, err error) {
 		maybe = err != nil // kcmp said no, or could not say
 	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	if errors.Is(err, syscall.ESRCH) { // exiting
+		return Proc{}, false, fmt.Errorf("process %d: %w", pid, fs.ErrNotExist)
+	}
 	if err != nil {
 		return Proc{}, false, err
 	}

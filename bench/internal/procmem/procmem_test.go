@@ -44,8 +44,9 @@ func TestMain(m *testing.M) {
 }
 
 // startChain starts a chain of n processes (the test binary, each the
-// child of the one before) and returns the first's PID once /proc lists
-// all n, polling with a deadline. Cleanup ends the chain.
+// child of the one before) and returns the first's PID once all n can be
+// read from /proc, each in its own memory (past its exec), polling with
+// a deadline. Cleanup ends the chain.
 func startChain(t *testing.T, n int) int {
 	t.Helper()
 	r, w, err := os.Pipe()
@@ -67,15 +68,15 @@ func startChain(t *testing.T, n int) int {
 	})
 	deadline := time.Now().Add(time.Minute)
 	for {
-		parents, err := Parents()
+		tree, err := ReadTree(cmd.Process.Pid)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := Descendants(cmd.Process.Pid, parents); len(got) == n {
+		if len(tree.Procs) == n && tree.Shared == 0 && slices.IndexFunc(tree.Procs, func(p Proc) bool { return len(p.Args) != 1 }) < 0 {
 			return cmd.Process.Pid
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("/proc did not list the chain's %d processes within a minute", n)
+			t.Fatalf("/proc did not show the chain's %d processes within a minute: %v", n, tree)
 		}
 		time.Sleep(10 * time.Millisecond) // polling /proc, bounded by the deadline
 	}
