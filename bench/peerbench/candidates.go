@@ -23,6 +23,8 @@ type candidate interface {
 	apply(ctx context.Context, cs []change) (answer, error)
 	// query answers about the file as it is, without editing it.
 	query(ctx context.Context) (answer, error)
+	// pid is the server's process (its tree is the candidate's memory).
+	pid() int
 	close()
 }
 
@@ -58,6 +60,7 @@ func kinds(t *tools) []kind {
 // devbroker is a session of devbroker serve --mcp.
 type devbroker struct {
 	cs   *sdk.ClientSession
+	proc int // the server's process
 	root string
 	e    *edit
 	disk bool // edit_file + check rather than dev_plan
@@ -92,7 +95,7 @@ func startDevbroker(ctx context.Context, bin string, t *tools, root string, e *e
 		cs.Close()
 		return nil, fmt.Errorf("devbroker: %w", err)
 	}
-	d := &devbroker{cs: cs, root: root, e: e, disk: disk}
+	d := &devbroker{cs: cs, proc: cmd.Process.Pid, root: root, e: e, disk: disk}
 	if disk { // edit_file changes only a file this session has read
 		for _, f := range append([]*edit{e}, also...) {
 			if _, err := call(ctx, cs, "edit_file", map[string]any{"command": "view", "file_path": d.abs(f), "view_range": []int{1, 1}}); err != nil {
@@ -142,12 +145,15 @@ func (d *devbroker) query(ctx context.Context) (answer, error) {
 	return devAnswer(res)
 }
 
+func (d *devbroker) pid() int { return d.proc }
+
 func (d *devbroker) close() { d.cs.Close() }
 
 // diskServer is a server that learns of edits from the disk: the
 // benchmark writes the file, then asks (gopls mcp, agent-lsp).
 type diskServer struct {
 	cs    *sdk.ClientSession
+	proc  int // the server's process
 	root  string
 	e     *edit
 	tool  string
@@ -175,6 +181,8 @@ func (s *diskServer) query(ctx context.Context) (answer, error) {
 	return s.parse(text, s.root)
 }
 
+func (s *diskServer) pid() int { return s.proc }
+
 func (s *diskServer) close() { s.cs.Close() }
 
 // startGoplsMCP starts gopls mcp in root over stdio. The client reports
@@ -188,11 +196,11 @@ func startGoplsMCP(ctx context.Context, t *tools, root string, e *edit, _ ...*ed
 	if err != nil {
 		return nil, fmt.Errorf("gopls mcp: %w", err)
 	}
-	return goplsSession(cs, root, e), nil
+	return goplsSession(cs, cmd.Process.Pid, root, e), nil
 }
 
-func goplsSession(cs *sdk.ClientSession, root string, e *edit) *diskServer {
-	s := &diskServer{cs: cs, root: root, e: e, tool: "go_diagnostics"}
+func goplsSession(cs *sdk.ClientSession, pid int, root string, e *edit) *diskServer {
+	s := &diskServer{cs: cs, proc: pid, root: root, e: e, tool: "go_diagnostics"}
 	s.args = map[string]any{"files": []string{s.abs(e)}}
 	s.parse = func(text, root string) (answer, error) { return goplsAnswer(text, root), nil }
 	return s
@@ -211,7 +219,7 @@ func startAgentLSP(ctx context.Context, t *tools, root string, e *edit, _ ...*ed
 		cs.Close()
 		return nil, err
 	}
-	s := &diskServer{cs: cs, root: root, e: e, tool: "get_diagnostics", parse: agentLSPAnswer}
+	s := &diskServer{cs: cs, proc: cmd.Process.Pid, root: root, e: e, tool: "get_diagnostics", parse: agentLSPAnswer}
 	s.args = map[string]any{"file_path": s.abs(e)}
 	return s, nil
 }

@@ -14,8 +14,9 @@
 // with a string of its own or a clean declaration with a name of its
 // own), a put-back with another file changed, and the toggle of one error
 // (the cached case). It also measures the cold start to the first correct
-// answer and 10 sessions at once on one root, and writes its section of
-// bench/RESULTS.md. See bench/README.md.
+// answer and 10 sessions at once on one root, samples the memory of each
+// server's process tree meanwhile (bench/internal/procmem), and writes its
+// section of bench/RESULTS.md. See bench/README.md.
 //
 //	go run ./bench/peerbench -n 20 -agent-lsp-src DIR
 //	go run ./bench/peerbench -smoke

@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/devbroker/devbroker/bench/internal/modcache"
@@ -136,22 +137,32 @@ func measureEdits(ctx context.Context, c *corpus, t *tools, o options, res *resu
 		return err
 	}
 	res.otherFile = otherFile
+	names, shorts, pids := make([]string, len(ks)), make([]string, len(ks)), make([]int, len(ks))
 	for i, k := range ks {
 		root, err := c.copyOf(fmt.Sprintf("edits-%d", i))
 		if err != nil {
 			return err
 		}
-		logf("starting and warming %s", k.short)
+		logf("starting %s", k.short)
 		if cands[i], err = k.start(ctx, t, root, main, other); err != nil {
 			return err
 		}
+		names[i], shorts[i], pids[i] = k.name, k.short, cands[i].pid()
+	}
+	// Every server's memory, from before its warm-up to the last mode's
+	// end.
+	mem := watchMemory("the edit modes ("+strings.Join(o.modes, ", ")+"), one session each", names, shorts, pids, ks[2].name)
+	for i, k := range ks {
+		logf("warming %s", k.short)
+		var err error
 		if baselines[i], err = warm(ctx, cands[i], main, 5, false); err != nil {
 			return fmt.Errorf("%s: %w", k.short, err)
 		}
 		res.baselines = append(res.baselines, fmt.Sprintf("%s %d", k.short, len(baselines[i])))
 	}
+	mem.stage("the warm-up")
 	seq, turn := 0, 0
-	for _, mode := range o.modes {
+	for mi, mode := range o.modes {
 		ss := steps(mode, o.n, main, other, &seq)
 		if mode == modeToggle {
 			// The toggle's states were answered in the warm-up; one more
@@ -178,6 +189,11 @@ func measureEdits(ctx context.Context, c *corpus, t *tools, o options, res *resu
 				res.series(res.mode(mode), ks[i].name, s.label).add(d, ok, why)
 			}
 			turn++
+		}
+		if mi == len(o.modes)-1 {
+			res.memory = append(res.memory, mem.end(mode))
+		} else {
+			mem.stage(mode)
 		}
 		if cs := resetChanges(ss); len(cs) > 0 {
 			for i := range ks {

@@ -30,8 +30,9 @@ type results struct {
 	edits                 map[string]*group // by mode
 	cold, sessions        *group
 	sessionFiles          []string
-	rates                 []rate   // the sessions' throughput, per candidate
-	sessionsLoad          string   // the load average when the sessions' rounds ended
+	rates                 []rate // the sessions' throughput, per candidate
+	sessionsLoad          string // the load average when the sessions' rounds ended
+	memory                []*memPart
 	failures              []string // measurements that failed
 }
 
@@ -239,6 +240,10 @@ func (r *results) document() string {
 			}
 		}
 	}
+	if len(r.memory) > 0 {
+		fmt.Fprintf(&b, "\n### Memory per root\n\nEach candidate is one server on its own root (its own copy of the module); its memory is its process tree: the server process and every process below it (devbroker's gopls processes, one per lane of its pool; gopls mcp's own children; agent-lsp's gopls), found by the parent each process in /proc names; a child still running in its parent's memory (started with vfork, before its exec: /proc shows the parent's sizes for it) is counted once, by its parent. Each process's PSS and RSS are read from /proc/PID/smaps_rollup every %s while the part runs, from the servers' start (their warm-up included) to its end, and once at its end. PSS (proportional set size) divides each shared page among the processes mapping it, so the tree's sum counts the pages its processes share once; RSS counts them in every process. The peak is the sample with the highest PSS; the load average (1 minute) is read at the part's start and end.\n\n", memEvery)
+		memTable(&b, r.memory)
+	}
 	for _, f := range r.failures {
 		fmt.Fprintf(&b, "\n- FAILED: %s\n", f)
 	}
@@ -253,6 +258,7 @@ func (r *results) summary() string {
 			fmt.Fprintf(&b, "peerbench: %s, %s: %d/%d correct, p50 %s, p95 %s\n", s.name, s.dir, s.correct, len(s.samples), ms(s.percentile(50)), ms(s.percentile(95)))
 		}
 	}
+	memSummary(&b, r.memory)
 	return b.String()
 }
 

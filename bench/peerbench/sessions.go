@@ -43,6 +43,7 @@ func measureSessions(ctx context.Context, c *corpus, t *tools, o options, res *r
 		took  time.Duration
 	}
 	var sides []*side
+	var mem *memWatch
 	for _, s := range []struct {
 		name  string
 		start func(context.Context, *tools, string, []*edit) ([]candidate, func(), error)
@@ -67,10 +68,18 @@ func measureSessions(ctx context.Context, c *corpus, t *tools, o options, res *r
 		}
 		defer stop()
 		sides = append(sides, &side{name: s.name, cands: cands, edits: edits})
-		if err := warmAll(ctx, cands, edits); err != nil {
-			return fmt.Errorf("%s: %w", s.name, err)
+		if len(sides) == 2 {
+			// Both servers' memory, from before their warm-up to the
+			// rounds' end.
+			mem = watchMemory(fmt.Sprintf("%d sessions at once", o.sessions), []string{sides[0].name, sides[1].name}, []string{"devbroker --http", "gopls mcp -listen"}, []int{sides[0].cands[0].pid(), sides[1].cands[0].pid()}, sides[1].name)
 		}
 	}
+	for _, sd := range sides {
+		if err := warmAll(ctx, sd.cands, sd.edits); err != nil {
+			return fmt.Errorf("%s: %w", sd.name, err)
+		}
+	}
+	mem.stage("the sessions' warm-up")
 	logf("measuring %d sessions, %d rounds, the servers taking turns", o.sessions, o.n)
 	for r := range o.n {
 		for k := range sides {
@@ -87,6 +96,7 @@ func measureSessions(ctx context.Context, c *corpus, t *tools, o options, res *r
 	for _, sd := range sides {
 		res.rates = append(res.rates, rate{name: sd.name, answers: 2 * o.n * len(sd.cands), took: sd.took})
 	}
+	res.memory = append(res.memory, mem.end("the sessions' rounds"))
 	res.sessionsLoad = host.Load()
 	res.sessionFiles = files
 	return nil
@@ -155,7 +165,7 @@ func devbrokerSessions(ctx context.Context, t *tools, root string, edits []*edit
 			stop()
 			return nil, nil, err
 		}
-		cands = append(cands, &devbroker{cs: cs, root: root, e: e})
+		cands = append(cands, &devbroker{cs: cs, proc: cmd.Process.Pid, root: root, e: e})
 	}
 	return cands, func() { closeAll(cands); stop() }, nil
 }
@@ -166,10 +176,11 @@ func devbrokerSessions(ctx context.Context, t *tools, root string, edits []*edit
 // fails is tried again on a new port, twice.
 func goplsSessions(ctx context.Context, t *tools, root string, edits []*edit) ([]candidate, func(), error) {
 	var addr string
+	var pid int
 	var stop func()
 	var err error
 	for range 3 {
-		if addr, stop, err = listenGopls(t, root); err == nil {
+		if addr, pid, stop, err = listenGopls(t, root); err == nil {
 			break
 		}
 	}
@@ -184,17 +195,18 @@ func goplsSessions(ctx context.Context, t *tools, root string, edits []*edit) ([
 			stop()
 			return nil, nil, err
 		}
-		cands = append(cands, goplsSession(cs, root, e))
+		cands = append(cands, goplsSession(cs, pid, root, e))
 	}
 	return cands, func() { closeAll(cands); stop() }, nil
 }
 
 // listenGopls starts gopls mcp -listen on a loopback port that was free a
-// moment ago and returns its address once gopls says it listens.
-func listenGopls(t *tools, root string) (string, func(), error) {
+// moment ago and returns its address and process once gopls says it
+// listens.
+func listenGopls(t *tools, root string) (string, int, func(), error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return "", nil, err
+		return "", 0, nil, err
 	}
 	addr := ln.Addr().String()
 	ln.Close()
@@ -202,9 +214,9 @@ func listenGopls(t *tools, root string) (string, func(), error) {
 	cmd.Dir, cmd.Env = root, t.env()
 	_, stop, err := startListening(cmd, regexp.MustCompile(`(mcp http server listening)`))
 	if err != nil {
-		return "", nil, fmt.Errorf("gopls mcp -listen: %w", err)
+		return "", 0, nil, fmt.Errorf("gopls mcp -listen: %w", err)
 	}
-	return addr, stop, nil
+	return addr, cmd.Process.Pid, stop, nil
 }
 
 func closeAll(cands []candidate) {

@@ -1,0 +1,4 @@
+package procmem
+
+// sysKcmp is kcmp(2)'s number.
+const sysKcmp = 272
