@@ -56,7 +56,7 @@ func buildTools(ctx context.Context, tmp string, o options, res *results) (*tool
 		if _, err := os.Stat(t.baseline); err != nil {
 			return nil, fmt.Errorf("-baseline: %w", err)
 		}
-		res.versions = append(res.versions, "baseline devbroker: "+o.baseline+" (measured on the disk path only)")
+		res.versions = append(res.versions, "baseline devbroker: "+o.baseline+" (measured on the disk path and, with -sessions, serving sessions of its own)")
 	}
 	switch {
 	case !o.agentLSP:

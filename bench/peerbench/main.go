@@ -57,7 +57,7 @@ func main() {
 	flag.StringVar(&o.file, "file", "", "the file to edit, a slash path relative to the module (default with the default module: "+defaultFile+")")
 	flag.IntVar(&o.n, "n", 15, "rounds per edit mode: each row of the edit tables gets n answers per candidate")
 	modeList := flag.String("modes", strings.Join(modes, ","), "the edit modes to measure, comma-separated: distinct (every state new), put-back (with another file changed), toggle (the cached case)")
-	flag.StringVar(&o.baseline, "baseline", "", "another devbroker binary (a build before a change), measured on the disk path (edit_file + check) in the same rounds")
+	flag.StringVar(&o.baseline, "baseline", "", "another devbroker binary (a build before a change), measured on the disk path (edit_file + check) in the same rounds, and serving sessions of its own in the -sessions rounds")
 	flag.BoolVar(&o.agentLSP, "agent-lsp", true, "measure agent-lsp too (false skips it)")
 	flag.IntVar(&o.coldN, "cold-n", 3, "cold starts measured per candidate (after one that is not counted)")
 	flag.IntVar(&o.sessions, "sessions", 10, "concurrent MCP sessions on one root")

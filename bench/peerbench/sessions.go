@@ -16,6 +16,7 @@ import (
 	"io"
 	"net"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"sync"
 	"syscall"
@@ -42,15 +43,31 @@ func measureSessions(ctx context.Context, c *corpus, t *tools, o options, res *r
 		edits []*edit
 		took  time.Duration
 	}
+	type server struct {
+		name, label string
+		start       func(context.Context, *tools, string, []*edit) ([]candidate, func(), error)
+	}
+	servers := []server{{
+		fmt.Sprintf("devbroker `dev_plan [edit, check]`, %d sessions over streamable HTTP", o.sessions), "devbroker --http",
+		func(ctx context.Context, t *tools, root string, edits []*edit) ([]candidate, func(), error) {
+			return devbrokerSessions(ctx, t, t.devbroker, root, edits)
+		},
+	}}
+	if t.baseline != "" {
+		// The -baseline binary (a build before a change) serves its own
+		// sessions in the same rounds.
+		servers = append(servers, server{
+			fmt.Sprintf("baseline devbroker (%s) `dev_plan [edit, check]`, %d sessions over streamable HTTP", filepath.Base(t.baseline), o.sessions), "baseline devbroker --http",
+			func(ctx context.Context, t *tools, root string, edits []*edit) ([]candidate, func(), error) {
+				return devbrokerSessions(ctx, t, t.baseline, root, edits)
+			},
+		})
+	}
+	servers = append(servers, server{fmt.Sprintf("`gopls mcp -listen`, %d sessions over SSE", o.sessions), "gopls mcp -listen", goplsSessions})
 	var sides []*side
-	var mem *memWatch
-	for _, s := range []struct {
-		name  string
-		start func(context.Context, *tools, string, []*edit) ([]candidate, func(), error)
-	}{
-		{fmt.Sprintf("devbroker `dev_plan [edit, check]`, %d sessions over streamable HTTP", o.sessions), devbrokerSessions},
-		{fmt.Sprintf("`gopls mcp -listen`, %d sessions over SSE", o.sessions), goplsSessions},
-	} {
+	var names, labels []string
+	var pids []int
+	for _, s := range servers {
 		root, err := c.copyOf(fmt.Sprintf("sessions-%d", len(sides)))
 		if err != nil {
 			return err
@@ -68,12 +85,10 @@ func measureSessions(ctx context.Context, c *corpus, t *tools, o options, res *r
 		}
 		defer stop()
 		sides = append(sides, &side{name: s.name, cands: cands, edits: edits})
-		if len(sides) == 2 {
-			// Both servers' memory, from before their warm-up to the
-			// rounds' end.
-			mem = watchMemory(fmt.Sprintf("%d sessions at once", o.sessions), []string{sides[0].name, sides[1].name}, []string{"devbroker --http", "gopls mcp -listen"}, []int{sides[0].cands[0].pid(), sides[1].cands[0].pid()}, sides[1].name)
-		}
+		names, labels, pids = append(names, s.name), append(labels, s.label), append(pids, cands[0].pid())
 	}
+	// Every server's memory, from before their warm-up to the rounds' end.
+	mem := watchMemory(fmt.Sprintf("%d sessions at once", o.sessions), names, labels, pids, names[len(names)-1])
 	for _, sd := range sides {
 		if err := warmAll(ctx, sd.cands, sd.edits); err != nil {
 			return fmt.Errorf("%s: %w", sd.name, err)
@@ -144,10 +159,10 @@ func concurrently(ctx context.Context, cands []candidate, edits []*edit, to func
 	return time.Since(began), errors.Join(errs...)
 }
 
-// devbrokerSessions starts devbroker serve --mcp --http on a loopback port
+// devbrokerSessions starts the devbroker binary bin's serve --mcp --http on a loopback port
 // and connects one client per edit. stop closes them and the server.
-func devbrokerSessions(ctx context.Context, t *tools, root string, edits []*edit) ([]candidate, func(), error) {
-	cmd := exec.Command(t.devbroker, "serve", "--mcp", "--root", root, "--http", "127.0.0.1:0")
+func devbrokerSessions(ctx context.Context, t *tools, bin, root string, edits []*edit) ([]candidate, func(), error) {
+	cmd := exec.Command(bin, "serve", "--mcp", "--root", root, "--http", "127.0.0.1:0")
 	cmd.Env = t.env()
 	url, stop, err := startListening(cmd, regexp.MustCompile(`url=(http://\S+)`))
 	if err != nil {
