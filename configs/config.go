@@ -357,6 +357,15 @@ type Driver struct {
 	// bound are answered by the server of the root, and the answer says
 	// so. 0 means the default, 8; negative is an error.
 	MaxProjectServers int `toml:"max_project_servers"`
+	// Lanes, for a language server, is the most processes of it that one
+	// root runs at once: sessions with different unwritten content asking
+	// at the same time are answered side by side, each process a whole
+	// server with its own memory, instead of one after the other. A
+	// process is added only while every one is answering, and closed after
+	// two minutes without a request. 0 means the default: for gopls, half
+	// the machine's cores (at least 1, at most 4); 1 for other servers.
+	// Negative is an error.
+	Lanes int `toml:"lanes"`
 
 	// LanguageID is, for a language server, the language identifier sent
 	// in didOpen ("go", "python"); default: by the file's extension for

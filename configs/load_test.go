@@ -237,7 +237,7 @@ func TestMergeErrors(t *testing.T) {
 			".devbroker.toml:3:15: languages.sh.lint[1]: driver \"nope\" is not defined under [drivers]; defined: sc\n" +
 				".devbroker.toml:5:1: limits.max_diagnostics: must not be negative, got -2 (0 means the default, 200)"},
 		{"strict in the project file", "[drivers.sc]\ntype = \"external\"\ncommand = [\"x\"]\ncmd = [\"y\"]\n",
-			`.devbroker.toml:4:1: drivers.sc.cmd: unknown key; this table takes canonical, command, dir, disabled, doc, env, errorformat, exit_codes, fix_command, idle_timeout, input, install, json, language_id, max_project_servers, output, per_file, project_markers, project_scope, range_args, runs_repository_code, server_root, settings, severity, smoke, stream, timeout, type, url, version_command`},
+			`.devbroker.toml:4:1: drivers.sc.cmd: unknown key; this table takes canonical, command, dir, disabled, doc, env, errorformat, exit_codes, fix_command, idle_timeout, input, install, json, lanes, language_id, max_project_servers, output, per_file, project_markers, project_scope, range_args, runs_repository_code, server_root, settings, severity, smoke, stream, timeout, type, url, version_command`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := loadOver(mergeBase, tt.over)

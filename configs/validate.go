@@ -189,6 +189,12 @@ func (v *validator) driver(name string, d *Driver) {
 	if d.ServerRoot != "" && d.Type != "lsp" {
 		v.errorf(p+".server_root", "server_root is for a language server (type \"lsp\"): an external command with project_markers runs in each project's directory")
 	}
+	if d.Lanes < 0 {
+		v.errorf(p+".lanes", "%d is negative: give the most processes of the server one root runs at once, or 0 for the default", d.Lanes)
+	}
+	if d.Lanes != 0 && d.Type != "lsp" {
+		v.errorf(p+".lanes", "lanes is for a language server (type \"lsp\")")
+	}
 	if d.MaxProjectServers != 0 && d.Type != "lsp" {
 		v.errorf(p+".max_project_servers", "max_project_servers is for a language server (type \"lsp\")")
 	}

@@ -23,7 +23,7 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"syntax", "[languages.sh\n", `.devbroker.toml:1:14: expected ']' to close table name`},
 		{"unknown key", valid + "colour = true\n",
-			`.devbroker.toml:8:1: drivers.sc.colour: unknown key; this table takes canonical, command, dir, disabled, doc, env, errorformat, exit_codes, fix_command, idle_timeout, input, install, json, language_id, max_project_servers, output, per_file, project_markers, project_scope, range_args, runs_repository_code, server_root, settings, severity, smoke, stream, timeout, type, url, version_command`},
+			`.devbroker.toml:8:1: drivers.sc.colour: unknown key; this table takes canonical, command, dir, disabled, doc, env, errorformat, exit_codes, fix_command, idle_timeout, input, install, json, lanes, language_id, max_project_servers, output, per_file, project_markers, project_scope, range_args, runs_repository_code, server_root, settings, severity, smoke, stream, timeout, type, url, version_command`},
 		{"unknown top-level table", valid + "[lint]\n", `.devbroker.toml:8:2: lint: unknown key; this table takes drivers, inherit_defaults, languages, limits, mcp`},
 		{"unknown nested key", valid + "exit_codes = { ok = [0], fail = [2] }\n",
 			`.devbroker.toml:8:26: drivers.sc.exit_codes.fail: unknown key; this table takes findings, ok`},
@@ -39,6 +39,9 @@ func TestParseErrors(t *testing.T) {
 			`.devbroker.toml:8:1: drivers.sc.server_root: "module" is not one of root, project`},
 		{"negative max project servers", strings.Replace(valid, `type = "external"`, `type = "lsp"`, 1) + "max_project_servers = -1\n",
 			`.devbroker.toml:8:1: drivers.sc.max_project_servers: -1 is negative: give the most project servers to start, or 0 for the default (8)`},
+		{"negative lanes", strings.Replace(valid, `type = "external"`, `type = "lsp"`, 1) + "lanes = -2\n",
+			`.devbroker.toml:8:1: drivers.sc.lanes: -2 is negative: give the most processes of the server one root runs at once, or 0 for the default`},
+		{"lanes of a command", valid + "lanes = 2\n", `.devbroker.toml:8:1: drivers.sc.lanes: lanes is for a language server (type "lsp")`},
 		{"wrong type", valid + "per_file = \"yes\"\n", `.devbroker.toml:8:12: drivers.sc.per_file: want true or false, not a string`},
 		{"wrong element type", strings.Replace(valid, `lint = ["sc"]`, `lint = ["sc", 3]`, 1),
 			`.devbroker.toml:3:15: languages.sh.lint: want an array of strings, not an integer`},

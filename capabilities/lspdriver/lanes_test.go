@@ -18,7 +18,8 @@ import (
 
 func TestSessionsAtOnceEachSeeTheirOwnContent(t *testing.T) {
 	root, _ := workspace(t)
-	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: goplsSettings(t)}, root)
+	// Two lanes, whatever the machine's default (one on two cores).
+	d := driver(t, &configs.Driver{Type: "lsp", Command: []string{goplsPath(t)}, Settings: goplsSettings(t), Lanes: 2}, root)
 	caps := oneDriver{d}
 	sessions := make([]*engine.Engine, 2)
 	for i := range sessions {

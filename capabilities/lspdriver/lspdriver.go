@@ -24,6 +24,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sync"
 	"time"
 
@@ -352,16 +353,24 @@ var (
 )
 
 // GoplsLanes is the most gopls processes a root's pool runs at once
-// (lsp.Pool): sessions of one root with different unwritten content
-// asking at the same time are answered side by side, up to this many,
-// instead of one after the other. A lane is added only while every lane
-// is answering, and closed after lsp.DefaultLaneIdle without a caller.
-// Other language servers keep one process per root.
-var GoplsLanes = 4
+// (lsp.Pool) when the driver's configuration sets no lanes: half the
+// machine's cores, at least 1 and at most 4. Sessions of one root with
+// different unwritten content asking at the same time are answered side
+// by side, up to this many, instead of one after the other; each lane is
+// a whole gopls with its own memory, and on a machine of two cores a
+// second one bought no throughput in bench/peerbench's sessions (it
+// shares the same cores) while doubling the memory. A lane is added only
+// while every lane is answering, and closed after lsp.DefaultLaneIdle
+// without a caller.
+var GoplsLanes = min(max(runtime.NumCPU()/2, 1), 4)
 
-// lanes is the size of the driver's pools.
+// lanes is the size of the driver's pools: the configuration's lanes,
+// else [GoplsLanes] for gopls and 1 for other servers.
 func (d *Driver) lanes() int {
-	if d.isGopls() {
+	switch {
+	case d.cfg.Lanes > 0:
+		return d.cfg.Lanes
+	case d.isGopls():
 		return GoplsLanes
 	}
 	return 1
