@@ -82,6 +82,16 @@ func stampOf(fi fs.FileInfo) stamp {
 	return st
 }
 
+// statStamp is the stamp of the file at p (followed if a symlink when
+// follow is set). A path holding a NUL byte names no file (the system
+// call would see only what comes before it).
+func statStamp(p string, follow bool) (stamp, error) {
+	if strings.IndexByte(p, 0) >= 0 {
+		return stamp{}, &fs.PathError{Op: "stat", Path: p, Err: fs.ErrInvalid}
+	}
+	return statStampZ(p+"\x00", follow)
+}
+
 // racy reports whether a write in the same tick as the stamp's could
 // leave it unchanged: a time at or after since.
 func (st stamp) racy(since int64) bool { return st.mtime >= since || st.ctime >= since }
@@ -99,9 +109,10 @@ const unknownSum = ^uint64(0)
 // dirEnt is one entry of a directory listing and, for a file, its state
 // as the last scan saw it.
 type dirEnt struct {
-	name string
-	dir  bool
-	path string // the directory's path joined with name
+	name  string
+	dir   bool
+	path  string // the directory's path joined with name
+	pathz string // path and a NUL byte, for stat(2) (see statStampZ)
 	// found says the file was there when the scan stat'ed it (it may
 	// have gone since the listing); state is then what it found.
 	found bool
@@ -609,21 +620,22 @@ func (w *walk) tree(dir, skip string, inRoot bool) {
 		w.problem("the root %s is not a directory", dir)
 		return
 	}
-	w.spawn(dir, skip, inRoot)
+	w.spawn(dir+"\x00", skip, inRoot)
 }
 
-// spawn scans dir on another goroutine when one is free, else on this one.
-func (w *walk) spawn(dir, skip string, inRoot bool) {
+// spawn scans the directory at dirz (its path and a NUL byte) on another
+// goroutine when one is free, else on this one.
+func (w *walk) spawn(dirz, skip string, inRoot bool) {
 	select {
 	case w.sem <- struct{}{}:
 		w.wg.Add(1)
 		go func() {
 			defer w.wg.Done()
 			defer func() { <-w.sem }()
-			w.dir(dir, skip, inRoot)
+			w.dir(dirz, skip, inRoot)
 		}()
 	default:
-		w.dir(dir, skip, inRoot)
+		w.dir(dirz, skip, inRoot)
 	}
 }
 
@@ -649,11 +661,12 @@ type seen struct {
 // dir scans one directory: its entries (listed again only when its stamp
 // changed or was racy), each file's stamp, and its subdirectories. The
 // last scan's entries are kept, shared, until one differs.
-func (w *walk) dir(dir, skip string, inRoot bool) {
+func (w *walk) dir(dirz, skip string, inRoot bool) {
 	if w.over.Load() || !w.counted(1) {
 		return
 	}
-	st, err := statStamp(dir, true)
+	dir := dirz[:len(dirz)-1]
+	st, err := statStampZ(dirz, true)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			w.problem("the directory %s cannot be read (%v), so whether it changed cannot be checked: make it readable or remove it", dir, err)
@@ -675,7 +688,8 @@ func (w *walk) dir(dir, skip string, inRoot bool) {
 		}
 		listed = true
 		for i := range ents {
-			ents[i].path = joinName(dir, ents[i].name)
+			ents[i].pathz = joinName(dir, ents[i].name) + "\x00"
+			ents[i].path = ents[i].pathz[:len(ents[i].pathz)-1]
 		}
 	}
 	// own says ents is this scan's, no longer the last scan's.
@@ -687,7 +701,7 @@ func (w *walk) dir(dir, skip string, inRoot bool) {
 		e := &ents[i]
 		if e.dir {
 			if !vcsDir(e.name) && e.path != skip {
-				w.spawn(e.path, skip, inRoot)
+				w.spawn(e.pathz, skip, inRoot)
 			}
 			continue
 		}
@@ -702,7 +716,7 @@ func (w *walk) dir(dir, skip string, inRoot bool) {
 				had, prior = true, prevEnts[j].state
 			}
 		}
-		cur, link, target, ok := w.file(e.path)
+		cur, link, target, ok := w.file(e.pathz)
 		if listed || ok != had || cur != prior {
 			if !own {
 				ents, own = slices.Clone(ents), true
@@ -830,19 +844,20 @@ func (m *matcher) gone(prev []dirEnt) []string {
 	return out
 }
 
-// file takes one file's state; for a symlink also its target's, and, for
+// file takes the state of the file at pz (its path and a NUL byte); for a symlink also its target's, and, for
 // one that resolves to a directory under the root, that directory
 // (dirTarget, symlinks resolved). ok is false when the file is gone.
-func (w *walk) file(p string) (st fileState, link bool, dirTarget string, ok bool) {
-	self, err := statStamp(p, false)
+func (w *walk) file(pz string) (st fileState, link bool, dirTarget string, ok bool) {
+	self, err := statStampZ(pz, false)
 	if err != nil {
 		return st, false, "", false
 	}
+	p := pz[:len(pz)-1]
 	st.self = self
 	racy := self.racy(w.since)
 	if self.mode&fs.ModeSymlink != 0 {
 		link = true
-		if target, err := statStamp(p, true); err == nil {
+		if target, err := statStampZ(pz, true); err == nil {
 			st.target = target
 			racy = racy || target.racy(w.since)
 			if target.mode.IsDir() {
@@ -857,6 +872,16 @@ func (w *walk) file(p string) (st fileState, link bool, dirTarget string, ok boo
 		st.sum = w.hash(p)
 	}
 	return st, link, dirTarget, true
+}
+
+// fileAt is file for a path without its NUL byte, which may be any
+// string.
+func (w *walk) fileAt(p string) (fileState, bool) {
+	if strings.IndexByte(p, 0) >= 0 {
+		return fileState{}, false // no such file
+	}
+	st, _, _, ok := w.file(p + "\x00")
+	return st, ok
 }
 
 // hash is the content hash of the file at p (followed if a symlink), or
@@ -885,7 +910,7 @@ func (w *walk) single(p string) {
 	if !w.counted(1) {
 		return
 	}
-	cur, _, _, ok := w.file(p)
+	cur, ok := w.fileAt(p)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !ok || slices.ContainsFunc(w.singles, func(s single) bool { return s.path == p }) {
