@@ -692,6 +692,15 @@ func (w *walk) dir(dirz, skip string, inRoot bool) {
 			ents[i].path = ents[i].pathz[:len(ents[i].pathz)-1]
 		}
 	}
+	files := 0
+	for i := range ents {
+		if !ents[i].dir {
+			files++
+		}
+	}
+	if !w.counted(files) {
+		return
+	}
 	// own says ents is this scan's, no longer the last scan's.
 	own := listed
 	var out []seen
@@ -704,9 +713,6 @@ func (w *walk) dir(dirz, skip string, inRoot bool) {
 				w.spawn(e.pathz, skip, inRoot)
 			}
 			continue
-		}
-		if !w.counted(1) {
-			return
 		}
 		// had and prior: the file as the last scan found it.
 		had, prior, j := e.found, e.state, -1
