@@ -608,7 +608,12 @@ func vcsDir(name string) bool {
 // set). inRoot says dir is the root: its symlinks are recorded. Scanning
 // runs in the background; wait for it.
 func (w *walk) tree(dir, skip string, inRoot bool) {
-	dir = filepath.Clean(dir) // the paths below are joined without Clean
+	// The paths below are joined without Clean; clean, the trees and the
+	// root skipped are disjoint, so a walk scans a directory once.
+	dir = filepath.Clean(dir)
+	if skip != "" {
+		skip = filepath.Clean(skip)
+	}
 	st, err := statStamp(dir, true)
 	switch {
 	case !inRoot && (err != nil || !st.mode.IsDir()):

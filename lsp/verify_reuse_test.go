@@ -214,3 +214,30 @@ func TestStatStamp(t *testing.T) {
 		t.Errorf("a file at a path holding a NUL byte was found")
 	}
 }
+
+// TestScanUncleanRoot: a root spelled with a trailing separator or a
+// "." is scanned as its clean path: files are reported by their clean
+// paths, once, and a scan finding nothing changed reports nothing.
+func TestScanUncleanRoot(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	a := filepath.Join(root, "a/a.go")
+	mkfile(t, a, "package a\n")
+	for _, spelled := range []string{root + string(filepath.Separator), filepath.Join(root, "a") + string(filepath.Separator) + ".."} {
+		tr := newTracker(&Config{Root: spelled})
+		scanOnce(t, tr)
+		if got := scanOnce(t, tr); len(got) != 0 {
+			t.Fatalf("root %q, nothing changed: changes %v", spelled, got)
+		}
+		b := filepath.Join(root, "a/b.go")
+		mkfile(t, b, "package a\n")
+		if got := scanOnce(t, tr); !maps.Equal(got, map[string]bool{b: true}) {
+			t.Fatalf("root %q, a file created: changes %v, want %s", spelled, got, b)
+		}
+		if err := os.Remove(b); err != nil {
+			t.Fatal(err)
+		}
+		if got := scanOnce(t, tr); !maps.Equal(got, map[string]bool{b: false}) {
+			t.Fatalf("root %q, the file removed: changes %v, want %s", spelled, got, b)
+		}
+	}
+}
