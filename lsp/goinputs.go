@@ -100,15 +100,22 @@ func (g *goState) update(t *tracker, w *walk) []string {
 func (g *goState) modStates(w *walk) map[string]fileState {
 	mods := map[string]fileState{}
 	w.mu.Lock()
-	for p, fs := range w.files {
-		if isModFile(p) && !inTestdata(p) {
-			mods[p] = fs
+	for _, d := range w.dirs {
+		for i := range d.ds.ents {
+			if e := &d.ds.ents[i]; e.found && (e.name == "go.mod" || e.name == "go.work") && !inTestdata(e.path) {
+				mods[e.path] = e.state
+			}
+		}
+	}
+	for _, s := range w.singles {
+		if isModFile(s.path) && !inTestdata(s.path) {
+			mods[s.path] = s.state
 		}
 	}
 	w.mu.Unlock()
 	for dir := range g.why {
 		p := filepath.Join(dir, "go.mod")
-		if fs, _, _, ok := w.file(p); ok {
+		if fs, ok := w.fileAt(p); ok {
 			mods[p] = fs
 		}
 	}

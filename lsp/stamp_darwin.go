@@ -1,15 +1,16 @@
 package lsp
 
-import (
-	"io/fs"
-	"syscall"
-)
+import "syscall"
 
-// sysStamp adds what macOS's stat gives beyond fs.FileInfo: the change
+// stampOfSys is the stamp of what macOS's stat gave: with the change
 // time, the inode and the device.
-func sysStamp(st *stamp, fi fs.FileInfo) {
-	if s, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.ctime = int64(s.Ctimespec.Sec)*1e9 + int64(s.Ctimespec.Nsec)
-		st.ino, st.dev = uint64(s.Ino), uint64(s.Dev)
+func stampOfSys(s *syscall.Stat_t) stamp {
+	return stamp{
+		mode:  modeOf(uint32(s.Mode)),
+		size:  s.Size,
+		mtime: s.Mtimespec.Sec*1e9 + s.Mtimespec.Nsec,
+		ctime: s.Ctimespec.Sec*1e9 + s.Ctimespec.Nsec,
+		ino:   s.Ino,
+		dev:   uint64(s.Dev),
 	}
 }

@@ -1,15 +1,17 @@
 package lsp
 
-import (
-	"io/fs"
-	"syscall"
-)
+import "syscall"
 
-// sysStamp adds what Linux's stat gives beyond fs.FileInfo: the change
-// time, the inode and the device.
-func sysStamp(st *stamp, fi fs.FileInfo) {
-	if s, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.ctime = int64(s.Ctim.Sec)*1e9 + int64(s.Ctim.Nsec)
-		st.ino, st.dev = uint64(s.Ino), uint64(s.Dev)
+// stampOfSys is the stamp of what Linux's stat gave: with the change
+// time, the inode and the device. (The conversions are for 32-bit
+// platforms.)
+func stampOfSys(s *syscall.Stat_t) stamp {
+	return stamp{
+		mode:  modeOf(uint32(s.Mode)),
+		size:  int64(s.Size),
+		mtime: int64(s.Mtim.Sec)*1e9 + int64(s.Mtim.Nsec),
+		ctime: int64(s.Ctim.Sec)*1e9 + int64(s.Ctim.Nsec),
+		ino:   uint64(s.Ino),
+		dev:   uint64(s.Dev),
 	}
 }

@@ -2,10 +2,30 @@
 
 package lsp
 
-import "io/fs"
+import (
+	"io/fs"
+	"os"
+)
 
-// sysStamp adds nothing elsewhere (Windows gives no change time through
-// fs.FileInfo, and its file index costs a handle per file): size,
-// modification time in nanoseconds and mode are compared, and a racy
-// file's content.
+// statStampZ is the stamp of the file at pz, a path and a NUL byte
+// (followed if a symlink when follow is set). Elsewhere than Linux and
+// macOS (Windows gives no change time through fs.FileInfo, and its file
+// index costs a handle per file): size, modification time in nanoseconds
+// and mode are compared, and a racy file's content.
+func statStampZ(pz string, follow bool) (stamp, error) {
+	p := pz[:len(pz)-1]
+	var fi fs.FileInfo
+	var err error
+	if follow {
+		fi, err = os.Stat(p)
+	} else {
+		fi, err = os.Lstat(p)
+	}
+	if err != nil {
+		return stamp{}, err
+	}
+	return stampOf(fi), nil
+}
+
+// sysStamp adds nothing elsewhere (see statStampZ).
 func sysStamp(*stamp, fs.FileInfo) {}

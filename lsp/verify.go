@@ -16,7 +16,11 @@ package lsp
 // to, so that a change of the target is reported for the link's path too.
 // A directory whose own stamp did not change has the same entries as
 // before (adding, removing or renaming an entry changes it), so only
-// changed directories are listed again; every file is stat'ed.
+// changed directories are listed again; every file is stat'ed. What a
+// scan keeps is shared with the next for as long as it stays the same
+// (a directory's listing and its files' states; the whole scan when
+// nothing changed), so that a scan finding nothing changed costs little
+// beyond its stat calls.
 //
 // A stamp taken within racyWindow of a change is "racy", as git calls it:
 // a second write in the same timestamp tick, of the same size, would
@@ -70,10 +74,22 @@ type stamp struct {
 	dev   uint64
 }
 
+// stampOf is the stamp of a file whose fs.FileInfo was taken (statStamp
+// takes one without).
 func stampOf(fi fs.FileInfo) stamp {
 	st := stamp{mode: fi.Mode(), size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 	sysStamp(&st, fi)
 	return st
+}
+
+// statStamp is the stamp of the file at p (followed if a symlink when
+// follow is set). A path holding a NUL byte names no file (the system
+// call would see only what comes before it).
+func statStamp(p string, follow bool) (stamp, error) {
+	if strings.IndexByte(p, 0) >= 0 {
+		return stamp{}, &fs.PathError{Op: "stat", Path: p, Err: fs.ErrInvalid}
+	}
+	return statStampZ(p+"\x00", follow)
 }
 
 // racy reports whether a write in the same tick as the stamp's could
@@ -90,24 +106,41 @@ type fileState struct {
 // unknownSum marks a racy file too large to hash.
 const unknownSum = ^uint64(0)
 
-// dirEnt is one entry of a directory listing.
+// dirEnt is one entry of a directory listing and, for a file, its state
+// as the last scan saw it.
 type dirEnt struct {
-	name string
-	dir  bool
+	name  string
+	dir   bool
+	path  string // the directory's path joined with name
+	pathz string // path and a NUL byte, for stat(2) (see statStampZ)
+	// found says the file was there when the scan stat'ed it (it may
+	// have gone since the listing); state is then what it found.
+	found bool
+	state fileState
 }
 
-// dirState is one directory as the last scan saw it.
+// dirState is one directory as the last scan saw it. Its entries are
+// shared with the scans before for as long as nothing in them changes:
+// a scan that finds a directory and all its files as they were keeps its
+// dirState, and one that finds nothing changed keeps the scanState.
 type dirState struct {
 	st      stamp
 	settled bool // st is not racy: an equal stamp means equal entries
+	mixed   bool // it holds Go files and blind sources (see noteBlind)
 	ents    []dirEnt
+}
+
+// single is a file outside the root stat'ed alone (goinputs.go).
+type single struct {
+	path  string
+	state fileState
 }
 
 // scanState is one complete scan.
 type scanState struct {
-	files map[string]fileState
-	dirs  map[string]*dirState
-	links []string // the symlinks under the root, sorted
+	dirs    map[string]*dirState
+	singles []single
+	links   []string // the symlinks under the root, sorted
 }
 
 // Inputs says what a server's answers depend on besides the files under
@@ -211,6 +244,7 @@ func (t *tracker) scanLocked() (map[string]bool, string) {
 	w.tree(root, "", true)
 	w.wait()
 	var problems []string
+	trees := t.golist.trees
 	if t.inputs.Go {
 		problems = t.golist.update(t, w)
 		for _, dir := range t.golist.trees {
@@ -231,26 +265,24 @@ func (t *tracker) scanLocked() (map[string]bool, string) {
 		return changes, t.problem
 	case t.state == nil:
 	case !t.whole:
-		for p := range w.files {
-			changes[p] = false
-		}
-		for p := range t.state.files {
-			changes[p] = false
-		}
+		w.eachFile(func(p string) { changes[p] = false })
+		t.state.eachFile(func(p string) { changes[p] = false })
 	default:
 		changes = w.changes
-		for p := range t.state.files {
-			if _, ok := w.files[p]; !ok {
-				changes[p] = false
-			}
-		}
+		w.removedFrom(changes)
 	}
+	prev := t.state
 	w.links(root)
-	t.state, t.whole = &scanState{files: w.files, dirs: w.dirs, links: w.linkList}, true
+	if w.changed() {
+		t.state = w.state()
+	}
+	t.whole = true
 	t.problem = strings.Join(problems, "; ")
 	aliases(changes, w.dirLinks)
 	if t.inputs.Go {
-		t.noteBlind(changes)
+		// The blind directories follow from the listings and the
+		// trees outside the root: found again only when either changed.
+		t.noteBlind(changes, t.state != prev || !slices.Equal(trees, t.golist.trees))
 	}
 	t.sameMu.Lock()
 	if len(w.sameTime) > 0 && t.sameTime == nil {
@@ -272,26 +304,20 @@ func (t *tracker) scanLocked() (map[string]bool, string) {
 var BlindSources = []string{".s", ".S", ".sx", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".f", ".F", ".for", ".f90", ".swig", ".swigcxx", ".syso"}
 
 // noteBlind finds the package directories holding blind sources in the
-// latest scan, and moves blindGen on when they or their files changed, or
-// a file their build may read elsewhere (see buildShared). Called with
-// t.mu held.
-func (t *tracker) noteBlind(changes map[string]bool) {
-	var dirs []string
-	for dir, ds := range t.state.dirs {
-		goFile, blind := false, false
-		for _, e := range ds.ents {
-			if e.dir {
-				continue
+// latest scan (when again, else they are the ones found before), and
+// moves blindGen on when they or their files changed, or a file their
+// build may read elsewhere (see buildShared). Called with t.mu held.
+func (t *tracker) noteBlind(changes map[string]bool, again bool) {
+	dirs := t.blind
+	if again {
+		dirs = nil
+		for dir, ds := range t.state.dirs {
+			if ds.mixed && !ignoredByGo(t.relDir(dir)) {
+				dirs = append(dirs, dir)
 			}
-			ext := filepath.Ext(e.name)
-			goFile = goFile || ext == ".go"
-			blind = blind || slices.Contains(BlindSources, ext)
 		}
-		if goFile && blind && !ignoredByGo(t.relDir(dir)) {
-			dirs = append(dirs, dir)
-		}
+		slices.Sort(dirs)
 	}
-	slices.Sort(dirs)
 	moved := !slices.Equal(dirs, t.blind)
 	for p := range changes {
 		if _, ok := slices.BinarySearch(dirs, filepath.Dir(p)); ok || buildShared(p) {
@@ -303,6 +329,20 @@ func (t *tracker) noteBlind(changes map[string]bool) {
 		t.blind = dirs
 		t.blindGen++
 	}
+}
+
+// mixed reports whether a listing holds Go files and blind sources.
+func mixed(ents []dirEnt) bool {
+	goFile, blind := false, false
+	for _, e := range ents {
+		if e.dir {
+			continue
+		}
+		ext := filepath.Ext(e.name)
+		goFile = goFile || ext == ".go"
+		blind = blind || slices.Contains(BlindSources, ext)
+	}
+	return goFile && blind
 }
 
 // buildShared reports whether the go build of a package may read the file
@@ -439,14 +479,23 @@ type walk struct {
 	over  atomic.Bool
 
 	mu       sync.Mutex
-	files    map[string]fileState
-	dirs     map[string]*dirState
+	dirs     []walked
+	kept     int // the directories of dirs the last scan had
+	moved    bool
+	singles  []single
 	changes  map[string]bool
+	removed  []string // files gone from directories the last scan had
 	problems []string
 	dirLinks map[string]string // directory symlinks under the root → their resolved targets inside it
 	sameTime []string          // changed files whose inode and modification time did not change
 	linkSet  []string          // symlinks under the root (absolute)
 	linkList []string          // the same, relative and sorted (see links)
+}
+
+// walked is one directory a walk scanned.
+type walked struct {
+	path string
+	ds   *dirState
 }
 
 // hashSeed is the process's seed for content hashes.
@@ -459,8 +508,7 @@ func newWalk(prev *scanState, since int64, max int) *walk {
 	n := min(4*runtime.GOMAXPROCS(0), 32)
 	return &walk{
 		prev: prev, since: since, max: int64(max), seed: hashSeed, sem: make(chan struct{}, n),
-		files: make(map[string]fileState, len(prev.files)), dirs: make(map[string]*dirState, len(prev.dirs)),
-		changes: map[string]bool{}, dirLinks: map[string]string{},
+		dirs: make([]walked, 0, len(prev.dirs)), changes: map[string]bool{}, dirLinks: map[string]string{},
 	}
 }
 
@@ -471,6 +519,78 @@ func (w *walk) problem(format string, args ...any) {
 	defer w.mu.Unlock()
 	if len(w.problems) < 5 {
 		w.problems = append(w.problems, fmt.Sprintf(format, args...))
+	}
+}
+
+// changed reports whether the walk found anything other than the last
+// scan's state: a directory or a file's state, a directory or a single
+// file found or gone. Called once the walk is over.
+func (w *walk) changed() bool {
+	return w.moved || w.kept != len(w.prev.dirs) || len(w.dirs) != len(w.prev.dirs) || !slices.Equal(w.singles, w.prev.singles)
+}
+
+// state is the scan the walk found. Called once the walk is over.
+func (w *walk) state() *scanState {
+	dirs := make(map[string]*dirState, len(w.dirs))
+	for _, d := range w.dirs {
+		dirs[d.path] = d.ds
+	}
+	return &scanState{dirs: dirs, singles: w.singles, links: w.linkList}
+}
+
+// eachFile calls f with the path of every file the walk found.
+func (w *walk) eachFile(f func(p string)) {
+	for _, d := range w.dirs {
+		d.ds.eachFile(f)
+	}
+	for _, s := range w.singles {
+		f(s.path)
+	}
+}
+
+// eachFile calls f with the path of every file the scan found.
+func (s *scanState) eachFile(f func(p string)) {
+	for _, ds := range s.dirs {
+		ds.eachFile(f)
+	}
+	for _, s := range s.singles {
+		f(s.path)
+	}
+}
+
+// eachFile calls f with the path of every file of the directory the scan
+// found.
+func (ds *dirState) eachFile(f func(p string)) {
+	for _, e := range ds.ents {
+		if e.found {
+			f(e.path)
+		}
+	}
+}
+
+// removedFrom adds to changes the files of the last scan the walk did not
+// find: gone from a directory listed again (or from a listing kept, when
+// it went after), in a directory gone, or a single file gone. Called once
+// the walk is over.
+func (w *walk) removedFrom(changes map[string]bool) {
+	for _, p := range w.removed {
+		changes[p] = false
+	}
+	if w.kept != len(w.prev.dirs) {
+		found := make(map[string]bool, len(w.dirs))
+		for _, d := range w.dirs {
+			found[d.path] = true
+		}
+		for dir, ds := range w.prev.dirs {
+			if !found[dir] {
+				ds.eachFile(func(p string) { changes[p] = false })
+			}
+		}
+	}
+	for _, old := range w.prev.singles {
+		if !slices.ContainsFunc(w.singles, func(s single) bool { return s.path == old.path }) {
+			changes[old.path] = false
+		}
 	}
 }
 
@@ -488,32 +608,39 @@ func vcsDir(name string) bool {
 // set). inRoot says dir is the root: its symlinks are recorded. Scanning
 // runs in the background; wait for it.
 func (w *walk) tree(dir, skip string, inRoot bool) {
-	fi, err := os.Stat(dir)
+	// The paths below are joined without Clean; clean, the trees and the
+	// root skipped are disjoint, so a walk scans a directory once.
+	dir = filepath.Clean(dir)
+	if skip != "" {
+		skip = filepath.Clean(skip)
+	}
+	st, err := statStamp(dir, true)
 	switch {
-	case !inRoot && (err != nil || !fi.IsDir()):
+	case !inRoot && (err != nil || !st.mode.IsDir()):
 		return // the caller says why (goinputs.go)
 	case err != nil:
 		w.problem("the root %s cannot be read: %v", dir, err)
 		return
-	case !fi.IsDir():
+	case !st.mode.IsDir():
 		w.problem("the root %s is not a directory", dir)
 		return
 	}
-	w.spawn(dir, skip, inRoot)
+	w.spawn(dir+"\x00", skip, inRoot)
 }
 
-// spawn scans dir on another goroutine when one is free, else on this one.
-func (w *walk) spawn(dir, skip string, inRoot bool) {
+// spawn scans the directory at dirz (its path and a NUL byte) on another
+// goroutine when one is free, else on this one.
+func (w *walk) spawn(dirz, skip string, inRoot bool) {
 	select {
 	case w.sem <- struct{}{}:
 		w.wg.Add(1)
 		go func() {
 			defer w.wg.Done()
 			defer func() { <-w.sem }()
-			w.dir(dir, skip, inRoot)
+			w.dir(dirz, skip, inRoot)
 		}()
 	default:
-		w.dir(dir, skip, inRoot)
+		w.dir(dirz, skip, inRoot)
 	}
 }
 
@@ -526,69 +653,136 @@ func (w *walk) counted(n int) bool {
 	return true
 }
 
+// seen is what a directory's scan found of one of its files, besides its
+// state: kept for the walk when there is something to keep.
+type seen struct {
+	path     string
+	changed  int // 1 changed, 2 created
+	sameTime bool
+	link     bool
+	dirLink  string
+}
+
 // dir scans one directory: its entries (listed again only when its stamp
-// changed or was racy), each file's stamp, and its subdirectories.
-func (w *walk) dir(dir, skip string, inRoot bool) {
+// changed or was racy), each file's stamp, and its subdirectories. The
+// last scan's entries are kept, shared, until one differs.
+func (w *walk) dir(dirz, skip string, inRoot bool) {
 	if w.over.Load() || !w.counted(1) {
 		return
 	}
-	fi, err := os.Stat(dir)
+	dir := dirz[:len(dirz)-1]
+	st, err := statStampZ(dirz, true)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			w.problem("the directory %s cannot be read (%v), so whether it changed cannot be checked: make it readable or remove it", dir, err)
 		}
 		return
 	}
-	st := stampOf(fi)
 	old := w.prev.dirs[dir]
-	var ents []dirEnt
-	if old != nil && old.settled && old.st == st {
-		ents = old.ents
-	} else if ents, err = listDir(dir); err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			w.problem("the directory %s cannot be listed (%v), so whether its files changed cannot be checked: make it readable or remove it", dir, err)
+	var prevEnts []dirEnt
+	if old != nil {
+		prevEnts = old.ents
+	}
+	ents, listed := prevEnts, false
+	if old == nil || !old.settled || old.st != st {
+		if ents, err = listDir(dir); err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				w.problem("the directory %s cannot be listed (%v), so whether its files changed cannot be checked: make it readable or remove it", dir, err)
+			}
+			return
 		}
+		listed = true
+		for i := range ents {
+			ents[i].pathz = joinName(dir, ents[i].name) + "\x00"
+			ents[i].path = ents[i].pathz[:len(ents[i].pathz)-1]
+		}
+	}
+	files := 0
+	for i := range ents {
+		if !ents[i].dir {
+			files++
+		}
+	}
+	if !w.counted(files) {
 		return
 	}
-	ds := &dirState{st: st, settled: !st.racy(w.since), ents: ents}
-	type seen struct {
-		path    string
-		fs      fileState
-		changed int // 0 no, 1 changed, 2 created
-		link    bool
-		dirLink string
-	}
+	// own says ents is this scan's, no longer the last scan's.
+	own := listed
 	var out []seen
-	for _, e := range ents {
-		p := filepath.Join(dir, e.name)
+	var removed []string
+	var match matcher
+	for i := range ents {
+		e := &ents[i]
 		if e.dir {
-			if !vcsDir(e.name) && p != skip {
-				w.spawn(p, skip, inRoot)
+			if !vcsDir(e.name) && e.path != skip {
+				w.spawn(e.pathz, skip, inRoot)
 			}
 			continue
 		}
-		if !w.counted(1) {
-			return
+		// had and prior: the file as the last scan found it.
+		had, prior, j := e.found, e.state, -1
+		if listed {
+			had, prior = false, fileState{}
+			if j = match.find(prevEnts, e.name); j >= 0 && !prevEnts[j].dir && prevEnts[j].found {
+				had, prior = true, prevEnts[j].state
+			}
 		}
-		fs, link, target, ok := w.file(p)
+		cur, link, target, ok := w.file(e.pathz)
+		if listed || ok != had || cur != prior {
+			if !own {
+				ents, own = slices.Clone(ents), true
+				e = &ents[i]
+			}
+			e.found, e.state = ok, cur
+		}
 		if !ok {
+			if had && !listed {
+				removed = append(removed, e.path)
+			}
 			continue
 		}
-		s := seen{path: p, fs: fs, link: link && inRoot, changed: w.compare(p, fs)}
+		if had && listed {
+			match.foundAgain(prevEnts, j)
+		}
+		s := seen{path: e.path, link: link && inRoot}
+		if had {
+			s.changed = w.compare(e.path, cur, prior)
+		} else {
+			s.changed = 2
+		}
+		s.sameTime = s.changed == 1 && sameTime(prior, cur) && cur.self.mtime < w.trusted
 		if inRoot && target != "" {
 			s.dirLink = target
 		}
-		out = append(out, s)
+		if s.changed > 0 || s.link || s.dirLink != "" {
+			out = append(out, s)
+		}
+	}
+	if listed && old != nil {
+		removed = append(removed, match.gone(prevEnts)...)
+	}
+	settled := !st.racy(w.since)
+	ds := old
+	if own || old.settled != settled {
+		m := old != nil && old.mixed
+		if listed {
+			m = mixed(ents)
+		}
+		ds = &dirState{st: st, settled: settled, mixed: m, ents: ents}
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.dirs[dir] = ds
+	w.dirs = append(w.dirs, walked{dir, ds})
+	if old != nil {
+		w.kept++
+	}
+	w.moved = w.moved || ds != old || len(removed) > 0
+	w.removed = append(w.removed, removed...)
 	for _, s := range out {
-		w.files[s.path] = s.fs
 		if s.changed > 0 {
 			w.changes[s.path] = s.changed == 2
 		}
-		if s.changed == 1 && sameTime(w.prev.files[s.path], s.fs) && s.fs.self.mtime < w.trusted {
+		if s.sameTime {
 			w.sameTime = append(w.sameTime, s.path)
 		}
 		if s.link {
@@ -600,22 +794,84 @@ func (w *walk) dir(dir, skip string, inRoot bool) {
 	}
 }
 
-// file takes one file's state; for a symlink also its target's, and, for
+// joinName is filepath.Join(dir, name) for a clean dir and a name listed
+// in it, without Join's Clean.
+func joinName(dir, name string) string {
+	if strings.HasSuffix(dir, string(filepath.Separator)) {
+		return dir + name
+	}
+	return dir + string(filepath.Separator) + name
+}
+
+// matcher finds a directory's entries of the last scan by name, for a
+// directory listed again: in the order of the last listing while the two
+// agree (a listing is mostly in the same order), else by an index.
+type matcher struct {
+	next  int
+	index map[string]int
+	found []bool // which of the last scan's entries are files found again
+}
+
+// find returns the place of the last scan's entry named name in prev, or
+// -1.
+func (m *matcher) find(prev []dirEnt, name string) int {
+	if m.next < len(prev) && prev[m.next].name == name {
+		m.next++
+		return m.next - 1
+	}
+	if len(prev) == 0 {
+		return -1
+	}
+	if m.index == nil {
+		m.index = make(map[string]int, len(prev))
+		for k, e := range prev {
+			m.index[e.name] = k
+		}
+	}
+	j, ok := m.index[name]
+	if !ok {
+		return -1
+	}
+	m.next = j + 1
+	return j
+}
+
+// foundAgain notes that the last scan's entry j is a file found again.
+func (m *matcher) foundAgain(prev []dirEnt, j int) {
+	if m.found == nil {
+		m.found = make([]bool, len(prev))
+	}
+	m.found[j] = true
+}
+
+// gone returns the files of the last scan's entries not found again.
+func (m *matcher) gone(prev []dirEnt) []string {
+	var out []string
+	for j := range prev {
+		if prev[j].found && !prev[j].dir && (m.found == nil || !m.found[j]) {
+			out = append(out, prev[j].path)
+		}
+	}
+	return out
+}
+
+// file takes the state of the file at pz (its path and a NUL byte); for a symlink also its target's, and, for
 // one that resolves to a directory under the root, that directory
 // (dirTarget, symlinks resolved). ok is false when the file is gone.
-func (w *walk) file(p string) (st fileState, link bool, dirTarget string, ok bool) {
-	fi, err := os.Lstat(p)
+func (w *walk) file(pz string) (st fileState, link bool, dirTarget string, ok bool) {
+	self, err := statStampZ(pz, false)
 	if err != nil {
 		return st, false, "", false
 	}
-	st.self = stampOf(fi)
-	racy := st.self.racy(w.since)
-	if fi.Mode()&fs.ModeSymlink != 0 {
+	p := pz[:len(pz)-1]
+	st.self = self
+	racy := self.racy(w.since)
+	if self.mode&fs.ModeSymlink != 0 {
 		link = true
-		if ti, err := os.Stat(p); err == nil {
-			st.target = stampOf(ti)
-			racy = racy || st.target.racy(w.since)
-			if ti.IsDir() {
+		if target, err := statStampZ(pz, true); err == nil {
+			st.target = target
+			racy = racy || target.racy(w.since)
+			if target.mode.IsDir() {
 				if real, err := filepath.EvalSymlinks(p); err == nil {
 					dirTarget = real
 				}
@@ -627,6 +883,16 @@ func (w *walk) file(p string) (st fileState, link bool, dirTarget string, ok boo
 		st.sum = w.hash(p)
 	}
 	return st, link, dirTarget, true
+}
+
+// fileAt is file for a path without its NUL byte, which may be any
+// string.
+func (w *walk) fileAt(p string) (fileState, bool) {
+	if strings.IndexByte(p, 0) >= 0 {
+		return fileState{}, false // no such file
+	}
+	st, _, _, ok := w.file(p + "\x00")
+	return st, ok
 }
 
 // hash is the content hash of the file at p (followed if a symlink), or
@@ -655,45 +921,42 @@ func (w *walk) single(p string) {
 	if !w.counted(1) {
 		return
 	}
-	fs, _, _, ok := w.file(p)
+	cur, ok := w.fileAt(p)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if !ok {
+	if !ok || slices.ContainsFunc(w.singles, func(s single) bool { return s.path == p }) {
 		return
 	}
-	if _, dup := w.files[p]; dup {
-		return
-	}
-	w.files[p] = fs
-	switch w.compare(p, fs) {
-	case 2:
+	w.singles = append(w.singles, single{p, cur})
+	k := slices.IndexFunc(w.prev.singles, func(s single) bool { return s.path == p })
+	if k < 0 {
 		w.changes[p] = true
-	case 1:
+		return
+	}
+	prior := w.prev.singles[k].state
+	if w.compare(p, cur, prior) == 1 {
 		w.changes[p] = false
-		if sameTime(w.prev.files[p], fs) && fs.self.mtime < w.trusted {
+		if sameTime(prior, cur) && cur.self.mtime < w.trusted {
 			w.sameTime = append(w.sameTime, p)
 		}
 	}
 }
 
-// compare says whether the file at p, now fs, is unchanged since the last
-// scan (0), changed (1) or new (2). Equal stamps are the same file unless
-// the last scan found them racy: then the content decides (hashed again
-// if this scan did not, the stamps having settled since).
-func (w *walk) compare(p string, fs fileState) int {
-	old, had := w.prev.files[p]
+// compare says whether the file at p, now cur and found by the last scan
+// as old, is unchanged (0) or changed (1). Equal stamps are the same file
+// unless the last scan found them racy: then the content decides (hashed
+// again if this scan did not, the stamps having settled since).
+func (w *walk) compare(p string, cur, old fileState) int {
 	switch {
-	case !had:
-		return 2
-	case old.self != fs.self || old.target != fs.target:
+	case old.self != cur.self || old.target != cur.target:
 		return 1
 	case old.sum == 0:
 		return 0
 	case old.sum == unknownSum:
 		return 1
 	}
-	sum := fs.sum
-	if sum == 0 && (fs.self.mode.IsRegular() || fs.target.mode.IsRegular()) {
+	sum := cur.sum
+	if sum == 0 && (cur.self.mode.IsRegular() || cur.target.mode.IsRegular()) {
 		sum = w.hash(p)
 	}
 	if sum != old.sum {

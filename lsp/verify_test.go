@@ -20,6 +20,21 @@ func scanOnce(t *testing.T, tr *tracker) map[string]bool {
 	return changes
 }
 
+// stateOf is the file at p as the tracker's last scan found it (nil
+// when it did not); the test may change it.
+func stateOf(t *testing.T, tr *tracker, p string) *fileState {
+	t.Helper()
+	if ds := tr.state.dirs[filepath.Dir(p)]; ds != nil {
+		for i := range ds.ents {
+			if e := &ds.ents[i]; e.path == p && e.found {
+				return &e.state
+			}
+		}
+	}
+	t.Fatalf("the last scan did not find %s", p)
+	return nil
+}
+
 // TestScanFindsChanges: the check of the inputs finds by metadata what no
 // event may report: an edit, a write of the same size, a write through a
 // hard link elsewhere, a mode change, a removal, a file in a new
@@ -77,27 +92,25 @@ func TestScanRacy(t *testing.T) {
 	mkfile(t, a, "package a\n")
 	tr := newTracker(&Config{Root: root})
 	scanOnce(t, tr)
-	if tr.state.files[a].sum == 0 {
+	if stateOf(t, tr, a).sum == 0 {
 		t.Fatal("a file written just now was not hashed")
 	}
 	mkfile(t, a, "package b\n")
 	// As if the write had been in the same tick: the stamps the scan
 	// finds are the ones it keeps.
-	fi, err := os.Lstat(a)
+	self, err := statStamp(a, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := tr.state.files[a]
-	st.self = stampOf(fi)
-	tr.state.files[a] = st
+	stateOf(t, tr, a).self = self
 	if got := scanOnce(t, tr); !maps.Equal(got, map[string]bool{a: false}) {
 		t.Fatalf("a same-tick write: changes %v, want a.go", got)
 	}
 	// The stamps settle: the last hash decides once more, then none is
 	// kept, and an unchanged file is no change.
 	tr.window = 0
-	if got := scanOnce(t, tr); len(got) != 0 || tr.state.files[a].sum != 0 {
-		t.Fatalf("settled: changes %v, hash %x; want none and no hash kept", got, tr.state.files[a].sum)
+	if got := scanOnce(t, tr); len(got) != 0 || stateOf(t, tr, a).sum != 0 {
+		t.Fatalf("settled: changes %v, hash %x; want none and no hash kept", got, stateOf(t, tr, a).sum)
 	}
 	tr.window = racyWindow
 	old := time.Now().Add(-time.Hour)
@@ -109,7 +122,7 @@ func TestScanRacy(t *testing.T) {
 		return // no change time: the stamp is settled by the old mtime alone
 	}
 	// The change time is now (Chtimes changes it): still racy.
-	if tr.state.files[a].sum == 0 {
+	if stateOf(t, tr, a).sum == 0 {
 		t.Fatal("a file whose change time is recent was not hashed")
 	}
 }
