@@ -115,7 +115,7 @@ func (g *goState) modStates(w *walk) map[string]fileState {
 	w.mu.Unlock()
 	for dir := range g.why {
 		p := filepath.Join(dir, "go.mod")
-		if fs, ok := w.fileAt(p); ok {
+		if fs, _, _, ok := w.file(p); ok {
 			mods[p] = fs
 		}
 	}

@@ -7,13 +7,12 @@ import (
 	"os"
 )
 
-// statStampZ is the stamp of the file at pz, a path and a NUL byte
-// (followed if a symlink when follow is set). Elsewhere than Linux and
-// macOS (Windows gives no change time through fs.FileInfo, and its file
-// index costs a handle per file): size, modification time in nanoseconds
-// and mode are compared, and a racy file's content.
-func statStampZ(pz string, follow bool) (stamp, error) {
-	p := pz[:len(pz)-1]
+// statStamp is the stamp of the file at p (followed if a symlink when
+// follow is set). Elsewhere than Linux and macOS (Windows gives no change
+// time through fs.FileInfo, and its file index costs a handle per file):
+// size, modification time in nanoseconds and mode are compared, and a
+// racy file's content.
+func statStamp(p string, follow bool) (stamp, error) {
 	var fi fs.FileInfo
 	var err error
 	if follow {
@@ -27,5 +26,5 @@ func statStampZ(pz string, follow bool) (stamp, error) {
 	return stampOf(fi), nil
 }
 
-// sysStamp adds nothing elsewhere (see statStampZ).
+// sysStamp adds nothing elsewhere (see statStamp).
 func sysStamp(*stamp, fs.FileInfo) {}

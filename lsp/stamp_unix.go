@@ -7,6 +7,32 @@ import (
 	"syscall"
 )
 
+// statStamp is the stamp of the file at p (followed if a symlink when
+// follow is set): stat(2) into a stack buffer, as os.Lstat would but
+// without its FileInfo, which a scan of every input does not need.
+func statStamp(p string, follow bool) (stamp, error) {
+	var s syscall.Stat_t
+	for {
+		var err error
+		if follow {
+			err = syscall.Stat(p, &s)
+		} else {
+			err = syscall.Lstat(p, &s)
+		}
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			op := "lstat"
+			if follow {
+				op = "stat"
+			}
+			return stamp{}, &fs.PathError{Op: op, Path: p, Err: err}
+		}
+		return stampOfSys(&s), nil
+	}
+}
+
 // sysStamp adds what stat gives beyond fs.FileInfo: the change time, the
 // inode and the device.
 func sysStamp(st *stamp, fi fs.FileInfo) {
@@ -43,14 +69,4 @@ func modeOf(m uint32) fs.FileMode {
 		mode |= fs.ModeSticky
 	}
 	return mode
-}
-
-// statError is the error of a stat(2) of p that failed with err, as os
-// gives it.
-func statError(p string, follow bool, err error) error {
-	op := "lstat"
-	if follow {
-		op = "stat"
-	}
-	return &fs.PathError{Op: op, Path: p, Err: err}
 }

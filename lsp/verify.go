@@ -82,16 +82,6 @@ func stampOf(fi fs.FileInfo) stamp {
 	return st
 }
 
-// statStamp is the stamp of the file at p (followed if a symlink when
-// follow is set). A path holding a NUL byte names no file (the system
-// call would see only what comes before it).
-func statStamp(p string, follow bool) (stamp, error) {
-	if strings.IndexByte(p, 0) >= 0 {
-		return stamp{}, &fs.PathError{Op: "stat", Path: p, Err: fs.ErrInvalid}
-	}
-	return statStampZ(p+"\x00", follow)
-}
-
 // racy reports whether a write in the same tick as the stamp's could
 // leave it unchanged: a time at or after since.
 func (st stamp) racy(since int64) bool { return st.mtime >= since || st.ctime >= since }
@@ -109,10 +99,9 @@ const unknownSum = ^uint64(0)
 // dirEnt is one entry of a directory listing and, for a file, its state
 // as the last scan saw it.
 type dirEnt struct {
-	name  string
-	dir   bool
-	path  string // the directory's path joined with name
-	pathz string // path and a NUL byte, for stat(2) (see statStampZ)
+	name string
+	dir  bool
+	path string // the directory's path joined with name
 	// found says the file was there when the scan stat'ed it (it may
 	// have gone since the listing); state is then what it found.
 	found bool
@@ -625,22 +614,21 @@ func (w *walk) tree(dir, skip string, inRoot bool) {
 		w.problem("the root %s is not a directory", dir)
 		return
 	}
-	w.spawn(dir+"\x00", skip, inRoot)
+	w.spawn(dir, skip, inRoot)
 }
 
-// spawn scans the directory at dirz (its path and a NUL byte) on another
-// goroutine when one is free, else on this one.
-func (w *walk) spawn(dirz, skip string, inRoot bool) {
+// spawn scans dir on another goroutine when one is free, else on this one.
+func (w *walk) spawn(dir, skip string, inRoot bool) {
 	select {
 	case w.sem <- struct{}{}:
 		w.wg.Add(1)
 		go func() {
 			defer w.wg.Done()
 			defer func() { <-w.sem }()
-			w.dir(dirz, skip, inRoot)
+			w.dir(dir, skip, inRoot)
 		}()
 	default:
-		w.dir(dirz, skip, inRoot)
+		w.dir(dir, skip, inRoot)
 	}
 }
 
@@ -666,12 +654,11 @@ type seen struct {
 // dir scans one directory: its entries (listed again only when its stamp
 // changed or was racy), each file's stamp, and its subdirectories. The
 // last scan's entries are kept, shared, until one differs.
-func (w *walk) dir(dirz, skip string, inRoot bool) {
+func (w *walk) dir(dir, skip string, inRoot bool) {
 	if w.over.Load() || !w.counted(1) {
 		return
 	}
-	dir := dirz[:len(dirz)-1]
-	st, err := statStampZ(dirz, true)
+	st, err := statStamp(dir, true)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			w.problem("the directory %s cannot be read (%v), so whether it changed cannot be checked: make it readable or remove it", dir, err)
@@ -693,8 +680,7 @@ func (w *walk) dir(dirz, skip string, inRoot bool) {
 		}
 		listed = true
 		for i := range ents {
-			ents[i].pathz = joinName(dir, ents[i].name) + "\x00"
-			ents[i].path = ents[i].pathz[:len(ents[i].pathz)-1]
+			ents[i].path = joinName(dir, ents[i].name)
 		}
 	}
 	files := 0
@@ -715,7 +701,7 @@ func (w *walk) dir(dirz, skip string, inRoot bool) {
 		e := &ents[i]
 		if e.dir {
 			if !vcsDir(e.name) && e.path != skip {
-				w.spawn(e.pathz, skip, inRoot)
+				w.spawn(e.path, skip, inRoot)
 			}
 			continue
 		}
@@ -727,7 +713,7 @@ func (w *walk) dir(dirz, skip string, inRoot bool) {
 				had, prior = true, prevEnts[j].state
 			}
 		}
-		cur, link, target, ok := w.file(e.pathz)
+		cur, link, target, ok := w.file(e.path)
 		if listed || ok != had || cur != prior {
 			if !own {
 				ents, own = slices.Clone(ents), true
@@ -855,20 +841,19 @@ func (m *matcher) gone(prev []dirEnt) []string {
 	return out
 }
 
-// file takes the state of the file at pz (its path and a NUL byte); for a symlink also its target's, and, for
+// file takes one file's state; for a symlink also its target's, and, for
 // one that resolves to a directory under the root, that directory
 // (dirTarget, symlinks resolved). ok is false when the file is gone.
-func (w *walk) file(pz string) (st fileState, link bool, dirTarget string, ok bool) {
-	self, err := statStampZ(pz, false)
+func (w *walk) file(p string) (st fileState, link bool, dirTarget string, ok bool) {
+	self, err := statStamp(p, false)
 	if err != nil {
 		return st, false, "", false
 	}
-	p := pz[:len(pz)-1]
 	st.self = self
 	racy := self.racy(w.since)
 	if self.mode&fs.ModeSymlink != 0 {
 		link = true
-		if target, err := statStampZ(pz, true); err == nil {
+		if target, err := statStamp(p, true); err == nil {
 			st.target = target
 			racy = racy || target.racy(w.since)
 			if target.mode.IsDir() {
@@ -883,16 +868,6 @@ func (w *walk) file(pz string) (st fileState, link bool, dirTarget string, ok bo
 		st.sum = w.hash(p)
 	}
 	return st, link, dirTarget, true
-}
-
-// fileAt is file for a path without its NUL byte, which may be any
-// string.
-func (w *walk) fileAt(p string) (fileState, bool) {
-	if strings.IndexByte(p, 0) >= 0 {
-		return fileState{}, false // no such file
-	}
-	st, _, _, ok := w.file(p + "\x00")
-	return st, ok
 }
 
 // hash is the content hash of the file at p (followed if a symlink), or
@@ -921,7 +896,7 @@ func (w *walk) single(p string) {
 	if !w.counted(1) {
 		return
 	}
-	cur, ok := w.fileAt(p)
+	cur, _, _, ok := w.file(p)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !ok || slices.ContainsFunc(w.singles, func(s single) bool { return s.path == p }) {
