@@ -117,7 +117,7 @@ func newCorpus(ctx context.Context, tmp string, o options) (*corpus, error) {
 			return nil, fmt.Errorf("choosing the targets in %s: %w", c.src, err)
 		}
 		c.nav, c.rename, c.newName, c.queries = ch.nav, ch.rename, ch.newName, ch.queries
-		c.label, c.section = moduleLabel(ch.modulePath, c.src), sectionName+" "+ch.modulePath
+		c.label, c.section = modcache.Label(ch.modulePath, c.src), sectionName+" "+ch.modulePath
 		logf("targets of %s:\n%s", c.label, ch.describe())
 	}
 	for _, t := range append([]*target{c.rename}, c.nav...) {
@@ -126,16 +126,6 @@ func newCorpus(ctx context.Context, tmp string, o options) (*corpus, error) {
 		}
 	}
 	return c, nil
-}
-
-// moduleLabel names the module path in dir for the results: path@version
-// when dir is that version's directory in the module cache, else the
-// path and the directory.
-func moduleLabel(path, dir string) string {
-	if base := filepath.Base(dir); strings.HasPrefix(base, filepath.Base(path)+"@") {
-		return path + base[len(filepath.Base(path)):]
-	}
-	return path + " (" + dir + ")"
 }
 
 // find sets t's position: the name of its declaration in its file.

@@ -65,10 +65,10 @@ symbol queries: Wide, Mid, M, T, GenWide, Tagged
 
 // TestModuleLabel: a module cache directory gives path@version.
 func TestModuleLabel(t *testing.T) {
-	if got, want := moduleLabel("golang.org/x/tools", "/m/golang.org/x/tools@v0.1.0"), "golang.org/x/tools@v0.1.0"; got != want {
-		t.Errorf("moduleLabel = %q, want %q", got, want)
+	if got, want := modcache.Label("golang.org/x/tools", "/m/golang.org/x/tools@v0.1.0"), "golang.org/x/tools@v0.1.0"; got != want {
+		t.Errorf("Label = %q, want %q", got, want)
 	}
-	if got, want := moduleLabel("example.com/m", "/src/m"), "example.com/m (/src/m)"; got != want {
-		t.Errorf("moduleLabel = %q, want %q", got, want)
+	if got, want := modcache.Label("example.com/m", "/src/m"), "example.com/m (/src/m)"; got != want {
+		t.Errorf("Label = %q, want %q", got, want)
 	}
 }

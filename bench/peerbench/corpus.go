@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/devbroker/devbroker/bench/internal/modcache"
+	"golang.org/x/mod/modfile"
 )
 
 // The default module: staticcheck's, in the module cache because devbroker
@@ -40,13 +41,16 @@ type corpus struct {
 	tmp   string // the run's temporary directory
 	src   string // the module copied from
 	label string // what src is, for the results
-	file  string // the edited file, a slash path relative to the module
+	// section is the results file's section: peerbench's own for the
+	// default module, "peerbench MODULE-PATH" for one -module names.
+	section string
+	file    string // the edited file, a slash path relative to the module
 }
 
 // newCorpus finds (or, with -smoke, generates) the module and loads it once
 // (go list -deps), so that downloads count for no candidate.
 func newCorpus(ctx context.Context, tmp string, o options) (*corpus, error) {
-	c := &corpus{tmp: tmp, src: o.module, label: o.module, file: o.file}
+	c := &corpus{tmp: tmp, src: o.module, label: o.module, file: o.file, section: sectionName}
 	switch {
 	case o.smoke && o.module == "":
 		c.src, c.label = filepath.Join(tmp, "smoke-src"), "a generated module (10 files in one package, a main package importing it)"
@@ -67,6 +71,16 @@ func newCorpus(ctx context.Context, tmp string, o options) (*corpus, error) {
 		}
 	case o.file == "":
 		return nil, fmt.Errorf("-file is required with -module: name a .go file, relative to the module, of a package others import")
+	default:
+		data, err := os.ReadFile(filepath.Join(c.src, "go.mod"))
+		if err != nil {
+			return nil, fmt.Errorf("-module: %w", err)
+		}
+		path := modfile.ModulePath(data)
+		if path == "" {
+			return nil, fmt.Errorf("-module: %s names no module", filepath.Join(c.src, "go.mod"))
+		}
+		c.label, c.section = modcache.Label(path, c.src), sectionName+" "+path
 	}
 	if _, err := os.Stat(filepath.Join(c.src, filepath.FromSlash(c.file))); err != nil {
 		return nil, fmt.Errorf("the edited file: %w (give -file relative to the module)", err)

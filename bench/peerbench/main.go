@@ -124,7 +124,7 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	res.module, res.file = c.label, c.file
+	res.module, res.file, res.section = c.label, c.file, c.section
 	if err := measureEdits(ctx, c, tools, o, res); err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ type results struct {
 	took                  time.Duration
 	loadBefore, loadAfter string
 	module, file          string
+	section               string // the results file's section (corpus.section)
 	versions              []string
 	baselines             []string          // errors of the clean module, per candidate
 	otherFile             string            // the put-back mode's other file
@@ -177,7 +178,11 @@ var modeTexts = map[string]string{
 func (r *results) document() string {
 	var b strings.Builder
 	gopls := kinds(&tools{})[2].name
-	fmt.Fprintf(&b, "## Against the peers: devbroker, gopls mcp, agent-lsp\n\n")
+	on := ""
+	if r.section != sectionName && r.section != "" {
+		on = " on " + strings.TrimPrefix(r.section, sectionName+" ")
+	}
+	fmt.Fprintf(&b, "## Against the peers%s: devbroker, gopls mcp, agent-lsp\n\n", on)
 	fmt.Fprintf(&b, "Written by `go run ./bench/peerbench %s` (see README.md): edit → diagnostics through MCP over stdio with the official Go SDK's client, each candidate on its own copy of the module, interleaved (every step made by each candidate in a rotating order before the next step).\n\n", strings.Join(r.opts.args, " "))
 	fmt.Fprintf(&b, "- date: %s (the run took %s)\n", r.start.Format("2006-01-02 15:04 MST"), r.took.Round(time.Second))
 	fmt.Fprintf(&b, "- machine: %s\n", host.Machine())
@@ -275,9 +280,14 @@ func (r *results) devbrokerWrong() error {
 	return nil
 }
 
-// write replaces peerbench's section of the file out ("" for none).
+// write replaces the run's section of the file out ("" for none): a
+// module other than the default one has its own, after peerbench's.
 func (r *results) write(out, body string) error {
-	if err := section.Write(out, sectionName, body); err != nil || out == "" {
+	name := r.section
+	if name == "" {
+		name = sectionName
+	}
+	if err := section.WriteAfter(out, name, sectionName, body); err != nil || out == "" {
 		return err
 	}
 	logf("wrote %s", out)

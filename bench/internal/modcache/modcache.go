@@ -86,3 +86,13 @@ func WriteTree(root string, files map[string]string) error {
 	}
 	return nil
 }
+
+// Label names the module path in dir for a results file: path@version
+// when dir is that version's directory in the module cache, else the
+// path and the directory.
+func Label(path, dir string) string {
+	if base := filepath.Base(dir); strings.HasPrefix(base, filepath.Base(path)+"@") {
+		return path + base[len(filepath.Base(path)):]
+	}
+	return path + " (" + dir + ")"
+}
