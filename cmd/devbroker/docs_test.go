@@ -1603,6 +1603,19 @@ func unchangedBut(t *testing.T, e *docExample, cfg, base *configs.Config, names 
 
 // configChecks hold each configuration snippet to what its text says.
 var configChecks = map[string]func(t *testing.T, d *docEnv, e *docExample, root string, cfg, base *configs.Config){
+	// docs/mcp.md's lanes: gopls's pool size, the rest of the driver as
+	// the defaults have it.
+	"lanes": func(t *testing.T, d *docEnv, e *docExample, root string, cfg, base *configs.Config) {
+		unchangedBut(t, e, cfg, base, "drivers.gopls")
+		gopls, gBase := *cfg.Drivers["gopls"], *base.Drivers["gopls"]
+		if gopls.Lanes != 2 {
+			t.Errorf("%s: gopls's lanes = %d, want 2", e.where(), gopls.Lanes)
+		}
+		gopls.Lanes = gBase.Lanes
+		if !reflect.DeepEqual(gopls, gBase) {
+			t.Errorf("%s: the snippet changes more of the gopls driver than its lanes: %+v, was %+v", e.where(), gopls, gBase)
+		}
+	},
 	// docs/config.md's example: see its comments.
 	"example": func(t *testing.T, d *docEnv, e *docExample, root string, cfg, base *configs.Config) {
 		unchangedBut(t, e, cfg, base, "languages.shell", "languages.go", "languages.python", "drivers.shfmt", "drivers.shellcheck", "drivers.gopls")
