@@ -262,7 +262,9 @@ func (t *tracker) scanLocked() (map[string]bool, string) {
 	}
 	prev := t.state
 	w.links(root)
-	if w.changed() {
+	// A first scan is kept even when it found nothing (a root that
+	// cannot be read): it is the baseline the next scan reports against.
+	if t.state == nil || w.changed() {
 		t.state = w.state()
 	}
 	t.whole = true

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -230,5 +231,22 @@ func TestScanUncleanRoot(t *testing.T) {
 		if got := scanOnce(t, tr); !maps.Equal(got, map[string]bool{b: false}) {
 			t.Fatalf("root %q, the file removed: changes %v, want %s", spelled, got, b)
 		}
+	}
+}
+
+// TestScanFirstCompleteAfterNone: a first scan that found nothing (a root
+// that could not be read) is still the baseline: the files found once
+// the root can be read are reported, not taken as the baseline.
+func TestScanFirstCompleteAfterNone(t *testing.T) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	root := filepath.Join(base, "root")
+	tr := newTracker(&Config{Root: root})
+	if _, problem := tr.scan(); !strings.Contains(problem, root) {
+		t.Fatalf("a missing root: problem %q, want it named", problem)
+	}
+	a := filepath.Join(root, "a.go")
+	mkfile(t, a, "package a\n")
+	if got := scanOnce(t, tr); !maps.Equal(got, map[string]bool{a: true}) {
+		t.Fatalf("the root created after the first scan: changes %v, want %s created", got, a)
 	}
 }
