@@ -250,3 +250,21 @@ func TestScanFirstCompleteAfterNone(t *testing.T) {
 		t.Fatalf("the root created after the first scan: changes %v, want %s created", got, a)
 	}
 }
+
+// TestScanCapFirst: a first scan over the cap is no baseline: the first
+// scan within it reports every file, as after any scan over the cap.
+func TestScanCapFirst(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	for _, p := range []string{"a.go", "b/b.go", "b/c.go"} {
+		mkfile(t, filepath.Join(root, p), "package x\n")
+	}
+	tr := newTracker(&Config{Root: root})
+	tr.max = 3
+	if changes, problem := tr.scan(); len(changes) != 0 || !strings.Contains(problem, "more than 3") || tr.verified() {
+		t.Fatalf("over the cap: changes %v, problem %q", changes, problem)
+	}
+	tr.max = MaxInputs
+	if got := scanOnce(t, tr); len(got) != 3 || !tr.verified() {
+		t.Fatalf("back within the cap: changes %v, want every file", got)
+	}
+}
