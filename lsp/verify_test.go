@@ -130,7 +130,15 @@ func TestScanRacy(t *testing.T) {
 // TestScanSymlinks: a change of a symlink's target is a change of the
 // link; a change under the target of a directory symlink inside the root
 // is reported under the link's path too; a link that dangles is a change.
+// So too with every stamp settled, where the listings of the directories
+// whose stamps stay the same (the link's, the root's) are kept.
 func TestScanSymlinks(t *testing.T) {
+	for _, window := range []time.Duration{racyWindow, 0} {
+		t.Run(window.String(), func(t *testing.T) { scanSymlinks(t, window) })
+	}
+}
+
+func scanSymlinks(t *testing.T, window time.Duration) {
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	target, dir := filepath.Join(root, "dep/dep.go"), filepath.Join(root, "dep")
 	mkfile(t, target, "package dep\n")
@@ -145,12 +153,16 @@ func TestScanSymlinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := newTracker(&Config{Root: root})
+	tr.window = window
 	scanOnce(t, tr)
 	mkfile(t, target, "package dep\n\nvar X = 1\n")
 	want := map[string]bool{target: false, link: false, filepath.Join(dirLink, "dep.go"): false}
 	if got := scanOnce(t, tr); !maps.Equal(got, want) {
 		t.Fatalf("target written: changes %v, want %v", got, want)
 	}
+	// The directory changes now, maybe in the tick of its last change:
+	// unsettled, as its stamp would be were the window not 0.
+	tr.state.dirs[dir].settled = false
 	if err := os.Rename(target, filepath.Join(dir, "moved.go")); err != nil {
 		t.Fatal(err)
 	}
