@@ -35,6 +35,19 @@ func stateOf(t *testing.T, tr *tracker, p string) *fileState {
 	return nil
 }
 
+// writeSameTick writes content to the file at p as if in the timestamp
+// tick of the tracker's last scan: the stamp that scan kept for it is
+// made the one it has now.
+func writeSameTick(t *testing.T, tr *tracker, p, content string) {
+	t.Helper()
+	mkfile(t, p, content)
+	self, err := statStamp(p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stateOf(t, tr, p).self = self
+}
+
 // TestScanFindsChanges: the check of the inputs finds by metadata what no
 // event may report: an edit, a write of the same size, a write through a
 // hard link elsewhere, a mode change, a removal, a file in a new
@@ -95,14 +108,7 @@ func TestScanRacy(t *testing.T) {
 	if stateOf(t, tr, a).sum == 0 {
 		t.Fatal("a file written just now was not hashed")
 	}
-	mkfile(t, a, "package b\n")
-	// As if the write had been in the same tick: the stamps the scan
-	// finds are the ones it keeps.
-	self, err := statStamp(a, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stateOf(t, tr, a).self = self
+	writeSameTick(t, tr, a, "package b\n")
 	if got := scanOnce(t, tr); !maps.Equal(got, map[string]bool{a: false}) {
 		t.Fatalf("a same-tick write: changes %v, want a.go", got)
 	}
