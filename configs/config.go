@@ -361,10 +361,11 @@ type Driver struct {
 	// root runs at once: sessions with different unwritten content asking
 	// at the same time are answered side by side, each process a whole
 	// server with its own memory, instead of one after the other. A
-	// process is added only while every one is answering, and closed after
-	// two minutes without a request. 0 means the default: for gopls, half
-	// the machine's cores (at least 1, at most 4); 1 for other servers.
-	// Negative is an error.
+	// process is added only while every one is answering; one past the
+	// first closes after two minutes without a request (the first after
+	// idle_timeout). 0 means the default: for gopls, half the machine's
+	// cores (at least 1, at most 4); 1 for other servers. Negative is an
+	// error.
 	Lanes int `toml:"lanes"`
 
 	// LanguageID is, for a language server, the language identifier sent

@@ -246,8 +246,12 @@ func (t *tracker) scanLocked() (map[string]bool, string) {
 	switch {
 	case w.over.Load():
 		// Not every input was seen: nothing is known to be gone. The
-		// state stays the last complete one, marked incomplete, so the
-		// scan that completes again reports every file.
+		// state stays the last complete one (an empty one when there is
+		// none: no baseline either), marked incomplete, so the scan that
+		// completes again reports every file.
+		if t.state == nil {
+			t.state = &scanState{}
+		}
 		t.whole = false
 		problems = append([]string{fmt.Sprintf("the root and the inputs outside it hold more than %d files and directories, more than devbroker checks before each answer; serve a smaller root (a subdirectory that is a module or project of its own)", t.max)}, problems...)
 		t.problem = strings.Join(problems, "; ")
@@ -262,7 +266,9 @@ func (t *tracker) scanLocked() (map[string]bool, string) {
 	}
 	prev := t.state
 	w.links(root)
-	if w.changed() {
+	// A first scan is kept even when it found nothing (a root that
+	// cannot be read): it is the baseline the next scan reports against.
+	if t.state == nil || w.changed() {
 		t.state = w.state()
 	}
 	t.whole = true

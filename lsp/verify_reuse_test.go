@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -90,12 +91,7 @@ func TestScanKeepsWhatDidNotChange(t *testing.T) {
 	if stateOf(t, tr, b).sum == 0 {
 		t.Fatal("a file written just now was not hashed")
 	}
-	mkfile(t, b, "package y\n")
-	self, err := statStamp(b, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stateOf(t, tr, b).self = self
+	writeSameTick(t, tr, b, "package y\n")
 	if got := scanOnce(t, tr); !maps.Equal(got, map[string]bool{b: false}) {
 		t.Fatalf("written in the same tick: changes %v, want %s", got, b)
 	}
@@ -230,5 +226,40 @@ func TestScanUncleanRoot(t *testing.T) {
 		if got := scanOnce(t, tr); !maps.Equal(got, map[string]bool{b: false}) {
 			t.Fatalf("root %q, the file removed: changes %v, want %s", spelled, got, b)
 		}
+	}
+}
+
+// TestScanFirstCompleteAfterNone: a first scan that found nothing (a root
+// that could not be read) is still the baseline: the files found once
+// the root can be read are reported, not taken as the baseline.
+func TestScanFirstCompleteAfterNone(t *testing.T) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	root := filepath.Join(base, "root")
+	tr := newTracker(&Config{Root: root})
+	if _, problem := tr.scan(); !strings.Contains(problem, root) {
+		t.Fatalf("a missing root: problem %q, want it named", problem)
+	}
+	a := filepath.Join(root, "a.go")
+	mkfile(t, a, "package a\n")
+	if got := scanOnce(t, tr); !maps.Equal(got, map[string]bool{a: true}) {
+		t.Fatalf("the root created after the first scan: changes %v, want %s created", got, a)
+	}
+}
+
+// TestScanCapFirst: a first scan over the cap is no baseline: the first
+// scan within it reports every file, as after any scan over the cap.
+func TestScanCapFirst(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	for _, p := range []string{"a.go", "b/b.go", "b/c.go"} {
+		mkfile(t, filepath.Join(root, p), "package x\n")
+	}
+	tr := newTracker(&Config{Root: root})
+	tr.max = 3
+	if changes, problem := tr.scan(); len(changes) != 0 || !strings.Contains(problem, "more than 3") || tr.verified() {
+		t.Fatalf("over the cap: changes %v, problem %q", changes, problem)
+	}
+	tr.max = MaxInputs
+	if got := scanOnce(t, tr); len(got) != 3 || !tr.verified() {
+		t.Fatalf("back within the cap: changes %v, want every file", got)
 	}
 }

@@ -35,6 +35,19 @@ func stateOf(t *testing.T, tr *tracker, p string) *fileState {
 	return nil
 }
 
+// writeSameTick writes content to the file at p as if in the timestamp
+// tick of the tracker's last scan: the stamp that scan kept for it is
+// made the one it has now.
+func writeSameTick(t *testing.T, tr *tracker, p, content string) {
+	t.Helper()
+	mkfile(t, p, content)
+	self, err := statStamp(p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stateOf(t, tr, p).self = self
+}
+
 // TestScanFindsChanges: the check of the inputs finds by metadata what no
 // event may report: an edit, a write of the same size, a write through a
 // hard link elsewhere, a mode change, a removal, a file in a new
@@ -95,14 +108,7 @@ func TestScanRacy(t *testing.T) {
 	if stateOf(t, tr, a).sum == 0 {
 		t.Fatal("a file written just now was not hashed")
 	}
-	mkfile(t, a, "package b\n")
-	// As if the write had been in the same tick: the stamps the scan
-	// finds are the ones it keeps.
-	self, err := statStamp(a, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stateOf(t, tr, a).self = self
+	writeSameTick(t, tr, a, "package b\n")
 	if got := scanOnce(t, tr); !maps.Equal(got, map[string]bool{a: false}) {
 		t.Fatalf("a same-tick write: changes %v, want a.go", got)
 	}
@@ -130,7 +136,15 @@ func TestScanRacy(t *testing.T) {
 // TestScanSymlinks: a change of a symlink's target is a change of the
 // link; a change under the target of a directory symlink inside the root
 // is reported under the link's path too; a link that dangles is a change.
+// So too with every stamp settled, where the listings of the directories
+// whose stamps stay the same (the link's, the root's) are kept.
 func TestScanSymlinks(t *testing.T) {
+	for _, window := range []time.Duration{racyWindow, 0} {
+		t.Run(window.String(), func(t *testing.T) { scanSymlinks(t, window) })
+	}
+}
+
+func scanSymlinks(t *testing.T, window time.Duration) {
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	target, dir := filepath.Join(root, "dep/dep.go"), filepath.Join(root, "dep")
 	mkfile(t, target, "package dep\n")
@@ -145,12 +159,16 @@ func TestScanSymlinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := newTracker(&Config{Root: root})
+	tr.window = window
 	scanOnce(t, tr)
 	mkfile(t, target, "package dep\n\nvar X = 1\n")
 	want := map[string]bool{target: false, link: false, filepath.Join(dirLink, "dep.go"): false}
 	if got := scanOnce(t, tr); !maps.Equal(got, want) {
 		t.Fatalf("target written: changes %v, want %v", got, want)
 	}
+	// The directory changes now, maybe in the tick of its last change:
+	// unsettled, as its stamp would be were the window not 0.
+	tr.state.dirs[dir].settled = false
 	if err := os.Rename(target, filepath.Join(dir, "moved.go")); err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ package lspdriver
 // leave it equal.
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -27,7 +28,9 @@ import (
 	"github.com/devbroker/devbroker/lsp"
 )
 
-// maxKeptBytes bounds the text the cache keeps; past it, it starts over.
+// maxKeptBytes bounds what the cache keeps: the files' text and their
+// mappers' line starts (a word per line). Past it, it starts over; a
+// file larger than a quarter of it is not kept.
 const maxKeptBytes = 32 << 20
 
 // fileCache keeps files read from the disk, by absolute path. The zero
@@ -49,6 +52,9 @@ type keptFile struct {
 	m       *text.Mapper
 }
 
+// size is what a kept file holds: its text and its mapper's line starts.
+func (f keptFile) size() int { return len(f.content) + f.m.Lines()*strconv.IntSize/8 }
+
 func (c *fileCache) get(abs string, st lsp.FileStamp) (keptFile, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -60,16 +66,20 @@ func (c *fileCache) put(abs string, f keptFile) {
 	if c.settled != nil && !c.settled(f.st) || c.settled == nil && !f.st.Settled(time.Now()) {
 		return
 	}
+	n := f.size()
+	if n > maxKeptBytes/4 {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.files[abs]; ok {
-		c.bytes -= len(old.content)
+		c.bytes -= old.size()
 	}
-	if c.files == nil || c.bytes+len(f.content) > maxKeptBytes {
+	if c.files == nil || c.bytes+n > maxKeptBytes {
 		c.files, c.bytes = map[string]keptFile{}, 0
 	}
 	c.files[abs] = f
-	c.bytes += len(f.content)
+	c.bytes += n
 }
 
 // readKept is the text of the disk's file at workspace path p and its

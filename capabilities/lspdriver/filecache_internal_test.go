@@ -1,8 +1,11 @@
 package lspdriver
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/devbroker/devbroker/engine/text"
@@ -78,5 +81,34 @@ func TestFileCacheKeepsOnlySettled(t *testing.T) {
 	done()
 	if len(c.files) != 0 {
 		t.Fatalf("a file written just now was kept: %v", c.files)
+	}
+}
+
+// TestFileCacheBound: what the cache keeps, the files' text and their
+// mappers' line starts, stays within maxKeptBytes: a file of short lines
+// (its line starts outweigh its text) or one larger than the bound is
+// not kept, and the others start over past it.
+func TestFileCacheBound(t *testing.T) {
+	c := &fileCache{settled: func(lsp.FileStamp) bool { return true }}
+	held := func() int {
+		n := 0
+		for _, f := range c.files {
+			n += len(f.content) + f.m.Lines()*strconv.IntSize/8
+		}
+		return n
+	}
+	put := func(name, content string) {
+		c.put(name, keptFile{content: content, m: text.NewMapper(content)})
+		if n := held(); n > maxKeptBytes {
+			t.Fatalf("after %s: %d bytes kept, more than %d", name, n, maxKeptBytes)
+		}
+	}
+	put("/lines", strings.Repeat("\n", maxKeptBytes/8))
+	put("/large", strings.Repeat("x", maxKeptBytes+1))
+	for i := range 40 {
+		put(fmt.Sprintf("/f%d", i), strings.Repeat("x", 1<<20))
+	}
+	if _, ok := c.files["/f39"]; !ok {
+		t.Fatal("the last file put was not kept")
 	}
 }

@@ -213,9 +213,13 @@ func (g *gen) table(t table) error {
 		if strings.TrimSpace(text) == "" {
 			return fmt.Errorf("%s.%s has no doc comment: every key needs one", t.typ.Name, f.Names[0].Name)
 		}
-		// "FileTypes are ..." reads "`file_types` are ..." for TOML users.
-		if rest, ok := strings.CutPrefix(text, f.Names[0].Name+" "); ok {
-			text = "`" + key + "` " + rest
+		// "FileTypes are ..." reads "`file_types` are ..." for TOML users,
+		// as "Lanes, for ..." reads "`lanes`, for ...".
+		for _, sep := range []string{" ", ","} {
+			if rest, ok := strings.CutPrefix(text, f.Names[0].Name+sep); ok {
+				text = "`" + key + "`" + sep + rest
+				break
+			}
 		}
 		g.printf("| `%s` | %s | %s |\n", key, g.typeName(f.Type), cell(text))
 	}
