@@ -354,7 +354,8 @@ var (
 
 // GoplsLanes is the most gopls processes a root's pool runs at once
 // (lsp.Pool) when the driver's configuration sets no lanes: half the
-// machine's cores, at least 1 and at most 4. Sessions of one root with
+// cores the process may use (GOMAXPROCS, which follows a container's CPU
+// quota), at least 1 and at most 4. Sessions of one root with
 // different unwritten content asking at the same time are answered side
 // by side, up to this many, instead of one after the other; each lane is
 // a whole gopls with its own memory, and lanes share the machine's cores:
@@ -363,7 +364,7 @@ var (
 // the memory (bench/RESULTS.md). A lane is added only
 // while every lane is answering, and closed after lsp.DefaultLaneIdle
 // without a caller.
-var GoplsLanes = min(max(runtime.NumCPU()/2, 1), 4)
+var GoplsLanes = min(max(runtime.GOMAXPROCS(0)/2, 1), 4)
 
 // lanes is the size of the driver's pools: the configuration's lanes,
 // else [GoplsLanes] for gopls and 1 for other servers.
