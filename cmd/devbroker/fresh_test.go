@@ -49,6 +49,13 @@ timeout = "10m"
 `
 
 // freshResult is the part of the structured DevResult these tests read.
+// driverStatus is one driver's line of an answer's "drivers".
+type driverStatus struct {
+	Driver  string `json:"driver"`
+	Status  string `json:"status"`
+	Message string `json:"message"`
+}
+
 type freshResult struct {
 	OK          bool `json:"ok"`
 	Diagnostics []struct {
@@ -58,12 +65,8 @@ type freshResult struct {
 		Source   string `json:"source"`
 		Message  string `json:"message"`
 	} `json:"diagnostics"`
-	Drivers []struct {
-		Driver  string `json:"driver"`
-		Status  string `json:"status"`
-		Message string `json:"message"`
-	} `json:"drivers"`
-	Error *struct {
+	Drivers []driverStatus `json:"drivers"`
+	Error   *struct {
 		Kind    string `json:"kind"`
 		Message string `json:"message"`
 	} `json:"error"`

@@ -168,12 +168,8 @@ func readNotes(t *testing.T, cs *sdk.ClientSession, root, label string, o *order
 func wantHungTimeout(t *testing.T, label, says string, res *sdk.CallToolResult) {
 	t.Helper()
 	var r struct {
-		OK      bool `json:"ok"`
-		Drivers []struct {
-			Driver  string `json:"driver"`
-			Status  string `json:"status"`
-			Message string `json:"message"`
-		} `json:"drivers"`
+		OK      bool           `json:"ok"`
+		Drivers []driverStatus `json:"drivers"`
 	}
 	b, _ := json.Marshal(res.StructuredContent)
 	if err := json.Unmarshal(b, &r); err != nil || r.OK || len(r.Drivers) != 1 {

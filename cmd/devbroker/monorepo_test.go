@@ -386,22 +386,14 @@ func TestMonorepoGoFallbackNewModuleNotOnDisk(t *testing.T) {
 	}
 	code, stdout, stderr := cliRun(t, "run", "--trust", "--root", root, plan)
 	var r struct {
-		OK      bool `json:"ok"`
-		Drivers []struct {
-			Driver  string `json:"driver"`
-			Status  string `json:"status"`
-			Message string `json:"message"`
-		} `json:"drivers"`
+		OK      bool           `json:"ok"`
+		Drivers []driverStatus `json:"drivers"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != 2 || r.OK {
 		t.Fatalf("run: exit %d, ok %v, %v; want 2, not ok\nstdout:\n%s\nstderr:\n%s", code, r.OK, err, stdout, stderr)
 	}
 	for _, name := range []string{"go-build", "go-vet"} {
-		i := slices.IndexFunc(r.Drivers, func(d struct {
-			Driver  string `json:"driver"`
-			Status  string `json:"status"`
-			Message string `json:"message"`
-		}) bool {
+		i := slices.IndexFunc(r.Drivers, func(d driverStatus) bool {
 			return d.Driver == name
 		})
 		if i < 0 {

@@ -24,11 +24,9 @@ type testResult struct {
 		Introduced  int `json:"introduced"`
 		PreExisting int `json:"pre_existing"`
 	} `json:"baseline"`
-	Written []string `json:"written"`
-	Drivers []struct {
-		Driver, Status, Message string
-	} `json:"drivers"`
-	Error *struct {
+	Written []string       `json:"written"`
+	Drivers []driverStatus `json:"drivers"`
+	Error   *struct {
 		Kind    string `json:"kind"`
 		Message string `json:"message"`
 	} `json:"error"`
