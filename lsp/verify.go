@@ -258,7 +258,7 @@ func (t *tracker) scanLocked() (map[string]bool, string) {
 		return changes, t.problem
 	case t.state == nil:
 	case !t.whole:
-		w.eachFile(func(p string) { changes[p] = false })
+		w.state().eachFile(func(p string) { changes[p] = false })
 		t.state.eachFile(func(p string) { changes[p] = false })
 	default:
 		changes = w.changes
@@ -531,16 +531,6 @@ func (w *walk) state() *scanState {
 		dirs[d.path] = d.ds
 	}
 	return &scanState{dirs: dirs, singles: w.singles, links: w.linkList}
-}
-
-// eachFile calls f with the path of every file the walk found.
-func (w *walk) eachFile(f func(p string)) {
-	for _, d := range w.dirs {
-		d.ds.eachFile(f)
-	}
-	for _, s := range w.singles {
-		f(s.path)
-	}
 }
 
 // eachFile calls f with the path of every file the scan found.
