@@ -346,10 +346,21 @@ func (s *Set) serving(lang *language, kind engine.Kind, expect bool) string {
 
 // Has reports whether a driver may serve kind: one found working, or one
 // not probed yet, which a request for its language probes first.
+//
+// The pending probes are looked at first: a probe only ever ends, so once
+// none is pending what Serves reads is final. (Asked the other way round,
+// a probe that ended between the two looks made a working driver count
+// as neither serving nor pending.)
 func (s *Set) Has(kind engine.Kind) bool {
-	if s.Serves(kind) {
+	if s.pending(kind) {
 		return true
 	}
+	return s.Serves(kind)
+}
+
+// pending reports whether a driver that supports kind for a language
+// present has not ended its probe.
+func (s *Set) pending(kind engine.Kind) bool {
 	s.prober.mu.Lock()
 	defer s.prober.mu.Unlock()
 	for i := range s.langs {

@@ -241,3 +241,38 @@ func TestUncappedAndFailOn(t *testing.T) {
 		}
 	}
 }
+
+// Has never says no for a driver that works, whatever the moment its probe
+// ends: while the probe runs the driver may serve, and after it, it does.
+// (Has once read what serves before what is pending, so a probe ending
+// between the two reads made lint unavailable for a moment.)
+func TestHasHoldsWhileAProbeEnds(t *testing.T) {
+	for range 200 {
+		d := &fake{name: "l", kinds: []engine.Kind{engine.Lint}}
+		cfg := &configs.Config{
+			Languages: map[string]*configs.Language{"x": {FileTypes: []string{"*.x"}, Lint: []string{"l"}}},
+			Drivers:   map[string]*configs.Driver{"l": {Type: "fake"}},
+		}
+		typ := capabilities.Type{Name: "fake", New: func(string, *configs.Driver, capabilities.Env) (capabilities.Driver, error) { return d, nil }}
+		s, err := capabilities.NewSet(cfg, []capabilities.Type{typ}, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.Probe(context.Background())
+		}()
+		for ended := false; !ended; {
+			select {
+			case <-done:
+				ended = true
+			default:
+			}
+			if !s.Has(engine.Lint) {
+				t.Fatal("Has(lint) = false for a driver that works")
+			}
+		}
+		s.Close()
+	}
+}
