@@ -270,8 +270,6 @@ func (s *Set) unusable(alt []string, kind engine.Kind, expect bool) (out []strin
 		if e, ok := s.prober.expected[dn]; !probed && expect && ok {
 			p, probed = e, true
 		}
-		s.prober.mu.Unlock()
-		s.prober.mu.Lock()
 		_, running := s.prober.running[dn]
 		s.prober.mu.Unlock()
 		switch {
