@@ -69,8 +69,13 @@ func (s *Server) flushDisk(ctx context.Context, in *instance) error {
 		}
 	}
 	s.dropChanged(changes)
+	s.flushed = nil
 	if len(changes) > 0 {
 		s.atDisk = nil
+		s.flushed = make(map[string]bool, len(changes))
+		for p := range changes {
+			s.flushed[URI(p)] = true
+		}
 	}
 	events, reload := s.fileEvents(in, changes)
 	if reload && s.cfg.Inputs.Reload != "" {

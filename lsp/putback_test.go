@@ -146,6 +146,33 @@ func TestGoplsPutBackSendsNoClose(t *testing.T) {
 	}
 }
 
+// TestGoplsStaleDiskDocNotKept: a request's document at disk content read
+// before the disk changed (the request's own check of the disk finds the
+// change) is not kept open at that old text: the next request that leaves
+// it out sees the disk's new content.
+func TestGoplsStaleDiskDocNotKept(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		noWatch bool
+	}{{"watcher", false}, {"FilesChanged", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := module(t)
+			s := newTraced(t, root, lsp.Config{NoWatch: tc.noWatch})
+			disk, _ := putBack(t, root)
+			a, b := disk[0].Path, filepath.Join(root, "b/b.go")
+			diagnose(t, s.Server, disk, a)
+			testtree.Put(t, root, "a/a.go", "package a\n\nfunc F() int { return \"one\" }\n")
+			if tc.noWatch {
+				s.FilesChanged([]string{a})
+			}
+			diagnose(t, s.Server, disk, a) // read before the change
+			if got := messages(diagnose(t, s.Server, nil, a, b), a); len(got) != 1 || !strings.Contains(got[0], "cannot use") {
+				t.Fatalf("a.go left out after a request sent its old disk text: got %q, want the disk's cannot use", got)
+			}
+		})
+	}
+}
+
 // TestGoplsKeptDocFollowsDisk: a document kept open at disk content is
 // closed when the disk changes under it, by another program (the watcher)
 // or by devbroker (FilesChanged), so the next request sees the new disk.

@@ -224,6 +224,11 @@ type Server struct {
 	// (reuse.go); nil when none may be reused.
 	atDisk *diskAnswer
 
+	// flushed are the URIs of the paths the turn's check of the disk
+	// found changed (flushDisk): a request's document "at disk content"
+	// among them may hold the text from before the change (see sync).
+	flushed map[string]bool
+
 	// trace, when set (by tests), is told every notification sent.
 	trace func(method string, params any)
 

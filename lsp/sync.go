@@ -74,6 +74,12 @@ func (s *Server) sync(ctx context.Context, in *instance, docs []Document, pad bo
 		if pad && d.OnDisk {
 			text = padOnDisk(text)
 		}
+		if d.OnDisk && s.flushed[u] {
+			// Read before the change this turn's check of the disk
+			// found, perhaps: sent as the request states it, but not
+			// kept as the disk's (left out later, it is closed).
+			d.OnDisk = false
+		}
 		od, open := s.docs[u]
 		switch {
 		case !open:

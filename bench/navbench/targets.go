@@ -91,7 +91,8 @@ func funcKey(obj types.Object) string {
 //     method's receiver type, and the first two package-level names of any
 //     kind, in the same order, not yet queried.
 //
-// Declarations in generated files, in files with a build constraint and
+// Declarations (functions and the names the queries use alike) in
+// generated files, in files with a build constraint and
 // in package main are left out.
 func chooseTargets(ctx context.Context, dir string) (*choice, error) {
 	cfg := &packages.Config{
@@ -131,11 +132,14 @@ func chooseTargets(ctx context.Context, dir string) (*choice, error) {
 		if ch.modulePath == "" && p.Module != nil {
 			ch.modulePath = p.Module.Path
 		}
+		kept := map[string]bool{} // the package's files whose declarations count
 		for _, f := range p.Syntax {
-			file := rel(p.Fset.File(f.Pos()).Name())
+			abs := p.Fset.File(f.Pos()).Name()
+			file := rel(abs)
 			if file == "" || p.Name == "main" || ast.IsGenerated(f) || hasBuildConstraint(f) {
 				continue
 			}
+			kept[abs] = true
 			for _, d := range f.Decls {
 				fd, ok := d.(*ast.FuncDecl)
 				if !ok || !fd.Name.IsExported() {
@@ -153,7 +157,7 @@ func chooseTargets(ctx context.Context, dir string) (*choice, error) {
 			}
 		}
 		for _, name := range p.Types.Scope().Names() {
-			if ast.IsExported(name) {
+			if pos := p.Types.Scope().Lookup(name).Pos(); ast.IsExported(name) && pos.IsValid() && kept[p.Fset.File(pos).Name()] {
 				dc := &decl{pkg: p.PkgPath, name: name, symbol: name, pkgs: map[string]bool{}, files: map[string]bool{}}
 				nameDecl[dc.key()] = dc
 				names = append(names, dc)

@@ -48,7 +48,7 @@ navigation: Wide (lib/lib.go): a function used 6 times in 5 other packages
 navigation: Mid (util/util.go): a function used 5 times in 5 other packages
 navigation: T.M (lib/lib.go): a method used 3 times in 3 other packages
 rename: Mid (util/util.go) to RenamedMid: used 5 times in 5 files of 5 other packages
-symbol queries: Wide, Mid, M, T, GenWide, Tagged
+symbol queries: Wide, Mid, M, T, Other, A
 `
 	if got != want {
 		t.Fatalf("chose:\n%s\nwant:\n%s", got, want)

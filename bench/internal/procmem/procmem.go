@@ -263,7 +263,7 @@ func parseRollup(b []byte) (Proc, error) {
 // Usage is what a [Sampler] saw of one tree.
 type Usage struct {
 	Peak    Tree  // the sample with the highest PSS
-	End     Tree  // the last sample, taken by Stop
+	End     Tree  // the last sample read: Stop's, or the one before it when Stop's read failed
 	Samples int   // how many samples were read
 	Err     error // why the tree was not measured (then Peak and End are empty)
 }
@@ -288,7 +288,7 @@ func Start(interval time.Duration, pids ...int) *Sampler {
 		close(s.done)
 		return s
 	}
-	s.sample(false)
+	s.sample()
 	go func() {
 		defer close(s.done)
 		tick := time.NewTicker(interval)
@@ -298,15 +298,16 @@ func Start(interval time.Duration, pids ...int) *Sampler {
 			case <-s.stop:
 				return
 			case <-tick.C:
-				s.sample(false)
+				s.sample()
 			}
 		}
 	}()
 	return s
 }
 
-// sample reads every tree once; end makes it each tree's End.
-func (s *Sampler) sample(end bool) {
+// sample reads every tree once; each tree read is its End until a later
+// one is.
+func (s *Sampler) sample() {
 	parents, perr := Parents()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -326,9 +327,7 @@ func (s *Sampler) sample(end bool) {
 		if t.PSS > u.Peak.PSS {
 			u.Peak = t
 		}
-		if end {
-			u.End = t
-		}
+		u.End = t
 	}
 }
 
@@ -346,7 +345,7 @@ func (s *Sampler) Stop() []Usage {
 	}
 	close(s.stop)
 	<-s.done
-	s.sample(true)
+	s.sample()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := slices.Clone(s.usage)

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 )
@@ -49,6 +50,14 @@ func TestMain(m *testing.M) {
 // a deadline. Cleanup ends the chain.
 func startChain(t *testing.T, n int) int {
 	t.Helper()
+	pid, _ := startChainEnd(t, n)
+	return pid
+}
+
+// startChainEnd is startChain that also returns a function that ends the
+// chain and waits for it (Cleanup then does nothing more).
+func startChainEnd(t *testing.T, n int) (int, func()) {
+	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -60,12 +69,13 @@ func startChain(t *testing.T, n int) int {
 		t.Fatal(err)
 	}
 	r.Close()
-	t.Cleanup(func() {
+	end := sync.OnceFunc(func() {
 		w.Close() // the last link reads EOF, and each link's Run returns
 		if err := cmd.Wait(); err != nil {
 			t.Errorf("the chain: %v", err)
 		}
 	})
+	t.Cleanup(end)
 	deadline := time.Now().Add(time.Minute)
 	for {
 		tree, err := ReadTree(cmd.Process.Pid)
@@ -73,7 +83,7 @@ func startChain(t *testing.T, n int) int {
 			t.Fatal(err)
 		}
 		if len(tree.Procs) == n && tree.Shared == 0 && slices.IndexFunc(tree.Procs, func(p Proc) bool { return len(p.Args) != 1 }) < 0 {
-			return cmd.Process.Pid
+			return cmd.Process.Pid, end
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("/proc did not show the chain's %d processes within a minute: %v", n, tree)
@@ -151,6 +161,24 @@ func TestSampler(t *testing.T) {
 	// The test's own tree holds the chain.
 	if own := u[1]; len(own.End.Procs) < 3 || own.End.PSS <= chain.End.PSS {
 		t.Errorf("the test's tree at the end, %v, does not hold the chain's %v", own.End, chain.End)
+	}
+}
+
+// A tree whose root exits before Stop keeps the last tree read as its
+// End, not an empty one.
+func TestSamplerRootGoneAtStop(t *testing.T) {
+	if err := Supported(); err != nil {
+		t.Skip(err)
+	}
+	pid, end := startChainEnd(t, 2)
+	s := Start(time.Hour, pid) // Start's own sample only
+	end()
+	u := s.Stop()[0]
+	if u.Err != nil || u.Samples != 1 {
+		t.Fatalf("usage: %v, %d samples; want Start's sample and no error", u.Err, u.Samples)
+	}
+	if len(u.End.Procs) != 2 || u.End.PSS <= 0 || u.End.PSS != u.Peak.PSS {
+		t.Errorf("end %v, peak %v: want the one tree read, both processes", u.End, u.Peak)
 	}
 }
 
