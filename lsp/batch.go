@@ -43,6 +43,7 @@ package lsp
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -94,7 +95,8 @@ func (s *Server) arrive(h *holder) {
 
 // gather waits until no holder of the lane but those that asked is yet
 // to ask (the callers of one shared turn are then all waiting), until w
-// is answered, or until ctx ends. It never holds the turn while it waits.
+// is answered, until the server closes (a holder may then never ask), or
+// until ctx ends. It never holds the turn while it waits.
 func (s *Server) gather(ctx context.Context, w *waiter) error {
 	h := holderOf(ctx)
 	if h == nil {
@@ -116,6 +118,8 @@ func (s *Server) gather(ctx context.Context, w *waiter) error {
 		case <-ch:
 		case <-w.done:
 			return errServed
+		case <-s.done:
+			return ErrClosed
 		case <-ctx.Done():
 			return s.gaveUp(ctx)
 		}
@@ -130,13 +134,12 @@ type waiter struct {
 	began time.Time // its request's start (Began), zero when unknown
 
 	// Set by the leader that takes it, before done is closed.
-	taken bool
-	done  chan struct{}
+	done chan struct{}
 	rep   *Report
 	err   error
 }
 
-// batchHook, when set (by tests), is told the callers of each shared
+// batchHooks, when set (by tests), are told the callers of each shared
 // turn (the leader first), by their documents, and when a caller starts
 // waiting.
 type batchHooks struct {
@@ -162,15 +165,10 @@ func (s *Server) wait(ctx context.Context, docs []Document, files []string) *wai
 }
 
 // unwait takes w off the waiting callers (it has the turn, or gave up).
-// It reports false when a leader took it first.
-func (s *Server) unwait(w *waiter) bool {
+func (s *Server) unwait(w *waiter) {
 	s.waitMu.Lock()
 	defer s.waitMu.Unlock()
-	if w.taken {
-		return false
-	}
 	s.waiting = slices.DeleteFunc(s.waiting, func(o *waiter) bool { return o == w })
-	return true
 }
 
 // candidates returns the waiting callers whose documents are compatible
@@ -185,7 +183,7 @@ func (s *Server) candidates(lead *waiter) []*waiter {
 	union := docMap(lead.docs)
 	var out []*waiter
 	for _, w := range s.waiting {
-		if w.taken || w.ctx.Err() != nil || w.began.IsZero() || alongsideOf(w.ctx, s) != nil || !compatible(union, w.docs) {
+		if w.ctx.Err() != nil || w.began.IsZero() || alongsideOf(w.ctx, s) != nil || !compatible(union, w.docs) {
 			continue
 		}
 		for _, d := range w.docs {
@@ -216,8 +214,9 @@ func flushContext(ctx context.Context, lead *waiter, cands []*waiter) context.Co
 // take chooses, among cands (after the check of the inputs), the callers
 // that share lead's turn: each one whose documents only some of the
 // callers send are all unchanged on disk since the request of every
-// caller sending them began. It marks them taken and takes them off the
-// waiting callers. Called with the semaphore held.
+// caller sending them began. It takes them off the waiting callers (a
+// call not among them any longer gave up). Called with the semaphore
+// held.
 func (s *Server) take(lead *waiter, cands []*waiter) []*waiter {
 	var out []*waiter
 	group := []*waiter{lead}
@@ -234,10 +233,9 @@ func (s *Server) take(lead *waiter, cands []*waiter) []*waiter {
 	defer s.waitMu.Unlock()
 	kept := out[:0]
 	for _, w := range out {
-		if w.taken || w.ctx.Err() != nil || !slices.Contains(s.waiting, w) {
+		if w.ctx.Err() != nil || !slices.Contains(s.waiting, w) {
 			continue
 		}
-		w.taken = true
 		s.waiting = slices.DeleteFunc(s.waiting, func(o *waiter) bool { return o == w })
 		kept = append(kept, w)
 	}
@@ -318,15 +316,7 @@ func merged(lead *waiter, taken []*waiter) []Document {
 	for _, d := range union {
 		out = append(out, d)
 	}
-	slices.SortFunc(out, func(a, b Document) int {
-		switch {
-		case a.Path < b.Path:
-			return -1
-		case a.Path > b.Path:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b Document) int { return strings.Compare(a.Path, b.Path) })
 	return out
 }
 

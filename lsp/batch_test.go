@@ -7,11 +7,13 @@ package lsp_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,8 +43,9 @@ func atDisk(t *testing.T, path string) lsp.Document {
 	}}
 }
 
-// call is one caller of Diagnose.
+// call is one caller of Diagnose; ctx, when set, is its own context.
 type call struct {
+	ctx   context.Context
 	docs  []lsp.Document
 	files []string
 	rep   *lsp.Report
@@ -69,8 +72,19 @@ func (tu *turns) get() []int {
 
 // atOnce has every call wait for the server's turn, held meanwhile, and
 // then lets them all go; before releases the turn it runs (while every
-// call waits).
+// call waits). Every call must succeed.
 func atOnce(t *testing.T, s *lsp.Server, calls []*call, before func()) {
+	t.Helper()
+	race(t, s, calls, before)
+	for i, c := range calls {
+		if c.err != nil {
+			t.Fatalf("call %d: %v", i, c.err)
+		}
+	}
+}
+
+// race is atOnce whose calls may fail.
+func race(t *testing.T, s *lsp.Server, calls []*call, before func()) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -84,8 +98,11 @@ func atOnce(t *testing.T, s *lsp.Server, calls []*call, before func()) {
 	var wg sync.WaitGroup
 	for _, c := range calls {
 		wg.Go(func() {
-			cctx := lsp.Began(ctx)
-			c.rep, c.err = s.Diagnose(cctx, c.docs, c.files)
+			cctx := ctx
+			if c.ctx != nil {
+				cctx = c.ctx
+			}
+			c.rep, c.err = s.Diagnose(lsp.Began(cctx), c.docs, c.files)
 		})
 	}
 	for n := range waiting {
@@ -95,11 +112,6 @@ func atOnce(t *testing.T, s *lsp.Server, calls []*call, before func()) {
 	}
 	release()
 	wg.Wait()
-	for i, c := range calls {
-		if c.err != nil {
-			t.Fatalf("call %d: %v", i, c.err)
-		}
-	}
 }
 
 // errorsIn returns the error messages of every file of rep, as
@@ -315,5 +327,238 @@ func TestPoolSharesALaneForTheSameContent(t *testing.T) {
 	}
 	if got := tu.get(); !slices.Contains(got, 3) {
 		t.Errorf("shared turns %v, want one of the 3 callers at the disk's content", got)
+	}
+}
+
+// TestSharedTurnStaleDiskDocNotKept: documents at disk content that every
+// caller of a shared turn read before the disk changed (the turn's own
+// check of the disk finds the change) are sent as they state them but not
+// kept open as the disk's: the next request that leaves them out sees the
+// disk's new content (as for one caller: TestGoplsStaleDiskDocNotKept).
+func TestSharedTurnStaleDiskDocNotKept(t *testing.T) {
+	root := batchModule(t)
+	s := newGopls(t, root)
+	var tu turns
+	lsp.OnShared(s, tu.record)
+	a, b, c := filepath.Join(root, "a/a.go"), filepath.Join(root, "b/b.go"), filepath.Join(root, "c/c.go")
+	diagnose(t, s, nil, a)
+
+	read := atDisk(t, a) // read before the change
+	calls := []*call{
+		{docs: []lsp.Document{read}, files: []string{a}},
+		{docs: []lsp.Document{read, atDisk(t, c)}, files: []string{c}},
+	}
+	atOnce(t, s, calls, func() {
+		testtree.Put(t, root, "a/a.go", "package a\n\nfunc F() int { return \"one\" }\n")
+	})
+	if got := tu.get(); !slices.Equal(got, []int{2}) {
+		t.Fatalf("shared turns %v, want one of 2", got)
+	}
+	if got := messages(diagnose(t, s, nil, a, b), a); len(got) != 1 || !strings.Contains(got[0], "cannot use") {
+		t.Fatalf("a.go left out after a shared turn sent its old disk text: got %q, want the disk's cannot use", got)
+	}
+}
+
+// TestSharedTurnCallerGivesUp: a caller of a shared turn whose context
+// ends during the turn leaves it without holding up the others: when it
+// is the leader, the callers it took along ask again, each answered about
+// its own content; when it was taken along, the leader's answer is
+// unchanged.
+func TestSharedTurnCallerGivesUp(t *testing.T) {
+	root := batchModule(t)
+	s := newGopls(t, root)
+	a, c := filepath.Join(root, "a/a.go"), filepath.Join(root, "c/c.go")
+	diagnose(t, s, nil, a)
+	for _, quits := range []int{0, 1} { // the leader, one taken along
+		name := []string{"leader", "taken along"}[quits]
+		t.Run(name, func(t *testing.T) {
+			var tu turns
+			cancels := map[string]context.CancelFunc{}
+			calls := []*call{
+				{docs: []lsp.Document{atDisk(t, a)}, files: []string{a}},
+				{docs: []lsp.Document{atDisk(t, c)}, files: []string{c}},
+			}
+			for _, cl := range calls {
+				var cancel context.CancelFunc
+				cl.ctx, cancel = context.WithCancel(context.Background())
+				defer cancel()
+				cancels[cl.docs[0].Path] = cancel
+			}
+			quitter := ""
+			lsp.OnShared(s, func(docs [][]lsp.Document) {
+				tu.record(docs)
+				quitter = docs[quits][0].Path
+				cancels[quitter]()
+			})
+			defer lsp.OnShared(s, nil)
+			race(t, s, calls, nil)
+			if got := tu.get(); !slices.Equal(got, []int{2}) {
+				t.Fatalf("shared turns %v, want one of 2", got)
+			}
+			for i, cl := range calls {
+				own := cl.docs[0].Path
+				if own == quitter {
+					if cl.err != nil && !errors.Is(cl.err, context.Canceled) {
+						t.Errorf("call %d, which gave up: %v, want a cancellation or its answer", i, cl.err)
+					}
+					continue
+				}
+				if cl.err != nil {
+					t.Fatalf("call %d, which did not give up: %v", i, cl.err)
+				}
+				if len(cl.rep.Versions) != 1 || cl.rep.Versions[own] == 0 || len(errorsIn(cl.rep, root)) != 0 {
+					t.Errorf("call %d: versions %v, errors %q, want its own document's version and no error", i, cl.rep.Versions, errorsIn(cl.rep, root))
+				}
+			}
+		})
+	}
+}
+
+// TestSharedTurnServerKilled: a server that dies during a shared turn
+// gives every caller of the turn an error (or its correct answer), and the
+// next request is answered by a new process.
+func TestSharedTurnServerKilled(t *testing.T) {
+	root := batchModule(t)
+	s := newGopls(t, root)
+	var tu turns
+	lsp.OnShared(s, tu.record)
+	a, b, c := filepath.Join(root, "a/a.go"), filepath.Join(root, "b/b.go"), filepath.Join(root, "c/c.go")
+	diagnose(t, s, nil, a)
+	pid, exited := s.PID(), lsp.Exited(s)
+	proc, err := os.FindProcess(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var armed atomic.Bool
+	lsp.TraceNotifications(s, func(string, any) {
+		if armed.CompareAndSwap(true, false) {
+			if err := proc.Kill(); err != nil {
+				t.Error(err)
+			}
+			<-exited
+		}
+	})
+	broken := lsp.Document{Path: a, LanguageID: "go", Text: "package a\n\nfunc H() int { return 1 }\n"}
+	calls := []*call{
+		{docs: []lsp.Document{broken}, files: []string{a}},
+		{docs: []lsp.Document{broken, atDisk(t, c)}, files: []string{c}},
+	}
+	race(t, s, calls, func() { armed.Store(true) })
+	if got := tu.get(); !slices.Equal(got, []int{2}) {
+		t.Fatalf("shared turns %v, want one of 2", got)
+	}
+	if armed.Load() {
+		t.Fatal("the shared turn sent nothing")
+	}
+	for i, cl := range calls {
+		if cl.err != nil {
+			if errors.Is(cl.err, context.DeadlineExceeded) || errors.Is(cl.err, context.Canceled) {
+				t.Errorf("call %d: %v, want the server's death", i, cl.err)
+			}
+			continue
+		}
+		if got := messages(cl.rep, b); len(got) != 1 || !strings.Contains(got[0], "undefined: a.F") {
+			t.Errorf("call %d answered after the server died: b.go %q", i, got)
+		}
+	}
+	if got := messages(diagnose(t, s, []lsp.Document{broken}, a), b); len(got) != 1 || !strings.Contains(got[0], "undefined: a.F") {
+		t.Errorf("after the shared turn: b.go %q", got)
+	}
+	if s.PID() == pid || s.Starts() != 2 {
+		t.Errorf("pid %d (was %d), %d starts: want a new process", s.PID(), pid, s.Starts())
+	}
+}
+
+// TestSharedLaneClosed: a caller waiting for the other holders of its
+// lane to ask, one of which never does, gets ErrClosed when the pool
+// closes, and so does a caller the pool would have taken along.
+func TestSharedLaneClosed(t *testing.T) {
+	root := module(t)
+	p := newPool(t, root, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	a := filepath.Join(root, "a/a.go")
+	actx := lsp.Sharing(lsp.Began(ctx))
+	srv, doneA, err := p.Take(actx, lsp.Want{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doneA()
+	_, doneB, err := p.Take(lsp.Sharing(ctx), lsp.Want{}) // joins, never asks
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doneB()
+	waiting := make(chan int, 4)
+	lsp.OnWaiting(srv, func(n int) { waiting <- n })
+	got := make(chan error, 1)
+	go func() {
+		_, err := srv.Diagnose(actx, nil, []string{a})
+		got <- err
+	}()
+	<-waiting
+	_ = p.Close()
+	if err := <-got; !errors.Is(err, lsp.ErrClosed) {
+		t.Fatalf("waiting for a holder that never asks, then closed: %v, want ErrClosed", err)
+	}
+}
+
+// TestPoolSharingCallerLeavesTheQueue: a sharing caller that waited for a
+// lane, then joined the one held with its content once nobody else
+// waited, no longer counts as waiting: later callers of that content
+// join the lane too, and it is free again once every holder gave it back.
+func TestPoolSharingCallerLeavesTheQueue(t *testing.T) {
+	root := module(t)
+	p := newPool(t, root, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	waiting := make(chan int, 64)
+	lsp.OnPoolWaiting(p, func(n int) { waiting <- n })
+	_, doneA, err := p.Take(lsp.Sharing(ctx), lsp.Want{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := lsp.Want{State: map[string]string{filepath.Join(root, "a/a.go"): "h"}}
+	octx, ocancel := context.WithCancel(ctx)
+	oerr := make(chan error, 1)
+	go func() {
+		_, _, err := p.Take(octx, other)
+		oerr <- err
+	}()
+	<-waiting
+	type held struct {
+		done func()
+		err  error
+	}
+	joined := make(chan held, 1)
+	go func() {
+		_, done, err := p.Take(lsp.Sharing(ctx), lsp.Want{})
+		joined <- held{done, err}
+	}()
+	<-waiting // behind the caller with other content
+	ocancel()
+	if err := <-oerr; err == nil {
+		t.Fatal("a caller with other content got the held lane")
+	}
+	lsp.WakePool(p)
+	j := <-joined
+	if j.err != nil {
+		t.Fatal(j.err)
+	}
+	gone, stop := context.WithCancel(ctx)
+	stop()
+	_, doneN, err := p.Take(lsp.Sharing(gone), lsp.Want{})
+	if err != nil {
+		t.Fatalf("a sharing caller of the held lane's content, nobody waiting: %v, want the lane", err)
+	}
+	doneN()
+	j.done()
+	doneA()
+	for _, w := range []lsp.Want{{}, other} {
+		_, done, err := p.Take(lsp.Sharing(gone), w)
+		if err != nil {
+			t.Fatalf("every holder gave the lane back: %v, want it free", err)
+		}
+		done()
 	}
 }

@@ -90,9 +90,7 @@ func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) 
 func (s *Server) diagnose(ctx context.Context, w *waiter) (rep *Report, err error) {
 	t := s.timing("diagnose")
 	if err := s.gather(ctx, w); err != nil {
-		if !errors.Is(err, errServed) {
-			s.unwait(w)
-		}
+		s.unwait(w)
 		return nil, err
 	}
 	var cands []*waiter
@@ -103,9 +101,6 @@ func (s *Server) diagnose(ctx context.Context, w *waiter) (rep *Report, err erro
 		}
 		return flushContext(ctx, w, cands)
 	})
-	if errors.Is(err, errServed) {
-		return nil, err
-	}
 	s.unwait(w)
 	if err != nil {
 		return nil, err
@@ -115,9 +110,9 @@ func (s *Server) diagnose(ctx context.Context, w *waiter) (rep *Report, err erro
 	taken := s.take(w, cands)
 	docs, files := w.docs, w.files
 	if len(taken) > 0 {
-		docs = merged(w, taken)
+		docs, files = merged(w, taken), slices.Clone(files)
 		for _, o := range taken {
-			files = append(slices.Clone(files), o.files...)
+			files = append(files, o.files...)
 		}
 		s.waitMu.Lock()
 		hook := s.hooks.shared

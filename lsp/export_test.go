@@ -145,3 +145,12 @@ func OnPoolWaiting(p *Pool, fn func(n int)) {
 	defer p.mu.Unlock()
 	p.waited = fn
 }
+
+// WakePool wakes the callers of p's Take waiting for a lane, as any
+// change of a lane (one freed, added or dropped, callers taken along)
+// does, whether or not one is free for them.
+func WakePool(p *Pool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.broadcast()
+}

@@ -141,7 +141,10 @@ func (p *Pool) Take(ctx context.Context, w Want) (srv *Server, done func(), err 
 	begun := time.Now()
 	h := holderOf(ctx)
 	me := &poolWaiter{w: w, h: h}
+	// handOut hands l to the caller, which waits no longer. Called with
+	// p.mu held.
 	handOut := func(l *lane, how string) (*Server, func(), error) {
+		p.unqueue(me)
 		p.cfg.logger().Debug(how, "server", p.cfg.Name, "root", p.cfg.Root, "wait_ms", time.Since(begun).Milliseconds(), "lanes", len(p.lanes), "holders", l.holders)
 		var once sync.Once
 		return l.srv, func() {
@@ -153,11 +156,25 @@ func (p *Pool) Take(ctx context.Context, w Want) (srv *Server, done func(), err 
 			})
 		}, nil
 	}
+	// giveUp takes the caller off the waiting ones, and gives back a lane
+	// it was taken along to (invite) but will not use: the lane's other
+	// holders wait for each holder to ask or give it back (batch.go).
+	giveUp := func() {
+		p.mu.Lock()
+		p.unqueue(me)
+		l := me.lane
+		me.lane = nil
+		p.mu.Unlock()
+		if l != nil {
+			l.srv.arrive(h)
+			p.give(l, w.State)
+		}
+	}
 	for {
 		p.mu.Lock()
 		if p.closed {
-			p.unqueue(me)
 			p.mu.Unlock()
+			giveUp()
 			return nil, nil, ErrClosed
 		}
 		if l := me.lane; l != nil {
@@ -180,7 +197,6 @@ func (p *Pool) Take(ctx context.Context, w Want) (srv *Server, done func(), err 
 			}
 		}
 		if best != nil {
-			p.unqueue(me)
 			best.holders = 1
 			best.shared = h != nil
 			best.state = w.State
@@ -201,14 +217,7 @@ func (p *Pool) Take(ctx context.Context, w Want) (srv *Server, done func(), err 
 		select {
 		case <-wait:
 		case <-ctx.Done():
-			p.mu.Lock()
-			p.unqueue(me)
-			l := me.lane
-			p.mu.Unlock()
-			if l != nil {
-				l.srv.arrive(h)
-				p.give(l, w.State) // taken along, but no longer wanted
-			}
+			giveUp()
 			return nil, nil, fmt.Errorf("waiting for a free %s: %w", p.cfg.Name, context.Cause(ctx))
 		}
 	}
