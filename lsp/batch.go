@@ -135,8 +135,8 @@ type waiter struct {
 
 	// Set by the leader that takes it, before done is closed.
 	done chan struct{}
-	rep   *Report
-	err   error
+	rep  *Report
+	err  error
 }
 
 // batchHooks, when set (by tests), are told the callers of each shared
