@@ -203,11 +203,11 @@ func (p *Pool) Take(ctx context.Context, w Want) (srv *Server, done func(), err 
 			if best.timer != nil {
 				best.timer.Stop()
 			}
+			srv, done, err := handOut(best, "lane taken")
 			if h != nil {
 				best.srv.expect(h)
-				p.invite(best)
+				p.invite(best) // me waits no longer: not among them
 			}
-			srv, done, err := handOut(best, "lane taken")
 			p.mu.Unlock()
 			return srv, done, err
 		}

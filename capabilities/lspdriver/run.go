@@ -80,7 +80,9 @@ func (d *Driver) runProject(ctx context.Context, req *capabilities.Request, serv
 		// does, and lasts while the first lane loads.
 		// A check only asks for diagnostics: it may share a lane, and a
 		// turn of the server, with checks of the same content (lsp.Sharing).
-		if req.Kind == engine.Check {
+		// Only gopls's barrier answers several at once: with another
+		// server, the holders of a lane would only wait for each other.
+		if req.Kind == engine.Check && d.isGopls() {
 			ctx = lsp.Sharing(ctx)
 		}
 		tctx, tcancel := d.deadline(ctx, pool.Primary())
