@@ -225,9 +225,15 @@ type Server struct {
 	atDisk *diskAnswer
 
 	// flushed are the URIs of the paths the turn's check of the disk
-	// found changed (flushDisk): a request's document "at disk content"
-	// among them may hold the text from before the change (see sync).
+	// found changed (flushDisk), with the unsent ones: a request's
+	// document "at disk content" among them may hold the text from
+	// before the change (see sync).
 	flushed map[string]bool
+	// unsent are the paths found changed that no request sent: a start
+	// of the process read them itself (freshWatch, errRestart), perhaps
+	// after a request read its documents. The next check of the disk
+	// takes them for its own (flushed).
+	unsent map[string]bool
 
 	// trace, when set (by tests), is told every notification sent.
 	trace func(method string, params any)
