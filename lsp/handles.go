@@ -19,9 +19,10 @@ package lsp
 // its stamp, reach what their paths reach. A directory whose stamp
 // changed or was racy is listed again, and its entries' handles are
 // dropped and opened again by path; a tree's top is always opened by
-// path. Mounts change no directory's stamp: the mount table is polled
-// (/proc/self/mountinfo) at the start of every scan, and a change drops
-// every handle. A handle is used only to find an input unchanged: when
+// path. Mounts change no directory's stamp: the mount table
+// (/proc/self/mountinfo) is read at the start of every scan and compared
+// with the last scan's (about 35 us for 2 KB), and a change drops every
+// handle. A handle is used only to find an input unchanged: when
 // it shows another stamp than the last scan's, or a file with no name
 // left (removed or replaced: a link count of 0), the stamp is taken by
 // path and the handle opened again. So a file removed or replaced in a

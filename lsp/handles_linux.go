@@ -1,10 +1,11 @@
 package lsp
 
 import (
+	"bytes"
 	"errors"
 	"os"
+	"slices"
 	"syscall"
-	"unsafe"
 )
 
 // oPath is O_PATH, which package syscall does not define: its value on
@@ -29,9 +30,6 @@ var maxHandles = func() int64 {
 // newHandles returns the handles of a tracker, nil when the mount table
 // cannot be followed.
 func newHandles() *handles {
-	// A descriptor of its own, not an *os.File: Go's poller would poll
-	// the file too, taking the kernel's mark of a change before changed
-	// sees it.
 	fd, err := syscall.Open("/proc/self/mountinfo", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil
@@ -105,70 +103,55 @@ func openStamp(p string, follow bool, dev uint64) (stamp, handle, error) {
 
 // mountWatch follows the process's mount table.
 type mountWatch struct {
-	fd     int // of /proc/self/mountinfo; 0 once closed
-	polled bool
+	fd    int    // of /proc/self/mountinfo; 0 once closed
+	table []byte // as the last call of changed read it; nil before
+	buf   []byte
 }
 
-// changed reports whether the mount table may have changed since the
-// last call (true at the first). The kernel marks /proc/self/mountinfo
-// with POLLPRI when it changed since the file was last polled.
+// changed reports whether the mount table changed since the last call
+// (true at the first): it is read again and compared, every time. (The
+// kernel marks the file with POLLPRI at a change, but not every kernel
+// that serves /proc need: gVisor generates the file, and may not.)
 func (m *mountWatch) changed() bool {
 	if m.fd <= 0 {
 		return true
 	}
-	first := !m.polled
-	m.polled = true
-	fds := []pollFd{{fd: int32(m.fd), events: pollPri}}
+	if m.buf == nil {
+		m.buf = make([]byte, 16<<10)
+	}
+	data := m.buf[:0]
 	for {
-		n, err := poll(fds)
-		if err == syscall.EINTR {
-			continue
+		if len(data) == cap(data) {
+			data = slices.Grow(data, len(data))
 		}
-		return first || err != nil || n != 0 && fds[0].revents&(pollPri|pollErr) != 0
-	}
-}
-
-// pollFd is struct pollfd.
-type pollFd struct {
-	fd      int32
-	events  int16
-	revents int16
-}
-
-const (
-	pollPri = 0x2
-	pollErr = 0x8
-)
-
-// poll is ppoll(2) with a timeout of 0: it never blocks.
-func poll(fds []pollFd) (int, error) {
-	var ts syscall.Timespec
-	n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), uintptr(len(fds)), uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
-	if errno != 0 {
-		return 0, errno
-	}
-	return int(n), nil
-}
-
-// under returns the mount points strictly below root, from the mount
-// table.
-func (m *mountWatch) under(root string) (map[string]bool, error) {
-	var data []byte
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := syscall.Pread(m.fd, buf, int64(len(data)))
+		n, err := syscall.Pread(m.fd, data[len(data):cap(data)], int64(len(data)))
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			m.table = nil
+			return true
 		}
 		if n == 0 {
 			break
 		}
-		data = append(data, buf[:n]...)
+		data = data[:len(data)+n]
 	}
-	return mountPointsUnder(string(data), root), nil
+	m.buf = data
+	if m.table != nil && bytes.Equal(data, m.table) {
+		return false
+	}
+	m.table = append(m.table[:0], data...)
+	return true
+}
+
+// under returns the mount points strictly below root, from the mount
+// table changed last read.
+func (m *mountWatch) under(root string) (map[string]bool, error) {
+	if m.table == nil {
+		return nil, errors.New("the mount table cannot be read")
+	}
+	return mountPointsUnder(string(m.table), root), nil
 }
 
 func (m *mountWatch) close() {
