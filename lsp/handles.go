@@ -7,31 +7,32 @@ package lsp
 // honnef.co/go/tools's 2,226 files and directories), and a scan stats
 // every input before each request.
 //
-// Why a stamp through a handle is the stamp by path. A handle is opened
-// by path (a file's without following a final symlink, as lstat), so it
-// reaches what the path reached when it was opened. It reaches what the
-// path reaches now unless an entry along the path was bound to another
-// file since, or a mount changed. Binding an entry (create, remove,
+// Why a stamp through a handle is the stamp by path. A tree's top is
+// opened by path at every scan; every other handle is opened in its
+// directory's handle (openat, a file's without following a final
+// symlink, as lstat), so it reaches what its name in that directory's
+// inode reached when it was opened. Binding an entry (create, remove,
 // rename, link) changes its directory's modification and change times,
-// so a directory whose stamp is the one the last scan found settled (not
-// racy) has the same entries as when that scan listed or found it: the
-// handles of its files and subdirectories, opened after that scan took
-// its stamp, reach what their paths reach. A directory whose stamp
-// changed or was racy is listed again, and its entries' handles are
-// dropped and opened again by path; a tree's top is always opened by
-// path. Mounts change no directory's stamp: the mount table
-// (/proc/self/mountinfo) is read at the start of every scan and compared
-// with the last scan's (about 35 us for 2 KB), and a change drops every
-// handle. A handle is used only to find an input unchanged: when
-// it shows another stamp than the last scan's, or a file with no name
-// left (removed or replaced: a link count of 0), the stamp is taken by
-// path and the handle opened again. So a file removed or replaced in a
-// directory whose stamp did not show it (a change in the tick of its
-// listing) is still found, as by path.
+// so a directory whose stamp (inode and device included) is the one the
+// last scan found settled (not racy) has the same entries as when that
+// scan took the stamp: the handles opened in its inode since reach what
+// its names reach now. A directory whose stamp changed or was racy, or
+// whose handle is on another inode than the one its files' were opened
+// in, is listed again or has its entries' handles dropped and opened
+// again; a subdirectory's handle is then not trusted either. This rests
+// on the directory stamps alone, as the listings kept do: not on a
+// renamed file's change time or link count. Mounts change no
+// directory's stamp: the mount table (/proc/self/mountinfo) is read at
+// the start of every scan and compared with the last scan's (about 35 us
+// for 2 KB), and a change drops every handle. A handle is used only to
+// find an input unchanged: when it shows another stamp than the last
+// scan's, or a file with no name left (a link count of 0), the stamp is
+// taken by path and the handle opened again.
 //
 // Handles are kept only under the root, not on a mount point below it
 // or under one (so that none keeps a file system busy: a handle pins its
-// mount), not on another device than their directory's, and only up to
+// mount), not on another device than their directory's nor below a
+// directory that keeps none, and only up to
 // a share of the process's limit of open files (maxHandles); elsewhere,
 // past it, or where handles cannot be kept (another OS, no /proc),
 // inputs are stat'ed by path. A handle keeps its file's inode: a file
@@ -64,7 +65,8 @@ type handles struct {
 type dirHandles struct {
 	seen  uint64 // the latest scan that reached the directory
 	self  handle
-	dev   uint64 // the device self is on
+	dev   uint64 // the device and inode self is on
+	ino   uint64
 	files map[string]handle
 }
 
@@ -189,32 +191,37 @@ func (d *dirHandles) dropFiles() {
 	}
 }
 
-// stampOf returns the directory's stamp: through its handle when fresh
-// (the handle reaches what the path does) and the handle shows prior, the
-// stamp the last scan found, else by its path, opening a handle for the
-// next scans when it can.
-func (d *dirHandles) stampOf(dir string, fresh bool, dev uint64, prior *stamp) (stamp, error) {
+// stampOf returns the directory's stamp: through its handle when
+// up.fresh (the handle reaches what the path does) and the handle shows
+// prior, the stamp the last scan found, else by its path, opening a
+// handle for the next scans when it can (in the parent's handle, up.at,
+// when it has one). same says the directory's handle is on the inode its
+// files' handles were opened in: they reach what their paths do while
+// the directory's stamp stays the settled one the last scan found.
+func (d *dirHandles) stampOf(dir string, up reach, prior *stamp) (st stamp, same bool, err error) {
 	if d == nil {
-		return statStamp(dir, true)
+		st, err = statStamp(dir, true)
+		return st, false, err
 	}
-	if fresh && d.self != noHandle && prior != nil {
+	if up.fresh && d.self != noHandle && prior != nil {
 		if st, linked, err := d.self.stat(); err == nil && linked && st == *prior {
-			return st, nil
+			return st, true, nil
 		}
 	}
+	had, dev, ino := d.self != noHandle, d.dev, d.ino
 	d.dropSelf()
-	st, hd, err := openStamp(dir, true, dev)
+	st, hd, err := openStamp(up.at, filepath.Base(dir), dir, true, up.dev)
 	if hd != noHandle {
-		d.self, d.dev = hd, st.dev
+		d.self, d.dev, d.ino = hd, st.dev, st.ino
 	}
-	return st, err
+	return st, had && hd != noHandle && st.dev == dev && st.ino == ino, err
 }
 
 // fileStamp returns the stamp of the directory's file name (at p), not
 // following a symlink: through its handle when fresh and the handle shows
 // prior, the stamp the last scan found, else by its path, opening a
-// handle for the next scans when it can. The caller drops the files'
-// handles first when they are not fresh.
+// handle in the directory's for the next scans when it can. The caller
+// drops the files' handles first when they are not fresh.
 func (d *dirHandles) fileStamp(name, p string, fresh bool, prior *stamp) (stamp, error) {
 	if d == nil || d.self == noHandle {
 		return statStamp(p, false)
@@ -228,7 +235,7 @@ func (d *dirHandles) fileStamp(name, p string, fresh bool, prior *stamp) (stamp,
 		f.close()
 		openHandles.Add(-1)
 	}
-	st, hd, err := openStamp(p, false, d.dev)
+	st, hd, err := openStamp(d.self, name, p, false, d.dev)
 	if d.files == nil {
 		d.files = map[string]handle{}
 	}

@@ -56,10 +56,12 @@ func (h handle) stat() (st stamp, linked bool, err error) {
 func (h handle) close() { _ = syscall.Close(int(h)) }
 
 // openStamp returns the stamp of the file at p (followed if a symlink
-// when follow is set) and a handle on it, opened by path, or noHandle
-// when none can be kept (no more handles, another device than dev when
-// dev is not 0, an error): then the stamp is statStamp's.
-func openStamp(p string, follow bool, dev uint64) (stamp, handle, error) {
+// when follow is set) and a handle on it, or noHandle when none can be
+// kept (no more handles, another device than dev when dev is not 0, an
+// error): then the stamp is statStamp's. The handle is opened in the
+// directory at (its entry name, p's last element) or, when at is
+// noHandle, by path.
+func openStamp(at handle, name, p string, follow bool, dev uint64) (stamp, handle, error) {
 	if !takeHandle() {
 		st, err := statStamp(p, follow)
 		return st, noHandle, err
@@ -71,7 +73,11 @@ func openStamp(p string, follow bool, dev uint64) (stamp, handle, error) {
 	var fd int
 	var err error
 	for {
-		fd, err = syscall.Open(p, flags, 0)
+		if at == noHandle {
+			fd, err = syscall.Open(p, flags, 0)
+		} else {
+			fd, err = syscall.Openat(int(at), name, flags, 0)
+		}
 		if err != syscall.EINTR {
 			break
 		}

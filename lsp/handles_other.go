@@ -15,7 +15,7 @@ func (handle) stat() (stamp, bool, error) { panic("no handles") }
 
 func (handle) close() {}
 
-func openStamp(p string, follow bool, _ uint64) (stamp, handle, error) {
+func openStamp(_ handle, _, p string, follow bool, _ uint64) (stamp, handle, error) {
 	st, err := statStamp(p, follow)
 	return st, noHandle, err
 }

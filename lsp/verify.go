@@ -628,15 +628,17 @@ func (w *walk) tree(dir, skip string, inRoot bool) {
 		w.problem("the root %s is not a directory", dir)
 		return
 	}
-	w.spawn(dir, skip, inRoot, reach{keep: inRoot})
+	w.spawn(dir, skip, inRoot, reach{keep: inRoot, at: noHandle})
 }
 
 // reach is what the scan of a directory's parent tells it of handles
 // (handles.go): whether it may keep some (keep: under the root, not
-// under a mount point below it), whether its handle reaches what its
-// path does (fresh), and the parent's device (0 for a tree's top).
+// under a mount point below it, the parent keeping its own), whether its
+// handle reaches what its path does (fresh), and the parent's handle and
+// device (noHandle and 0 for a tree's top, opened by path).
 type reach struct {
 	keep, fresh bool
+	at          handle
 	dev         uint64
 }
 
@@ -691,7 +693,7 @@ func (w *walk) dir(dir, skip string, inRoot bool, up reach) {
 		prior = &old.st
 	}
 	dh := w.h.dir(dir, up.keep)
-	st, err := dh.stampOf(dir, up.fresh, up.dev, prior)
+	st, same, err := dh.stampOf(dir, up, prior)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			w.problem("the directory %s cannot be read (%v), so whether it changed cannot be checked: make it readable or remove it", dir, err)
@@ -716,10 +718,15 @@ func (w *walk) dir(dir, skip string, inRoot bool, up reach) {
 		}
 	}
 	// The entries' handles reach what their paths do while dir holds the
-	// entries it held when they were opened (see handles.go).
-	kids := w.fresh && !listed
+	// entries it held when they were opened in its handle's inode (see
+	// handles.go).
+	kids := w.fresh && !listed && same
 	if !kids && dh != nil {
 		dh.dropFiles()
+	}
+	up = reach{at: noHandle, dev: st.dev}
+	if dh != nil && dh.self != noHandle {
+		up = reach{keep: true, fresh: kids, at: dh.self, dev: st.dev}
 	}
 	files := 0
 	for i := range ents {
@@ -739,7 +746,7 @@ func (w *walk) dir(dir, skip string, inRoot bool, up reach) {
 		e := &ents[i]
 		if e.dir {
 			if !vcsDir(e.name) && e.path != skip {
-				w.spawn(e.path, skip, inRoot, reach{keep: dh != nil, fresh: kids, dev: st.dev})
+				w.spawn(e.path, skip, inRoot, up)
 			}
 			continue
 		}
