@@ -19,7 +19,8 @@ import (
 // its directory (the one replaced gone, or kept by a hard link
 // elsewhere), a write through a hard link under the root, a directory
 // replaced by a symlink to one (outside the root and under it), a change
-// of mode, the root replaced, and a bind mount over a file and over the
+// of a file's or a directory's mode, a directory removed and made
+// again, the root replaced, and a bind mount over a file and over the
 // root's parent. "In the tick" marks a change the directories' stamps do
 // not show: the last scan is made to have found them as they are now,
 // settled (settle), as if it had listed them in the tick of the change.
@@ -152,6 +153,22 @@ func TestScanHandlesAsByPath(t *testing.T) {
 			mkfile(t, filepath.Join(root, "a/a.go"), "package a\n")
 		}, func(t *testing.T, e *twoScans) {
 			must(t, os.Chmod(filepath.Join(e.root, "a/a.go"), 0o600))
+		}},
+		{"a directory's mode changed", func(t *testing.T, base, root string) {
+			mkfile(t, filepath.Join(root, "a/a.go"), "package a\n")
+		}, func(t *testing.T, e *twoScans) {
+			must(t, os.Chmod(filepath.Join(e.root, "a"), 0o700))
+			mkfile(t, filepath.Join(e.root, "a/b.go"), "package a\n")
+		}},
+		{"a directory removed and made again, in the tick", func(t *testing.T, base, root string) {
+			mkfile(t, filepath.Join(root, "d/x.go"), "package d\n")
+		}, func(t *testing.T, e *twoScans) {
+			x := filepath.Join(e.root, "d/x.go")
+			mx := mtime(t, x)
+			must(t, os.RemoveAll(filepath.Join(e.root, "d")))
+			mkfile(t, x, "package e\n")
+			putBack(t, x, mx)
+			e.settle(t)
 		}},
 		{"the root replaced", func(t *testing.T, base, root string) {
 			mkfile(t, filepath.Join(root, "d/x.go"), "package d\n")
