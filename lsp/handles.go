@@ -214,7 +214,10 @@ func (d *dirHandles) stampOf(dir string, up reach, prior *stamp) (st stamp, same
 	if hd != noHandle {
 		d.self, d.dev, d.ino = hd, st.dev, st.ino
 	}
-	return st, had && hd != noHandle && st.dev == dev && st.ino == ino, err
+	if same = had && hd != noHandle && st.dev == dev && st.ino == ino; !same {
+		d.dropFiles() // opened in another inode, or with none to open them in
+	}
+	return st, same, err
 }
 
 // fileStamp returns the stamp of the directory's file name (at p), not
