@@ -394,6 +394,7 @@ func (s *Server) idleStop() {
 	s.mu.Unlock()
 	s.log.Info("language server idle, stopping", "server", in.name, "root", s.cfg.Root)
 	s.watch.stop(false)
+	s.track.dropHandles(false)
 	in.shutdown(ShutdownGrace)
 }
 
@@ -550,6 +551,7 @@ func (s *Server) Close() error {
 	s.inst = nil
 	s.mu.Unlock()
 	s.watch.stop(true)
+	s.track.dropHandles(true)
 	if in != nil {
 		in.shutdown(ShutdownGrace)
 	}
