@@ -18,13 +18,16 @@ type handle int
 const noHandle handle = -1
 
 // maxHandles is the process's share of open files for handles: a quarter
-// of its limit, at most 65,536.
+// of its limit, at most 16,384. Every program devbroker starts copies the
+// table of open files: starting /bin/true took 0.82 ms with no handles
+// open, 0.99 ms with 4,000 and 2.84 ms with 16,000; past the bound a
+// large tree's remaining inputs are stat'ed by path.
 var maxHandles = func() int64 {
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
 		return 0
 	}
-	return int64(min(lim.Cur/4, 1<<16))
+	return int64(min(lim.Cur/4, 1<<14))
 }()
 
 // newHandles returns the handles of a tracker, nil when the mount table
