@@ -438,6 +438,7 @@ func (s *Server) idleStop() {
 	s.mu.Unlock()
 	s.log.Info("language server idle, stopping", "server", in.name, "root", s.cfg.Root)
 	s.watch.stop(false)
+	s.track.dropHandles(false)
 	in.shutdown(ShutdownGrace)
 }
 
@@ -594,6 +595,7 @@ func (s *Server) Close() error {
 	s.inst = nil
 	s.mu.Unlock()
 	s.watch.stop(true)
+	s.track.dropHandles(true)
 	if in != nil {
 		in.shutdown(ShutdownGrace)
 	}

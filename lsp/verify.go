@@ -190,10 +190,21 @@ type tracker struct {
 	blind    []string
 	blindGen uint64
 	golist   goState // the go command's inputs (goinputs.go)
+	// handles are kept on the inputs for the next scan (handles.go);
+	// nil where none can be.
+	handles *handles
 }
 
 func newTracker(cfg *Config) *tracker {
-	return &tracker{root: cfg.Root, inputs: cfg.Inputs, env: cfg.Env, max: MaxInputs, window: racyWindow}
+	return &tracker{root: cfg.Root, inputs: cfg.Inputs, env: cfg.Env, max: MaxInputs, window: racyWindow, handles: newHandles()}
+}
+
+// dropHandles closes the handles kept on the inputs; when final, none is
+// kept again.
+func (t *tracker) dropHandles(final bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.handles.close(final)
 }
 
 // scan compares the inputs with the last scan and returns what changed
@@ -229,6 +240,7 @@ func (t *tracker) scanLocked() (map[string]bool, string) {
 	t.began = began
 	w := newWalk(t.state, began.Add(-t.window).UnixNano(), t.max)
 	w.trusted = began.Add(-cacheTrust).UnixNano()
+	w.h, w.fresh = t.handles, t.handles.begin(t.root)
 	root := t.root
 	w.tree(root, "", true)
 	w.wait()
@@ -241,6 +253,7 @@ func (t *tracker) scanLocked() (map[string]bool, string) {
 		}
 		w.wait()
 	}
+	t.handles.sweep()
 	problems = append(w.problems, problems...)
 	changes := map[string]bool{}
 	switch {
@@ -468,6 +481,11 @@ type walk struct {
 	max     int64
 	seed    maphash.Seed
 
+	// h are the tracker's handles (handles.go), nil when none are kept;
+	// fresh says the mount table did not change since the last scan.
+	h     *handles
+	fresh bool
+
 	sem   chan struct{}
 	wg    sync.WaitGroup
 	count atomic.Int64
@@ -610,21 +628,33 @@ func (w *walk) tree(dir, skip string, inRoot bool) {
 		w.problem("the root %s is not a directory", dir)
 		return
 	}
-	w.spawn(dir, skip, inRoot)
+	w.spawn(dir, skip, inRoot, reach{keep: inRoot, at: noHandle})
 }
 
-// spawn scans dir on another goroutine when one is free, else on this one.
-func (w *walk) spawn(dir, skip string, inRoot bool) {
+// reach is what the scan of a directory's parent tells it of handles
+// (handles.go): whether it may keep some (keep: under the root, not
+// under a mount point below it, the parent keeping its own), whether its
+// handle reaches what its path does (fresh), and the parent's handle and
+// device (noHandle and 0 for a tree's top, opened by path).
+type reach struct {
+	keep, fresh bool
+	at          handle
+	dev         uint64
+}
+
+// spawn scans dir on another goroutine when one is free, else on this
+// one.
+func (w *walk) spawn(dir, skip string, inRoot bool, up reach) {
 	select {
 	case w.sem <- struct{}{}:
 		w.wg.Add(1)
 		go func() {
 			defer w.wg.Done()
 			defer func() { <-w.sem }()
-			w.dir(dir, skip, inRoot)
+			w.dir(dir, skip, inRoot, up)
 		}()
 	default:
-		w.dir(dir, skip, inRoot)
+		w.dir(dir, skip, inRoot, up)
 	}
 }
 
@@ -649,19 +679,27 @@ type seen struct {
 
 // dir scans one directory: its entries (listed again only when its stamp
 // changed or was racy), each file's stamp, and its subdirectories. The
-// last scan's entries are kept, shared, until one differs.
-func (w *walk) dir(dir, skip string, inRoot bool) {
+// last scan's entries are kept, shared, until one differs. Stamps are
+// taken through the handles kept (handles.go) where they reach what the
+// paths do: dir's own when up.fresh, its entries' when it was not listed
+// again.
+func (w *walk) dir(dir, skip string, inRoot bool, up reach) {
 	if w.over.Load() || !w.counted(1) {
 		return
 	}
-	st, err := statStamp(dir, true)
+	old := w.prev.dirs[dir]
+	var prior *stamp
+	if old != nil {
+		prior = &old.st
+	}
+	dh := w.h.dir(dir, up.keep)
+	st, same, err := dh.stampOf(dir, up, prior)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			w.problem("the directory %s cannot be read (%v), so whether it changed cannot be checked: make it readable or remove it", dir, err)
 		}
 		return
 	}
-	old := w.prev.dirs[dir]
 	var prevEnts []dirEnt
 	if old != nil {
 		prevEnts = old.ents
@@ -678,6 +716,17 @@ func (w *walk) dir(dir, skip string, inRoot bool) {
 		for i := range ents {
 			ents[i].path = joinName(dir, ents[i].name)
 		}
+	}
+	// The entries' handles reach what their paths do while dir holds the
+	// entries it held when they were opened in its handle's inode (see
+	// handles.go).
+	kids := w.fresh && !listed && same
+	if !kids && dh != nil {
+		dh.dropFiles()
+	}
+	up = reach{at: noHandle, dev: st.dev}
+	if dh != nil && dh.self != noHandle {
+		up = reach{keep: true, fresh: kids, at: dh.self, dev: st.dev}
 	}
 	files := 0
 	for i := range ents {
@@ -697,7 +746,7 @@ func (w *walk) dir(dir, skip string, inRoot bool) {
 		e := &ents[i]
 		if e.dir {
 			if !vcsDir(e.name) && e.path != skip {
-				w.spawn(e.path, skip, inRoot)
+				w.spawn(e.path, skip, inRoot, up)
 			}
 			continue
 		}
@@ -709,7 +758,11 @@ func (w *walk) dir(dir, skip string, inRoot bool) {
 				had, prior = true, prevEnts[j].state
 			}
 		}
-		cur, link, target, ok := w.file(e.path)
+		var was *stamp
+		if had {
+			was = &prior.self
+		}
+		cur, link, target, ok := w.fileIn(dh, e.name, e.path, kids, was)
 		if listed || ok != had || cur != prior {
 			if !own {
 				ents, own = slices.Clone(ents), true
@@ -841,7 +894,14 @@ func (m *matcher) gone(prev []dirEnt) []string {
 // one that resolves to a directory under the root, that directory
 // (dirTarget, symlinks resolved). ok is false when the file is gone.
 func (w *walk) file(p string) (st fileState, link bool, dirTarget string, ok bool) {
-	self, err := statStamp(p, false)
+	return w.fileIn(nil, "", p, false, nil)
+}
+
+// fileIn is file for the file name of a directory whose handles are dh
+// (nil: by path), its own handle used when fresh and it shows the stamp
+// the last scan found, prior.
+func (w *walk) fileIn(dh *dirHandles, name, p string, fresh bool, prior *stamp) (st fileState, link bool, dirTarget string, ok bool) {
+	self, err := dh.fileStamp(name, p, fresh, prior)
 	if err != nil {
 		return st, false, "", false
 	}
