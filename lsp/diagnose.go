@@ -61,18 +61,74 @@ type Report struct {
 // Diagnose brings the server to docs, settles, and reports the
 // diagnostics of files (absolute paths; the documents among them are
 // always included) and of every other file the server published for.
+// A call waiting for the server's turn may be answered by another's, when
+// their documents agree (batch.go).
 //
 // On a timeout it returns the partial Report with an error wrapping
 // context.DeadlineExceeded; Report.Indexing says whether the server was
 // still indexing. A dead server gives ErrExited, a missing one
 // ErrNotInstalled.
-func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) (rep *Report, err error) {
+func (s *Server) Diagnose(ctx context.Context, docs []Document, files []string) (*Report, error) {
+	for {
+		w := s.wait(ctx, docs, files)
+		rep, err := s.diagnose(ctx, w)
+		if !errors.Is(err, errServed) {
+			return rep, err
+		}
+		// Answered by another caller's turn. If that turn ran out of its
+		// caller's time, not this one's, this one asks again.
+		if w.err != nil && ctx.Err() == nil && (errors.Is(w.err, context.DeadlineExceeded) || errors.Is(w.err, context.Canceled)) {
+			continue
+		}
+		return w.rep, w.err
+	}
+}
+
+// diagnose is one call of Diagnose, w, waiting for its turn: it answers
+// w (and the callers that share its turn), or returns errServed when
+// another's turn answered it.
+func (s *Server) diagnose(ctx context.Context, w *waiter) (rep *Report, err error) {
 	t := s.timing("diagnose")
-	in, err := s.acquire(ctx)
+	if err := s.gather(ctx, w); err != nil {
+		s.unwait(w)
+		return nil, err
+	}
+	var cands []*waiter
+	in, err := s.acquireFor(ctx, w.done, func(in *instance) context.Context {
+		s.unwait(w)
+		if in.offers(DiagnoseFilesCommand) {
+			cands = s.candidates(w)
+		}
+		return flushContext(ctx, w, cands)
+	})
+	s.unwait(w)
 	if err != nil {
 		return nil, err
 	}
 	defer s.release()
+	// The callers taken along get their answers before the turn ends.
+	taken := s.take(w, cands)
+	docs, files := w.docs, w.files
+	if len(taken) > 0 {
+		docs, files = merged(w, taken), slices.Clone(files)
+		for _, o := range taken {
+			files = append(files, o.files...)
+		}
+		s.waitMu.Lock()
+		hook := s.hooks.shared
+		s.waitMu.Unlock()
+		if hook != nil {
+			group := [][]Document{w.docs}
+			for _, o := range taken {
+				group = append(group, o.docs)
+			}
+			hook(group)
+		}
+		defer func() {
+			share(rep, err, taken)
+			rep = reportFor(rep, w.docs)
+		}()
+	}
 	t.acquired()
 	defer func() { t.done(rep, err) }()
 	// gopls reports the barrier's work under the token it is given: until

@@ -64,18 +64,22 @@ func (s *Server) flushDisk(ctx context.Context, in *instance) error {
 	if same := s.track.takeSameTime(); s.cfg.Inputs.MtimeCache {
 		for p := range same {
 			if matchesAny(s.cfg.Inputs.ActsOn, p) {
-				return errRestart // the new process reads the disk: changes is moot
+				// The new process reads the disk: changes need no
+				// sending, but the request's documents may predate them.
+				s.unsent = addPaths(s.unsent, changes)
+				return errRestart
 			}
 		}
 	}
-	s.dropChanged(changes)
-	s.flushed = nil
 	if len(changes) > 0 {
 		s.atDisk = nil
-		s.flushed = make(map[string]bool, len(changes))
-		for p := range changes {
-			s.flushed[URI(p)] = true
-		}
+	}
+	found := addPaths(s.unsent, changes)
+	s.unsent = nil
+	s.dropChanged(found)
+	s.flushed = make(map[string]bool, len(found))
+	for p := range found {
+		s.flushed[URI(p)] = true
 	}
 	events, reload := s.fileEvents(in, changes)
 	if reload && s.cfg.Inputs.Reload != "" {
@@ -263,4 +267,15 @@ func (in *instance) watches(p string, typ int) bool {
 		}
 	}
 	return false
+}
+
+// addPaths adds the paths of b to a (nil: a new map) and returns it.
+func addPaths(a, b map[string]bool) map[string]bool {
+	if a == nil {
+		a = make(map[string]bool, len(b))
+	}
+	for p, created := range b {
+		a[p] = a[p] || created
+	}
+	return a
 }

@@ -114,3 +114,43 @@ func HoldAlongsideChecks() (release func()) {
 		})
 	}
 }
+
+// HoldTurn takes the server's turn until release: the calls of Diagnose
+// made meanwhile wait for it.
+func HoldTurn(s *Server) (release func()) {
+	s.sem <- struct{}{}
+	return func() { <-s.sem }
+}
+
+// OnWaiting tells fn how many calls of Diagnose wait for the server's
+// turn whenever one starts to.
+func OnWaiting(s *Server, fn func(n int)) {
+	s.waitMu.Lock()
+	defer s.waitMu.Unlock()
+	s.hooks.waiting = fn
+}
+
+// OnShared tells fn the documents of the callers of each shared turn,
+// the leader's first.
+func OnShared(s *Server, fn func(docs [][]Document)) {
+	s.waitMu.Lock()
+	defer s.waitMu.Unlock()
+	s.hooks.shared = fn
+}
+
+// OnPoolWaiting tells fn how many callers of Take wait for a lane
+// whenever one starts to (fn must not block).
+func OnPoolWaiting(p *Pool, fn func(n int)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.waited = fn
+}
+
+// WakePool wakes the callers of p's Take waiting for a lane, as any
+// change of a lane (one freed, added or dropped, callers taken along)
+// does, whether or not one is free for them.
+func WakePool(p *Pool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.broadcast()
+}

@@ -31,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 )
@@ -70,15 +71,23 @@ type Pool struct {
 	kill context.CancelFunc
 	// adding counts the additions in flight, which Close waits for.
 	adding sync.WaitGroup
+	// waiters are the callers of Take waiting for a lane, first first;
+	// waited, when set (by tests), is told how many wait whenever one
+	// starts to (with p.mu held).
+	waiters []*poolWaiter
+	waited  func(n int)
 }
 
 type lane struct {
-	srv   *Server
-	taken bool
-	ready bool
-	state map[string]string // the content of the last caller
-	used  time.Time
-	timer *time.Timer
+	srv *Server
+	// holders counts the callers holding the lane: one, or several
+	// sharing it ([Sharing], shared) with the same state.
+	holders int
+	shared  bool
+	ready   bool
+	state   map[string]string // the content of the last caller
+	used    time.Time
+	timer   *time.Timer
 }
 
 // NewPool returns a pool of up to size lanes (at least 1) of cfg; idle
@@ -130,36 +139,152 @@ func (p *Pool) atLeast(n int) {
 // idempotent). It waits, as long as ctx lets it, for a lane to be free.
 func (p *Pool) Take(ctx context.Context, w Want) (srv *Server, done func(), err error) {
 	begun := time.Now()
+	h := holderOf(ctx)
+	me := &poolWaiter{w: w, h: h}
+	// handOut hands l to the caller, which waits no longer. Called with
+	// p.mu held.
+	handOut := func(l *lane, how string) (*Server, func(), error) {
+		p.unqueue(me)
+		p.cfg.logger().Debug(how, "server", p.cfg.Name, "root", p.cfg.Root, "wait_ms", time.Since(begun).Milliseconds(), "lanes", len(p.lanes), "holders", l.holders)
+		var once sync.Once
+		return l.srv, func() {
+			once.Do(func() {
+				if h != nil {
+					l.srv.arrive(h) // if it never asked
+				}
+				p.give(l, w.State)
+			})
+		}, nil
+	}
+	// giveUp takes the caller off the waiting ones, and gives back a lane
+	// it was taken along to (invite) but will not use: the lane's other
+	// holders wait for each holder to ask or give it back (batch.go).
+	giveUp := func() {
+		p.mu.Lock()
+		p.unqueue(me)
+		l := me.lane
+		me.lane = nil
+		p.mu.Unlock()
+		if l != nil {
+			l.srv.arrive(h)
+			p.give(l, w.State)
+		}
+	}
 	for {
 		p.mu.Lock()
 		if p.closed {
 			p.mu.Unlock()
+			giveUp()
 			return nil, nil, ErrClosed
+		}
+		if l := me.lane; l != nil {
+			// Taken along by a caller with the same content (invite).
+			srv, done, err := handOut(l, "lane shared")
+			p.mu.Unlock()
+			return srv, done, err
 		}
 		best, busy := p.pick(w.State)
 		if busy && len(p.lanes) < p.size && !p.growing && !p.has(w.State) {
 			p.grow(w.Files)
 		}
+		if best == nil && h != nil && !p.othersWait(me) {
+			if l := p.joinable(w.State); l != nil {
+				l.holders++
+				l.srv.expect(h)
+				srv, done, err := handOut(l, "lane shared")
+				p.mu.Unlock()
+				return srv, done, err
+			}
+		}
 		if best != nil {
-			best.taken = true
+			best.holders = 1
+			best.shared = h != nil
 			best.state = w.State
 			if best.timer != nil {
 				best.timer.Stop()
 			}
-			lanes, cost := len(p.lanes), distance(best.state, w.State)
+			srv, done, err := handOut(best, "lane taken")
+			if h != nil {
+				best.srv.expect(h)
+				p.invite(best) // me waits no longer: not among them
+			}
 			p.mu.Unlock()
-			p.cfg.logger().Debug("lane taken", "server", p.cfg.Name, "root", p.cfg.Root, "wait_ms", time.Since(begun).Milliseconds(), "lanes", lanes, "differing_files", cost)
-			var once sync.Once
-			return best.srv, func() { once.Do(func() { p.give(best, w.State) }) }, nil
+			return srv, done, err
 		}
+		p.queue(me)
 		wait := p.changed
 		p.mu.Unlock()
 		select {
 		case <-wait:
 		case <-ctx.Done():
+			giveUp()
 			return nil, nil, fmt.Errorf("waiting for a free %s: %w", p.cfg.Name, context.Cause(ctx))
 		}
 	}
+}
+
+// poolWaiter is a caller of Take waiting for a lane; lane is set when a
+// caller with the same content took it along (invite).
+type poolWaiter struct {
+	w    Want
+	h    *holder // nil: it does not share
+	lane *lane
+}
+
+// queue adds a waiting caller, once. Called with p.mu held.
+func (p *Pool) queue(me *poolWaiter) {
+	if slices.Contains(p.waiters, me) {
+		return
+	}
+	p.waiters = append(p.waiters, me)
+	if p.waited != nil {
+		p.waited(len(p.waiters))
+	}
+}
+
+// othersWait reports whether a caller other than me waits for a lane.
+// Called with p.mu held.
+func (p *Pool) othersWait(me *poolWaiter) bool {
+	return slices.ContainsFunc(p.waiters, func(o *poolWaiter) bool { return o != me })
+}
+
+// unqueue removes a caller from the waiting ones. Called with p.mu held.
+func (p *Pool) unqueue(me *poolWaiter) {
+	p.waiters = slices.DeleteFunc(p.waiters, func(o *poolWaiter) bool { return o == me })
+}
+
+// invite hands l, just taken by a caller sharing its turn ([Sharing]),
+// to every waiting caller sharing theirs with the same content too: their
+// calls may be answered by one turn of the server (batch.go). Called with
+// p.mu held.
+func (p *Pool) invite(l *lane) {
+	n := 0
+	for _, o := range p.waiters {
+		if o.h != nil && o.lane == nil && distance(l.state, o.w.State) == 0 {
+			o.lane = l
+			l.holders++
+			l.srv.expect(o.h)
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	p.waiters = slices.DeleteFunc(p.waiters, func(o *poolWaiter) bool { return o.lane != nil })
+	p.broadcast()
+}
+
+// joinable returns a lane that a caller sharing its turn ([Sharing])
+// with state may join: taken by such callers with the same state. Called
+// with p.mu held, only when no caller waits for a lane (joining would
+// keep it waiting longer).
+func (p *Pool) joinable(state map[string]string) *lane {
+	for _, l := range p.lanes {
+		if l.ready && l.holders > 0 && l.shared && distance(l.state, state) == 0 {
+			return l
+		}
+	}
+	return nil
 }
 
 // pick returns the free ready lane nearest to state (the fewest files
@@ -171,7 +296,7 @@ func (p *Pool) pick(state map[string]string) (best *lane, busy bool) {
 	busy = true
 	cost := 0
 	for _, l := range p.lanes {
-		if !l.ready || l.taken {
+		if !l.ready || l.holders > 0 {
 			continue
 		}
 		busy = false
@@ -258,7 +383,10 @@ func (p *Pool) grow(files []string) {
 func (p *Pool) give(l *lane, state map[string]string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	l.taken = false
+	l.holders--
+	if l.holders > 0 {
+		return
+	}
 	l.state = state
 	l.used = time.Now()
 	p.arm(l)
@@ -280,7 +408,7 @@ func (p *Pool) arm(l *lane) {
 // retire closes a lane that no caller took for the idle time.
 func (p *Pool) retire(l *lane) {
 	p.mu.Lock()
-	if l == p.lanes[0] || l.taken || !l.ready || p.closed || time.Since(l.used) < p.idle {
+	if l == p.lanes[0] || l.holders > 0 || !l.ready || p.closed || time.Since(l.used) < p.idle {
 		p.mu.Unlock()
 		return
 	}

@@ -216,14 +216,14 @@ func (d *diskWatch) stop(closed bool) {
 }
 
 // freshWatch prepares for a process about to start, which reads the
-// disk: nothing collected so far needs sending, and the inputs are
-// scanned now, so that the next request's scan reports what changes from
-// here on. Called with the semaphore held.
+// disk: nothing collected so far needs sending (it is kept as unsent),
+// and the inputs are scanned now, so that the next request's scan
+// reports what changes from here on. Called with the semaphore held.
 func (s *Server) freshWatch() {
 	s.watch.ensure()
-	s.track.scan()
+	changes, _ := s.track.scan()
 	s.track.takeSameTime()
-	s.watch.take()
+	s.unsent = addPaths(addPaths(s.unsent, changes), s.watch.take())
 }
 
 // collect returns the changes to send before a request: the

@@ -167,6 +167,10 @@ type Document struct {
 	// document stays open when a later request leaves it out, until the
 	// disk changes under it or too many are kept (see sync.go).
 	OnDisk bool
+	// Current, when set on a document at disk content, reports whether
+	// the disk still holds Text: a turn shared with other callers, which
+	// would see the disk's file, sends it for them only then (batch.go).
+	Current func() bool
 }
 
 // openDoc is a document the server has open.
@@ -221,12 +225,28 @@ type Server struct {
 	atDisk *diskAnswer
 
 	// flushed are the URIs of the paths the turn's check of the disk
-	// found changed (flushDisk): a request's document "at disk content"
-	// among them may hold the text from before the change (see sync).
+	// found changed (flushDisk), with the unsent ones: a request's
+	// document "at disk content" among them may hold the text from
+	// before the change (see sync).
 	flushed map[string]bool
+	// unsent are the paths found changed that no request sent: a start
+	// of the process read them itself (freshWatch, errRestart), perhaps
+	// after a request read its documents. The next check of the disk
+	// takes them for its own (flushed).
+	unsent map[string]bool
 
 	// trace, when set (by tests), is told every notification sent.
 	trace func(method string, params any)
+
+	// waiting holds the calls of Diagnose waiting for the turn, which a
+	// shared turn may answer (batch.go).
+	waitMu  sync.Mutex
+	waiting []*waiter
+	hooks   batchHooks
+	// expected holds the pool's callers holding the lane that have not
+	// asked yet; arrived is closed when one does (batch.go).
+	expected map[*holder]bool
+	arrived  chan struct{}
 }
 
 // NewServer returns a Server for cfg. It starts nothing.
@@ -282,6 +302,17 @@ func (s *Server) Starts() int {
 // whose context ends while the server starts gets a *StartingError, and
 // the start goes on without it (see ensure).
 func (s *Server) acquire(ctx context.Context) (*instance, error) {
+	return s.acquireFor(ctx, nil, nil)
+}
+
+// errServed: a waiting call of Diagnose was answered by another's turn.
+var errServed = errors.New("answered by a shared turn")
+
+// acquireFor is acquire for a call that another's turn may answer:
+// served, closed when it was, ends the wait with errServed; flushCtx,
+// when set, gives the context of the check of the inputs (a shared
+// turn's: see batch.go), once the process is there.
+func (s *Server) acquireFor(ctx context.Context, served <-chan struct{}, flushCtx func(*instance) context.Context) (*instance, error) {
 	if ctx.Err() != nil {
 		// Out of time before its turn: it starts nothing.
 		return nil, s.gaveUp(ctx)
@@ -292,13 +323,26 @@ func (s *Server) acquire(ctx context.Context) (*instance, error) {
 		return nil, s.gaveUp(ctx)
 	case <-s.done:
 		return nil, ErrClosed
+	case <-served:
+		return nil, errServed
+	}
+	select {
+	case <-served:
+		// The turn that answered it ended just before this one began.
+		<-s.sem
+		return nil, errServed
+	default:
 	}
 	in, err := s.ensure(ctx)
 	if errors.Is(err, errHandedOver) {
 		return nil, s.gaveUp(ctx) // the start holds the turn now
 	}
+	fctx := ctx
+	if err == nil && flushCtx != nil {
+		fctx = flushCtx(in)
+	}
 	if err == nil {
-		err = s.flushDisk(ctx, in)
+		err = s.flushDisk(fctx, in)
 	}
 	if errors.Is(err, errRestart) {
 		// The server would keep its old copy of a changed file: a new
@@ -313,7 +357,7 @@ func (s *Server) acquire(ctx context.Context) (*instance, error) {
 			return nil, s.gaveUp(ctx)
 		}
 		if err == nil {
-			err = s.flushDisk(ctx, in)
+			err = s.flushDisk(fctx, in)
 		}
 	}
 	if err != nil {

@@ -166,7 +166,12 @@ func (s *Server) versions() (map[string]int, []string) {
 	return out, kept
 }
 
-// notify sends a notification to in, telling s.trace first.
+// notify sends a notification to in, telling s.trace first. It is sent
+// even when ctx has ended: the stream looks at ctx only before writing,
+// and a notification left unsent would leave the server other than s.docs
+// says (an error would also be taken for a broken connection, and the
+// process killed: under a turn shared by several callers, one giving up
+// would crash the others' answers). The caller stops at its next request.
 func (s *Server) notify(ctx context.Context, in *instance, method string, params any) error {
 	s.mu.Lock()
 	trace := s.trace
@@ -174,5 +179,5 @@ func (s *Server) notify(ctx context.Context, in *instance, method string, params
 	if trace != nil {
 		trace(method, params)
 	}
-	return in.notifyServer(ctx, method, params)
+	return in.notifyServer(context.WithoutCancel(ctx), method, params)
 }

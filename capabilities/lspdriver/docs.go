@@ -154,6 +154,9 @@ func (d *Driver) view(ctx context.Context, srv *lsp.Server, req *capabilities.Re
 		// from every later request. Only the disk's own bytes are kept.
 		if doc, ok := v.docs[p]; ok && !changed[p] && doc.LanguageID == "go" && doc.Text == string(v.read(p)) {
 			doc.OnDisk = true
+			// Read again when a turn shared with other sessions would show
+			// it to them (lsp.Document.Current): they see the disk as it is.
+			doc.Current = func() bool { return doc.Text == string(v.read(p)) }
 			v.docs[p] = doc
 		}
 	}

@@ -78,6 +78,13 @@ func (d *Driver) runProject(ctx context.Context, req *capabilities.Request, serv
 		// content, or is nearest to it (see lsp.Pool). The wait for it
 		// counts in the request's time, as the wait for a server's turn
 		// does, and lasts while the first lane loads.
+		// A check only asks for diagnostics: it may share a lane, and a
+		// turn of the server, with checks of the same content (lsp.Sharing).
+		// Only gopls's barrier answers several at once: with another
+		// server, the holders of a lane would only wait for each other.
+		if req.Kind == engine.Check && d.isGopls() {
+			ctx = lsp.Sharing(ctx)
+		}
 		tctx, tcancel := d.deadline(ctx, pool.Primary())
 		var done func()
 		srv, done, err = pool.Take(tctx, want(req))
