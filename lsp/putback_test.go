@@ -149,18 +149,27 @@ func TestGoplsPutBackSendsNoClose(t *testing.T) {
 // TestGoplsStaleDiskDocNotKept: a request's document at disk content read
 // before the disk changed (the request's own check of the disk finds the
 // change) is not kept open at that old text: the next request that leaves
-// it out sees the disk's new content.
+// it out sees the disk's new content. The same when the request's turn
+// starts the process (the last one stopped, idle): the new process reads
+// the changed file itself, but the request's document may still hold the
+// text from before the change.
 func TestGoplsStaleDiskDocNotKept(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		noWatch bool
-	}{{"watcher", false}, {"FilesChanged", true}} {
+		stop    bool
+	}{{"watcher", false, false}, {"FilesChanged", true, false}, {"watcher, the server stopped", false, true}, {"FilesChanged, the server stopped", true, true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := module(t)
 			s := newTraced(t, root, lsp.Config{NoWatch: tc.noWatch})
 			disk, _ := putBack(t, root)
 			a, b := disk[0].Path, filepath.Join(root, "b/b.go")
 			diagnose(t, s.Server, disk, a)
+			if tc.stop {
+				if lsp.ExpireIdle(s.Server, time.Hour); s.PID() != 0 {
+					t.Fatal("the server did not stop")
+				}
+			}
 			testtree.Put(t, root, "a/a.go", "package a\n\nfunc F() int { return \"one\" }\n")
 			if tc.noWatch {
 				s.FilesChanged([]string{a})
@@ -168,36 +177,6 @@ func TestGoplsStaleDiskDocNotKept(t *testing.T) {
 			diagnose(t, s.Server, disk, a) // read before the change
 			if got := messages(diagnose(t, s.Server, nil, a, b), a); len(got) != 1 || !strings.Contains(got[0], "cannot use") {
 				t.Fatalf("a.go left out after a request sent its old disk text: got %q, want the disk's cannot use", got)
-			}
-		})
-	}
-}
-
-// TestGoplsStaleDiskDocNotKeptAcrossAStart: the same when the turn
-// starts the process (the last one stopped, idle, or must read the disk
-// again): the new process reads the changed file itself, but the
-// request's document may still hold the text from before the change.
-func TestGoplsStaleDiskDocNotKeptAcrossAStart(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		noWatch bool
-	}{{"watcher", false}, {"FilesChanged", true}} {
-		t.Run(tc.name, func(t *testing.T) {
-			root := module(t)
-			s := newTraced(t, root, lsp.Config{NoWatch: tc.noWatch})
-			disk, _ := putBack(t, root)
-			a, b := disk[0].Path, filepath.Join(root, "b/b.go")
-			diagnose(t, s.Server, disk, a)
-			if lsp.ExpireIdle(s.Server, time.Hour); s.PID() != 0 {
-				t.Fatal("the server did not stop")
-			}
-			testtree.Put(t, root, "a/a.go", "package a\n\nfunc F() int { return \"one\" }\n")
-			if tc.noWatch {
-				s.FilesChanged([]string{a})
-			}
-			diagnose(t, s.Server, disk, a) // read before the change; starts a process
-			if got := messages(diagnose(t, s.Server, nil, a, b), a); len(got) != 1 || !strings.Contains(got[0], "cannot use") {
-				t.Fatalf("a.go left out after a request that started the server sent its old disk text: got %q, want the disk's cannot use", got)
 			}
 		})
 	}
