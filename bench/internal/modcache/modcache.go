@@ -63,13 +63,33 @@ func AllowModUpdates() {
 	}
 }
 
-// CopyResolved copies src to dst as Copy does and returns dst with its
-// symlinks resolved, as language servers report paths.
+// CopyResolved copies src to dst as Copy does, completes the copy's
+// go.sum (CompleteSums), and returns dst with its symlinks resolved, as
+// language servers report paths.
 func CopyResolved(src, dst string) (string, error) {
 	if err := Copy(src, dst); err != nil {
 		return "", err
 	}
+	CompleteSums(dst)
 	return filepath.EvalSymlinks(dst)
+}
+
+// CompleteSums runs in the module dir what gopls's imports cache refresh
+// runs, go list -m -e -json ..., so that the go.sum entries it adds under
+// -mod=mod (AllowModUpdates: the module graph's go.mod hashes, which a
+// module's own go.sum may lack) are written now, before any server
+// starts. gopls runs it 30 seconds after it starts: a go.sum written then
+// makes each server load its whole workspace again, in the middle of the
+// measurements (devbroker in its next answer; gopls mcp as its watcher
+// reports the write). It does nothing without a go.mod; a failure leaves
+// go.sum as it was (the servers' go commands meet the same failure).
+func CompleteSums(dir string) {
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		return
+	}
+	cmd := exec.Command("go", "list", "-m", "-e", "-json", "...")
+	cmd.Dir = dir
+	_ = cmd.Run()
 }
 
 // WriteTree writes files (contents by slash path) under root, making the
