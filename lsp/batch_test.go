@@ -64,6 +64,17 @@ func (tu *turns) record(docs [][]lsp.Document) {
 	tu.sizes = append(tu.sizes, len(docs))
 }
 
+// sharedServer is a gopls server on batchModule's module whose shared
+// turns are recorded.
+func sharedServer(t *testing.T) (string, *lsp.Server, *turns) {
+	t.Helper()
+	root := batchModule(t)
+	s := newGopls(t, root)
+	tu := &turns{}
+	lsp.OnShared(s, tu.record)
+	return root, s, tu
+}
+
 func (tu *turns) get() []int {
 	tu.mu.Lock()
 	defer tu.mu.Unlock()
@@ -135,10 +146,7 @@ func errorsIn(rep *lsp.Report, root string) []string {
 // share one turn; each answer has its own documents' versions and the
 // others' as kept, and the findings of its own content.
 func TestSharedTurnForTheSameContent(t *testing.T) {
-	root := batchModule(t)
-	s := newGopls(t, root)
-	var tu turns
-	lsp.OnShared(s, tu.record)
+	root, s, tu := sharedServer(t)
 	a, c := filepath.Join(root, "a/a.go"), filepath.Join(root, "c/c.go")
 	diagnose(t, s, nil, a) // the workspace's load is behind
 
@@ -188,10 +196,7 @@ func TestSharedTurnForTheSameContent(t *testing.T) {
 // two changes to one package, and a document at disk content that the
 // disk no longer holds when the turn comes.
 func TestNoSharedTurnAcrossContents(t *testing.T) {
-	root := batchModule(t)
-	s := newGopls(t, root)
-	var tu turns
-	lsp.OnShared(s, tu.record)
+	root, s, tu := sharedServer(t)
 	a, b, c := filepath.Join(root, "a/a.go"), filepath.Join(root, "b/b.go"), filepath.Join(root, "c/c.go")
 	a2 := filepath.Join(root, "a/a2.go")
 	diagnose(t, s, nil, a)
@@ -336,10 +341,7 @@ func TestPoolSharesALaneForTheSameContent(t *testing.T) {
 // kept open as the disk's: the next request that leaves them out sees the
 // disk's new content (as for one caller: TestGoplsStaleDiskDocNotKept).
 func TestSharedTurnStaleDiskDocNotKept(t *testing.T) {
-	root := batchModule(t)
-	s := newGopls(t, root)
-	var tu turns
-	lsp.OnShared(s, tu.record)
+	root, s, tu := sharedServer(t)
 	a, b, c := filepath.Join(root, "a/a.go"), filepath.Join(root, "b/b.go"), filepath.Join(root, "c/c.go")
 	diagnose(t, s, nil, a)
 
@@ -418,10 +420,7 @@ func TestSharedTurnCallerGivesUp(t *testing.T) {
 // gives every caller of the turn an error (or its correct answer), and the
 // next request is answered by a new process.
 func TestSharedTurnServerKilled(t *testing.T) {
-	root := batchModule(t)
-	s := newGopls(t, root)
-	var tu turns
-	lsp.OnShared(s, tu.record)
+	root, s, tu := sharedServer(t)
 	a, b, c := filepath.Join(root, "a/a.go"), filepath.Join(root, "b/b.go"), filepath.Join(root, "c/c.go")
 	diagnose(t, s, nil, a)
 	pid, exited := s.PID(), lsp.Exited(s)
