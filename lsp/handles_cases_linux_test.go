@@ -245,17 +245,9 @@ func (e *twoScans) settle(t *testing.T) {
 // space until then); a mount point below the root keeps no handle on it
 // or under it.
 func TestScanHandlesOnlyUnderTheRoot(t *testing.T) {
-	base, _ := filepath.EvalSymlinks(t.TempDir())
-	root := filepath.Join(base, "m")
-	mkfile(t, filepath.Join(root, "go.mod"), "module example.com/m\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ../dep\n")
-	mkfile(t, filepath.Join(root, "main.go"), "package main\n")
+	base, root, dep := replaceModule(t)
 	mkfile(t, filepath.Join(root, "big.bin"), strings.Repeat("x", 1<<20))
 	mkfile(t, filepath.Join(root, "sub/s.go"), "package sub\n")
-	dep := filepath.Join(base, "dep/dep.go")
-	mkfile(t, filepath.Join(base, "dep/go.mod"), "module example.com/dep\n")
-	mkfile(t, dep, "package dep\n")
-	t.Setenv("GOWORK", "")
-	t.Setenv("GOFLAGS", "")
 	tr := newTracker(&Config{Root: root, Inputs: Inputs{Go: true}})
 	if tr.handles == nil {
 		t.Skip("no handles: /proc/self/mountinfo cannot be read")

@@ -233,16 +233,25 @@ func TestScanUnreadableDirectory(t *testing.T) {
 // outside the root are inputs, as are go.work and go.mod files appearing
 // in a parent directory; a replace directory that is gone, and a go.work
 // in effect that does not hold the root, make the answer unverified.
-func TestGoInputsOutsideTheRoot(t *testing.T) {
-	base, _ := filepath.EvalSymlinks(t.TempDir())
-	root := filepath.Join(base, "m")
+// replaceModule writes a module at base/m (root) whose go.mod replaces
+// example.com/dep with base/dep, outside the root, and returns base, root
+// and dep's one Go file; GOWORK and GOFLAGS are cleared.
+func replaceModule(t *testing.T) (base, root, dep string) {
+	t.Helper()
+	base, _ = filepath.EvalSymlinks(t.TempDir())
+	root = filepath.Join(base, "m")
 	mkfile(t, filepath.Join(root, "go.mod"), "module example.com/m\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ../dep\n")
 	mkfile(t, filepath.Join(root, "main.go"), "package main\n")
-	dep := filepath.Join(base, "dep/dep.go")
+	dep = filepath.Join(base, "dep/dep.go")
 	mkfile(t, filepath.Join(base, "dep/go.mod"), "module example.com/dep\n")
 	mkfile(t, dep, "package dep\n")
 	t.Setenv("GOWORK", "")
 	t.Setenv("GOFLAGS", "")
+	return base, root, dep
+}
+
+func TestGoInputsOutsideTheRoot(t *testing.T) {
+	base, root, dep := replaceModule(t)
 	tr := newTracker(&Config{Root: root, Inputs: Inputs{Go: true}})
 	scanOnce(t, tr)
 	mkfile(t, dep, "package dep\n\nvar X = 1\n")
